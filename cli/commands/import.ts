@@ -1,0 +1,139 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { InvalidReportError } from '../../core/report/parse.js';
+import { ingestBytes, type IngestResult } from '../../server/ingest.js';
+import { openStore, type Store } from '../../server/store/open.js';
+import { detectGit, type GitFallback } from '../git.js';
+import { describeFsError, expandInputs } from '../inputs.js';
+import { dbOption, resolveDbPath } from '../options.js';
+import { createProgress } from '../progress.js';
+
+interface ImportOptions {
+  db: string;
+  project?: string;
+  branch?: string;
+  commit?: string;
+  approve?: boolean;
+  json?: boolean;
+}
+
+/** One line of `--json`: the fields the issue fixes, plus what a script may want. */
+export interface FileOutcome {
+  file: string;
+  runId: number | null;
+  tests: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  skipped: number;
+  duplicate: boolean;
+  error?: string;
+  loadError?: string;
+}
+
+export function registerImport(program: Command): void {
+  program
+    .command('import')
+    .description('store Playwright JSON reports in the local SQLite database')
+    .argument('<paths...>', 'report files, folders (searched for .json) or globs')
+    .addOption(dbOption())
+    .option('--project <name>', 'project name (default: from the report)')
+    .option('--branch <name>', 'git branch (default: CI variables, else git)')
+    .option('--commit <sha>', 'git commit (default: CI variables, else git)')
+    .option('--approve', 'store the runs as approved instead of pending review')
+    .option('--json', 'print one JSON array with an object per file')
+    .action(async (paths: string[], options: ImportOptions) => {
+      process.exitCode = await runImport(paths, options);
+    });
+}
+
+export async function runImport(paths: string[], options: ImportOptions): Promise<number> {
+  const inputs = await expandInputs(paths);
+  const outcomes: FileOutcome[] = [];
+  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
+  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  for (const input of inputs) {
+    if ('error' in input) {
+      outcomes.push(refused(input.input, input.error));
+      printError(`✗ ${input.error}`);
+    }
+  }
+  const files = inputs.flatMap((i) => ('file' in i ? [i.file] : []));
+  let store: Store | null = null;
+  if (files.length > 0) {
+    try {
+      store = openStore(resolveDbPath(options.db));
+    } catch (error) {
+      process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  // Asked once per command, before any file: the CI's variables, else `git`.
+  const git: GitFallback = options.branch && options.commit ? { branch: null, commit: null } : await detectGit();
+  const progress = createProgress(files.length, options.json ? null : process.stderr);
+  try {
+    for (const file of files) {
+      progress.start(file);
+      try {
+        const [bytes, info] = await Promise.all([readFile(file), stat(file)]);
+        const result = ingestBytes(store!, bytes, {
+          fileName: file,
+          project: options.project ?? null,
+          gitBranch: options.branch ?? null,
+          gitCommit: options.commit ?? null,
+          fallbackGit: () => git,
+          fallbackStartedAt: Math.round(info.mtimeMs),
+          approve: options.approve ?? false,
+        });
+        outcomes.push(stored(file, result));
+        progress.clear();
+        print(describeStored(file, result));
+      } catch (error) {
+        const message = describeImportError(file, error);
+        outcomes.push(refused(file, message));
+        progress.clear();
+        printError(`✗ ${message}`);
+      }
+    }
+  } finally {
+    progress.done();
+    await store?.close();
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
+  else if (outcomes.length > 1) print(summarise(outcomes));
+  return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+}
+
+function describeImportError(file: string, error: unknown): string {
+  if (error instanceof InvalidReportError) return error.message;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (typeof code === 'string' && code.startsWith('E')) return `${file}: cannot read the file: ${describeFsError(error)}`;
+  if (code === 'SQLITE_FULL') return `${file}: the disk is full; nothing was stored`;
+  if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return `${file}: the database is read-only; nothing was stored`;
+  return `${file}: ${(error as Error).message}`;
+}
+
+function stored(file: string, r: IngestResult): FileOutcome {
+  const outcome: FileOutcome = { file, runId: r.runId, tests: r.tests, passed: r.passed, failed: r.failed, flaky: r.flaky, skipped: r.skipped, duplicate: r.duplicate };
+  if (r.loadError !== null) outcome.loadError = r.loadError;
+  return outcome;
+}
+
+function refused(file: string, error: string): FileOutcome {
+  return { file, runId: null, tests: 0, passed: 0, failed: 0, flaky: 0, skipped: 0, duplicate: false, error };
+}
+
+function describeStored(file: string, r: IngestResult): string {
+  const counts = `${r.tests} ${r.tests === 1 ? 'test' : 'tests'}, ${r.passed} passed, ${r.failed} failed, ${r.flaky} flaky, ${r.skipped} skipped`;
+  if (r.duplicate) return `= ${file}: ${counts}; duplicate of run ${r.duplicateOf}, stored as run ${r.runId} pending review`;
+  if (r.loadFailed) return `! ${file}: the run failed to load: ${r.loadError} (run ${r.runId})`;
+  return `✓ ${file}: ${counts} (run ${r.runId})`;
+}
+
+function summarise(outcomes: FileOutcome[]): string {
+  const ok = outcomes.filter((o) => o.error === undefined);
+  const tests = ok.reduce((sum, o) => sum + o.tests, 0);
+  const failed = outcomes.length - ok.length;
+  const duplicates = ok.filter((o) => o.duplicate).length;
+  return `${ok.length} of ${outcomes.length} files imported (${tests} tests${duplicates ? `, ${duplicates} duplicate` : ''})${failed ? `, ${failed} refused` : ''}`;
+}

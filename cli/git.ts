@@ -1,0 +1,28 @@
+import { execa } from 'execa';
+import { gitFromCiEnv } from '../core/ci-env.js';
+
+export interface GitFallback {
+  branch: string | null;
+  commit: string | null;
+}
+
+/** Branch and commit when no flag names them: the CI's variables, else `git` in cwd. */
+export async function detectGit(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<GitFallback> {
+  const ci = gitFromCiEnv(env);
+  if (ci.branch && ci.commit) return ci;
+  const [branch, commit] = await Promise.all([git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd), git(['rev-parse', 'HEAD'], cwd)]);
+  return {
+    // A detached HEAD (how most CI systems check out) has no branch name.
+    branch: ci.branch ?? (branch && branch !== 'HEAD' ? branch : null),
+    commit: ci.commit ?? commit,
+  };
+}
+
+async function git(args: string[], cwd: string): Promise<string | null> {
+  try {
+    const { stdout, exitCode } = await execa('git', args, { cwd, reject: false, timeout: 5000, stdin: 'ignore' });
+    return exitCode === 0 && stdout.trim() !== '' ? stdout.trim() : null;
+  } catch {
+    return null; // git is not installed
+  }
+}

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { registerImport } from './commands/import.js';
+
+// dist/cli.js and cli/main.ts both sit one folder below package.json.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command('flakeboard')
+  .description('Understand your Playwright test results: flaky, slow and failing tests, from JSON reports.')
+  .version(version, '-v, --version')
+  .showHelpAfterError('(add --help for usage)')
+  .configureHelp({ sortSubcommands: false });
+
+registerImport(program);
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

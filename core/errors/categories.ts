@@ -1,0 +1,12 @@
+/** The error categories of SPEC.md ("Error Patterns"), in the order they are shown. */
+export const ERROR_CATEGORIES = [
+  'Test Timeout',
+  'Element Wait Timeout',
+  'Page Load Timeout',
+  'Assertion Error',
+  'Browser Protocol Error',
+  'Navigation Error',
+  'other',
+] as const;
+
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { normaliseReport } from '../core/report/normalise.js';
+import { checkReport, parseReportBytes } from '../core/report/parse.js';
+import type { PwReport } from '../core/report/playwright-types.js';
+import type { RunCounts } from '../core/report/normalised.js';
+import type { Store } from './store/open.js';
+import { writeRun } from './store/write-run.js';
+
+/** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
+export interface IngestOptions {
+  fileName: string;
+  fileSize?: number | null;
+  /** Flags or form fields; a report's own metadata fills what they leave out. */
+  project?: string | null;
+  gitBranch?: string | null;
+  gitCommit?: string | null;
+  /** Used when neither the flags nor the report name a branch or commit (CI env, git). */
+  fallbackGit?: () => { branch: string | null; commit: string | null };
+  fallbackStartedAt?: number;
+  approve?: boolean;
+  uploadedBy?: number | null;
+}
+
+export interface IngestResult extends RunCounts {
+  runId: number;
+  duplicate: boolean;
+  duplicateOf: number | null;
+  browser: string;
+  project: string | null;
+  loadFailed: boolean;
+  loadError: string | null;
+}
+
+/** Imports report bytes as read from a file (any encoding decodeReportBytes knows). */
+export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult {
+  const report = parseReportBytes(bytes, options.fileName);
+  return ingestReport(store, report, { ...options, fileSize: options.fileSize ?? bytes.length });
+}
+
+/** Imports an already-parsed value (an upload body's testResults), checked first. */
+export function ingestValue(store: Store, value: unknown, options: IngestOptions): IngestResult {
+  return ingestReport(store, checkReport(value, options.fileName), options);
+}
+
+function ingestReport(store: Store, report: PwReport, options: IngestOptions): IngestResult {
+  const run = normaliseReport(report);
+  let gitBranch = options.gitBranch || run.git.branch;
+  let gitCommit = options.gitCommit || run.git.commit;
+  if ((!gitBranch || !gitCommit) && options.fallbackGit) {
+    const fallback = options.fallbackGit();
+    gitBranch ||= fallback.branch;
+    gitCommit ||= fallback.commit;
+  }
+  const project = options.project || run.detected.project;
+  const stored = writeRun(store, {
+    run,
+    fileName: options.fileName,
+    fileSize: options.fileSize ?? null,
+    contentHash: hashReport(report),
+    fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
+    project,
+    gitBranch: gitBranch ?? null,
+    gitCommit: gitCommit ?? null,
+    approve: options.approve ?? false,
+    uploadedBy: options.uploadedBy ?? null,
+  });
+  return {
+    ...run.counts,
+    runId: stored.runId,
+    duplicate: stored.duplicate,
+    duplicateOf: stored.duplicateOf,
+    browser: run.detected.browser,
+    project,
+    loadFailed: run.loadFailed,
+    loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
+  };
+}
+
+/**
+ * SHA-256 of the report's canonical JSON: a file imported by the CLI and the same file sent
+ * by `upload` (re-serialised by the client) hash the same, whatever the whitespace or BOM.
+ */
+export function hashReport(report: PwReport): string {
+  return createHash('sha256').update(JSON.stringify(report)).digest('hex');
+}

@@ -1,0 +1,138 @@
+/**
+ * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
+ * migrate step). A released migration is never edited: add the next number instead.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        password_hash TEXT NOT NULL,
+        role TEXT NOT NULL CHECK (role IN ('admin', 'reviewer', 'member')),
+        failed_attempts INTEGER NOT NULL DEFAULT 0,
+        locked INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        session_hash TEXT NOT NULL UNIQUE,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX sessions_user ON sessions(user_id);
+
+      CREATE TABLE api_tokens (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER
+      ) STRICT;
+
+      -- One row per imported report: SPEC.md's "upload" and "test run".
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
+        is_duplicate INTEGER NOT NULL DEFAULT 0,
+        -- A duplicate keeps no results of its own; its detail shows the original's.
+        duplicate_of INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        content_hash TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        file_size INTEGER,
+        project TEXT,
+        browser TEXT NOT NULL,
+        git_branch TEXT,
+        git_commit TEXT,
+        metadata_json TEXT,
+        playwright_version TEXT,
+        shard_current INTEGER,
+        shard_total INTEGER,
+        started_at INTEGER NOT NULL,
+        duration_ms REAL NOT NULL DEFAULT 0,
+        uploaded_at INTEGER NOT NULL,
+        uploaded_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+        reviewed_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+        reviewed_at INTEGER,
+        review_notes TEXT,
+        total_tests INTEGER NOT NULL,
+        passed_tests INTEGER NOT NULL,
+        failed_tests INTEGER NOT NULL,
+        skipped_tests INTEGER NOT NULL,
+        flaky_tests INTEGER NOT NULL,
+        load_failed INTEGER NOT NULL DEFAULT 0,
+        errors_json TEXT
+      ) STRICT;
+      CREATE INDEX runs_content_hash ON runs(content_hash);
+      CREATE INDEX runs_started_at ON runs(started_at);
+      CREATE INDEX runs_status ON runs(status, uploaded_at);
+
+      -- A test's identity across runs and browsers: its file and title path.
+      CREATE TABLE tests (
+        id INTEGER PRIMARY KEY,
+        file TEXT NOT NULL,
+        title_path TEXT NOT NULL,
+        title TEXT NOT NULL,
+        UNIQUE (file, title_path)
+      ) STRICT;
+      CREATE INDEX tests_title ON tests(title);
+
+      -- One row per test per project per run.
+      CREATE TABLE results (
+        id INTEGER PRIMARY KEY,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        test_id INTEGER NOT NULL REFERENCES tests(id),
+        browser TEXT NOT NULL,
+        project_name TEXT NOT NULL,
+        repeat_index INTEGER NOT NULL DEFAULT 0,
+        line INTEGER NOT NULL,
+        col INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'timedOut', 'skipped')),
+        final_status TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        expected_status TEXT NOT NULL,
+        passed_on_retry INTEGER NOT NULL,
+        retries INTEGER NOT NULL,
+        duration_ms REAL NOT NULL,
+        error_message TEXT,
+        error_category TEXT,
+        error_fingerprint TEXT,
+        error_summary TEXT,
+        error_location TEXT,
+        error_snippet TEXT,
+        error_stack TEXT,
+        tags_json TEXT,
+        annotations_json TEXT
+      ) STRICT;
+      CREATE INDEX results_run ON results(run_id);
+      CREATE INDEX results_test_browser ON results(test_id, browser, started_at);
+      CREATE INDEX results_started_at ON results(started_at);
+      CREATE INDEX results_fingerprint ON results(error_fingerprint) WHERE error_fingerprint IS NOT NULL;
+
+      -- Every attempt of a result, retries included: history and retry flakiness are exact.
+      CREATE TABLE attempts (
+        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        retry INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        duration_ms REAL NOT NULL,
+        started_at INTEGER,
+        error_message TEXT,
+        other_errors_json TEXT,
+        steps_json TEXT,
+        stdout TEXT,
+        stderr TEXT,
+        attachments_json TEXT,
+        PRIMARY KEY (result_id, retry)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+];

@@ -1,0 +1,132 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { normaliseReport } from '../../core/report/normalise.js';
+import { parseReportBytes } from '../../core/report/parse.js';
+import { publicReports } from '../../fixtures/testing/public-reports.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { ingestBytes } from '../ingest.js';
+import { MIGRATIONS } from './migrations.js';
+import { openStore, schemaVersion, type Store } from './open.js';
+import { writeRun } from './write-run.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+let store: Store;
+beforeEach(() => {
+  temp = makeTempDir();
+  store = openStore(join(temp.dir, 'nested', 'flakeboard.db'));
+});
+afterEach(async () => {
+  await store.close();
+  temp.cleanup();
+});
+
+const count = (table: string) => (store.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('openStore', () => {
+  it('creates the folder, applies every migration, and uses WAL with foreign keys', () => {
+    expect(schemaVersion(store.sqlite)).toBe(MIGRATIONS.at(-1)!.version);
+    expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+
+  it('reopens an existing database without re-running migrations', async () => {
+    await store.close();
+    store = openStore(join(temp.dir, 'nested', 'flakeboard.db'));
+    expect(schemaVersion(store.sqlite)).toBe(MIGRATIONS.at(-1)!.version);
+  });
+
+  it('refuses a database written by a newer version', async () => {
+    store.sqlite.pragma('user_version = 999');
+    await store.close();
+    expect(() => openStore(join(temp.dir, 'nested', 'flakeboard.db'))).toThrow(/newer flakeboard/);
+    store = openStore(join(temp.dir, 'other.db'));
+  });
+});
+
+describe('importing public sample reports', () => {
+  for (const file of publicReports()) {
+    it(`${basename(file)} is stored as the report says`, () => {
+      const bytes = readFileSync(file);
+      const run = normaliseReport(parseReportBytes(bytes, basename(file)));
+      const result = ingestBytes(store, bytes, { fileName: basename(file) });
+      const row = store.sqlite.prepare('SELECT * FROM runs WHERE id = ?').get(result.runId) as Record<string, unknown>;
+      expect(row).toMatchObject({
+        status: 'pending',
+        is_duplicate: 0,
+        total_tests: run.counts.tests,
+        passed_tests: run.counts.passed,
+        failed_tests: run.counts.failed,
+        skipped_tests: run.counts.skipped,
+        flaky_tests: run.counts.flaky,
+        load_failed: run.loadFailed ? 1 : 0,
+        browser: run.detected.browser,
+      });
+      expect(count('results')).toBe(run.counts.tests);
+      expect(count('attempts')).toBe(run.tests.reduce((n, t) => n + t.attempts.length, 0));
+      const stored = store.sqlite.prepare(`SELECT status, count(*) AS n FROM results GROUP BY status`).all() as Array<{ status: string; n: number }>;
+      const byStatus = Object.fromEntries(stored.map((r) => [r.status, r.n]));
+      expect((byStatus.failed ?? 0) + (byStatus.timedOut ?? 0)).toBe(run.counts.failed);
+      expect(byStatus.passed ?? 0).toBe(run.counts.passed);
+    });
+  }
+});
+
+describe('writeRun', () => {
+  const report = JSON.stringify({
+    config: { projects: [{ name: 'chromium' }] },
+    suites: [
+      {
+        title: 'a.spec.ts',
+        file: 'a.spec.ts',
+        specs: [
+          { title: 'one', file: 'a.spec.ts', line: 1, column: 1, tests: [{ projectName: 'chromium', expectedStatus: 'passed', results: [{ status: 'passed', retry: 0, duration: 5, startTime: '2026-01-02T03:04:05.000Z' }] }] },
+          { title: 'two', file: 'a.spec.ts', line: 2, column: 1, tests: [{ projectName: 'chromium', expectedStatus: 'passed', results: [{ status: 'failed', retry: 0, duration: 5, error: { message: 'Error: x' } }] }] },
+        ],
+      },
+    ],
+    errors: [],
+  });
+  const bytes = Buffer.from(report);
+
+  it('stores new runs pending, or approved with --approve', () => {
+    const pending = ingestBytes(store, bytes, { fileName: 'a.json' });
+    expect(pending).toMatchObject({ duplicate: false, tests: 2, passed: 1, failed: 1 });
+    expect(store.sqlite.prepare('SELECT status, started_at FROM runs WHERE id = ?').get(pending.runId)).toEqual({ status: 'pending', started_at: Date.parse('2026-01-02T03:04:05.000Z') });
+    store.sqlite.exec('DELETE FROM runs');
+    const approved = ingestBytes(store, bytes, { fileName: 'a.json', approve: true });
+    expect(store.sqlite.prepare('SELECT status, reviewed_at IS NOT NULL AS reviewed FROM runs WHERE id = ?').get(approved.runId)).toEqual({ status: 'approved', reviewed: 1 });
+  });
+
+  it('the same content again is a pending duplicate with no results of its own, whatever its encoding', () => {
+    const first = ingestBytes(store, bytes, { fileName: 'a.json', approve: true });
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(JSON.parse(report), null, 2).replace(/\n/g, '\r\n'), 'utf16le')]);
+    const again = ingestBytes(store, utf16, { fileName: 'b.json', approve: true });
+    expect(again).toMatchObject({ duplicate: true, duplicateOf: first.runId });
+    expect(store.sqlite.prepare('SELECT status, is_duplicate, duplicate_of FROM runs WHERE id = ?').get(again.runId)).toEqual({ status: 'pending', is_duplicate: 1, duplicate_of: first.runId });
+    expect(count('results')).toBe(2);
+    expect(count('tests')).toBe(2);
+  });
+
+  it('a rejected original does not make a re-upload a duplicate', () => {
+    const first = ingestBytes(store, bytes, { fileName: 'a.json' });
+    store.sqlite.prepare(`UPDATE runs SET status = 'rejected' WHERE id = ?`).run(first.runId);
+    expect(ingestBytes(store, bytes, { fileName: 'a.json' }).duplicate).toBe(false);
+  });
+
+  it('a report is stored whole or not at all', () => {
+    const run = normaliseReport(JSON.parse(report));
+    // A row the schema refuses, after a good one: the transaction must leave nothing behind.
+    run.tests[1]!.status = 'bogus' as never;
+    const input = { run, fileName: 'a.json', fileSize: 1, contentHash: 'x', fallbackStartedAt: 0, project: null, gitBranch: null, gitCommit: null, approve: false, uploadedBy: null };
+    expect(() => writeRun(store, input)).toThrow(/CHECK constraint/);
+    expect([count('runs'), count('results'), count('attempts'), count('tests')]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('reuses a test identity across runs and browsers', () => {
+    ingestBytes(store, bytes, { fileName: 'a.json' });
+    ingestBytes(store, Buffer.from(report.replace(/"chromium"/g, '"firefox"')), { fileName: 'b.json' });
+    expect(count('tests')).toBe(2);
+    expect(count('results')).toBe(4);
+  });
+});
