@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
 
 // dist/cli.js and cli/main.ts both sit one folder below package.json.
@@ -12,6 +13,7 @@ const program = new Command('flakeboard')
   .configureHelp({ sortSubcommands: false });
 
 registerImport(program);
+registerDemo(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);

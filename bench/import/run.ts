@@ -1,0 +1,95 @@
+/**
+ * bench/import: time and peak memory of `flakeboard import` (the built binary) against the
+ * floor of reading and JSON.parse-ing the same files, measured in the same run so the ratio
+ * holds on a noisy shared machine.
+ *
+ *   npm run build && npm run bench            (BENCH_SCALE=0.1 for a quick look)
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateHistory } from '../../fixtures/generator/history.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const data = join(root, 'bench/.data/import');
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const repeat = Number(process.env.BENCH_REPEAT ?? 3);
+
+interface Measure {
+  ms: number;
+  peakRssMb: number;
+}
+
+function measure(args: string[]): Measure {
+  const out = join(data, 'measure.json');
+  execFileSync(process.execPath, ['--import', join(root, 'bench/import/measure.mjs'), ...args], {
+    env: { ...process.env, BENCH_OUT: out, NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return JSON.parse(readFileSync(out, 'utf8')) as Measure;
+}
+
+/** Median of `repeat` runs; `prepare` runs before each (e.g. a fresh database). */
+function median(times: number, run: () => Measure, prepare?: () => void): Measure {
+  const all: Measure[] = [];
+  for (let i = 0; i < times; i++) {
+    prepare?.();
+    all.push(run());
+  }
+  all.sort((a, b) => a.ms - b.ms);
+  return all[Math.floor(all.length / 2)]!;
+}
+
+function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0]): { files: string[]; results: number; bytes: number } {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let results = 0;
+  let bytes = 0;
+  const files: string[] = [];
+  for (const run of generateHistory(options)) {
+    const file = join(dir, run.fileName);
+    const text = JSON.stringify(run.report, null, 2);
+    writeFileSync(file, text);
+    files.push(file);
+    bytes += text.length;
+    results += run.report.stats ? run.report.stats.expected! + run.report.stats.unexpected! + run.report.stats.flaky! + run.report.stats.skipped! : 0;
+  }
+  return { files, results, bytes };
+}
+
+function scenario(name: string, files: string[], results: number, bytes: number, importArgs: string[]) {
+  const db = join(data, `${name}.db`);
+  const fresh = () => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  };
+  const floor = median(repeat, () => measure([join(root, 'bench/import/floor.mjs'), ...files]));
+  const imported = median(repeat, () => measure([join(root, 'bin/flakeboard.js'), 'import', ...importArgs, '--db', db, '--json', '--approve']), fresh);
+  return {
+    scenario: name,
+    files: files.length,
+    results,
+    megabytes: +(bytes / 1e6).toFixed(1),
+    floorMs: Math.round(floor.ms),
+    importMs: Math.round(imported.ms),
+    ratio: +(imported.ms / floor.ms).toFixed(2),
+    resultsPerSecond: Math.round(results / (imported.ms / 1000)),
+    floorPeakRssMb: Math.round(floor.peakRssMb),
+    importPeakRssMb: Math.round(imported.peakRssMb),
+    dbMegabytes: +(statSync(db).size / 1e6).toFixed(1),
+  };
+}
+
+if (!existsSync(join(root, 'dist/cli.js'))) throw new Error('run `npm run build` first: the benchmark measures the built binary');
+mkdirSync(data, { recursive: true });
+
+// One big report: 12,500 tests × 4 browsers = 50,000 results.
+const oneDir = join(data, 'one');
+const one = writeHistory(oneDir, { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) });
+// A quarter of CI history: 500 runs × 500 tests × 4 browsers = 1,000,000 results.
+const historyDir = join(data, 'history');
+const history = writeHistory(historyDir, { seed: 8, runs: Math.round(500 * scale), days: 90, tests: 500 });
+
+const rows = [scenario('one-report', one.files, one.results, one.bytes, one.files), scenario('history', history.files, history.results, history.bytes, [historyDir])];
+console.table(rows);
+writeFileSync(join(data, 'results.json'), JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2));
