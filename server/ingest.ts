@@ -19,6 +19,7 @@ export interface IngestOptions {
   fallbackStartedAt?: number;
   approve?: boolean;
   uploadedBy?: number | null;
+  onProgress?: (stored: number, total: number) => void;
 }
 
 export interface IngestResult extends RunCounts {
@@ -33,9 +34,11 @@ export interface IngestResult extends RunCounts {
 
 /** Imports report bytes as read from a file (any encoding decodeReportBytes knows). */
 export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult {
-  const report = parseReportBytes(bytes, options.fileName);
+  const report = parseReportBytes(bytes, options.fileName, decodeUtf8);
   return ingestReport(store, report, { ...options, fileSize: options.fileSize ?? bytes.length });
 }
+
+const decodeUtf8 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
 /** Imports an already-parsed value (an upload body's testResults), checked first. */
 export function ingestValue(store: Store, value: unknown, options: IngestOptions): IngestResult {
@@ -63,6 +66,7 @@ function ingestReport(store: Store, report: PwReport, options: IngestOptions): I
     gitCommit: gitCommit ?? null,
     approve: options.approve ?? false,
     uploadedBy: options.uploadedBy ?? null,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   return {
     ...run.counts,

@@ -68,14 +68,14 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
       return 1;
     }
   }
-  // Asked once per command, before any file: the CI's variables, else `git`.
-  const git: GitFallback = options.branch && options.commit ? { branch: null, commit: null } : await detectGit();
+  // Asked once per command, while the first file is read: the CI's variables, else `git`.
+  const gitDetection: Promise<GitFallback> = options.branch && options.commit ? Promise.resolve({ branch: null, commit: null }) : detectGit();
   const progress = createProgress(files.length, options.json ? null : process.stderr);
   try {
     for (const file of files) {
       progress.start(file);
       try {
-        const [bytes, info] = await Promise.all([readFile(file), stat(file)]);
+        const [bytes, info, git] = await Promise.all([readFile(file), stat(file), gitDetection]);
         const result = ingestBytes(store!, bytes, {
           fileName: file,
           project: options.project ?? null,
@@ -84,6 +84,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
           fallbackGit: () => git,
           fallbackStartedAt: Math.round(info.mtimeMs),
           approve: options.approve ?? false,
+          onProgress: (done, all) => progress.tests(done, all),
         });
         outcomes.push(stored(file, result));
         progress.clear();

@@ -14,9 +14,9 @@ export class InvalidReportError extends Error {
 }
 
 /** Parses report bytes (any of the encodings decodeReportBytes knows) into a checked report. */
-export function parseReportBytes(bytes: Uint8Array, fileName: string): PwReport {
+export function parseReportBytes(bytes: Uint8Array, fileName: string, decodeUtf8?: (bytes: Uint8Array) => string): PwReport {
   if (bytes.length === 0) throw new InvalidReportError(fileName, 'the file is empty');
-  return parseReportText(decodeReportBytes(bytes), fileName);
+  return parseReportText(decodeReportBytes(bytes, decodeUtf8), fileName);
 }
 
 export function parseReportText(text: string, fileName: string): PwReport {

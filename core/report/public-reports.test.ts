@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { publicReports } from '../../fixtures/testing/public-reports.js';
+import { ownReports, publicReports } from '../../fixtures/testing/public-reports.js';
 import { normaliseReport } from './normalise.js';
 import { parseReportBytes } from './parse.js';
 import type { PwReport, PwSuite, PwTest } from './playwright-types.js';
@@ -35,9 +35,9 @@ function expectedCounts(report: PwReport) {
   return { tests: tests.length, passed: expected, failed: unexpected + flaky + interruptedSkips, skipped: skipped - interruptedSkips, flaky };
 }
 
-describe('public sample reports', () => {
-  const files = publicReports();
-  it.skipIf(files.length > 0)('are not present here (skipped)', () => {});
+describe('public sample reports and our own suite’s real reports', () => {
+  const files = [...publicReports(), ...ownReports()];
+  it('include our own suite’s reports', () => expect(ownReports().length).toBeGreaterThanOrEqual(4));
 
   for (const file of files) {
     it(`${basename(file)}: counts agree with the report`, () => {

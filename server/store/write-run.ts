@@ -15,7 +15,11 @@ export interface RunToStore {
   approve: boolean;
   uploadedBy: number | null;
   now?: number;
+  /** Called every few thousand tests of a big report, for a progress display. */
+  onProgress?: (stored: number, total: number) => void;
 }
+
+const PROGRESS_EVERY = 2000;
 
 export interface StoredRun {
   runId: number;
@@ -70,7 +74,11 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
     const runId = Number(info.lastInsertRowid);
     if (!duplicate) {
       const testIds = new Map<string, number>();
-      for (const test of run.tests) writeResult(statements, runId, startedAt, test, testIds);
+      const total = run.tests.length;
+      for (let i = 0; i < total; i++) {
+        writeResult(statements, runId, startedAt, run.tests[i]!, testIds);
+        if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
+      }
     }
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
