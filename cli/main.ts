@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { registerDemo } from './commands/demo.js';
 import { registerImport } from './commands/import.js';
+import { registerServe } from './commands/serve.js';
+import { registerToken } from './commands/token.js';
+import { registerUpload } from './commands/upload.js';
+import { registerUser } from './commands/user.js';
 
 // dist/cli.js and cli/main.ts both sit one folder below package.json.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -13,7 +16,10 @@ const program = new Command('flakeboard')
   .configureHelp({ sortSubcommands: false });
 
 registerImport(program);
-registerDemo(program);
+registerServe(program);
+registerUpload(program);
+registerUser(program);
+registerToken(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { normaliseReport } from '../core/report/normalise.js';
 import { checkReport, parseReportBytes } from '../core/report/parse.js';
 import type { PwReport } from '../core/report/playwright-types.js';
-import type { RunCounts } from '../core/report/normalised.js';
+import { emitCanonicalContent } from '../core/report/canonical.js';
+import type { NormalisedRun, RunCounts } from '../core/report/normalised.js';
 import type { Store } from './store/open.js';
 import { writeRun } from './store/write-run.js';
 
@@ -59,7 +60,7 @@ function ingestReport(store: Store, report: PwReport, options: IngestOptions): I
     run,
     fileName: options.fileName,
     fileSize: options.fileSize ?? null,
-    contentHash: hashReport(report),
+    contentHash: hashRun(run),
     fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
     project,
     gitBranch: gitBranch ?? null,
@@ -80,10 +81,9 @@ function ingestReport(store: Store, report: PwReport, options: IngestOptions): I
   };
 }
 
-/**
- * SHA-256 of the report's canonical JSON: a file imported by the CLI and the same file sent
- * by `upload` (re-serialised by the client) hash the same, whatever the whitespace or BOM.
- */
-export function hashReport(report: PwReport): string {
-  return createHash('sha256').update(JSON.stringify(report)).digest('hex');
+/** SHA-256 of the report's canonical content (core/report/canonical.ts): duplicates. */
+export function hashRun(run: NormalisedRun): string {
+  const hash = createHash('sha256');
+  emitCanonicalContent(run, (text) => hash.update(text));
+  return hash.digest('hex');
 }

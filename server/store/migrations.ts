@@ -135,4 +135,55 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ) STRICT, WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'settings',
+    sql: `
+      -- Server-wide values made once per database, such as the key the XSRF token is derived with.
+      CREATE TABLE settings (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 3,
+    name: 'analytics rollups',
+    sql: `
+      -- A run in which most tests failed is an outage, not flakiness (DESIGN.md section 7).
+      ALTER TABLE runs ADD COLUMN outage INTEGER NOT NULL DEFAULT 0;
+
+      -- One row per test, browser and UTC day: what every analytics read sums over a window,
+      -- so reads cost what the window holds, not the whole history. Rebuilt for the keys a
+      -- run touches, in the transaction that stores, reviews or deletes it.
+      CREATE TABLE daily_test_stats (
+        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        day INTEGER NOT NULL,
+        runs INTEGER NOT NULL,
+        passed INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        skipped INTEGER NOT NULL,
+        passed_on_retry INTEGER NOT NULL,
+        duration_sum REAL NOT NULL,
+        duration_max REAL NOT NULL,
+        timed_runs INTEGER NOT NULL,
+        -- The same counts without outage runs: what flakiness is judged on.
+        scored_runs INTEGER NOT NULL,
+        scored_passed INTEGER NOT NULL,
+        scored_failed INTEGER NOT NULL,
+        -- Attempts in time order (retries included) and the pass/fail changes among them;
+        -- first and last outcome (1 pass, 0 fail) let a window add the changes between days.
+        attempts INTEGER NOT NULL,
+        changes INTEGER NOT NULL,
+        first_outcome INTEGER,
+        last_outcome INTEGER,
+        last_run_at INTEGER NOT NULL,
+        PRIMARY KEY (test_id, browser, day)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX daily_test_stats_day ON daily_test_stats(day);
+
+      CREATE INDEX runs_outage ON runs(outage) WHERE outage = 1;
+    `,
+  },
 ];

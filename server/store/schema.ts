@@ -9,10 +9,19 @@ export interface DatabaseSchema {
   tests: TestsTable;
   results: ResultsTable;
   attempts: AttemptsTable;
+  settings: SettingsTable;
+  daily_test_stats: DailyTestStatsTable;
 }
 
-export type Role = 'admin' | 'reviewer' | 'member';
-export type ReviewStatus = 'pending' | 'approved' | 'rejected';
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+import type { Role } from '../../core/api/auth.js';
+import type { ReviewStatus } from '../../core/api/uploads.js';
+
+export type { Role, ReviewStatus };
 
 export interface UsersTable {
   id: Generated<number>;
@@ -73,7 +82,30 @@ export interface RunsTable {
   skipped_tests: number;
   flaky_tests: number;
   load_failed: Generated<number>;
+  outage: Generated<number>;
   errors_json: string | null;
+}
+
+export interface DailyTestStatsTable {
+  test_id: number;
+  browser: string;
+  day: number;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  duration_sum: number;
+  duration_max: number;
+  timed_runs: number;
+  scored_runs: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  first_outcome: number | null;
+  last_outcome: number | null;
+  last_run_at: number;
 }
 
 export interface TestsTable {

@@ -1,5 +1,6 @@
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
+import { withRollupRefresh } from './rollups.js';
 import type { ReviewStatus } from './schema.js';
 
 export interface RunToStore {
@@ -69,22 +70,38 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
       skipped_tests: run.counts.skipped,
       flaky_tests: run.counts.flaky,
       load_failed: run.loadFailed ? 1 : 0,
+      outage: isOutage(run) ? 1 : 0,
       errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
     });
     const runId = Number(info.lastInsertRowid);
     if (!duplicate) {
-      const testIds = new Map<string, number>();
-      const total = run.tests.length;
-      for (let i = 0; i < total; i++) {
-        writeResult(statements, runId, startedAt, run.tests[i]!, testIds);
-        if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
-      }
+      withRollupRefresh(store.sqlite, [runId], () => {
+        const testIds = new Map<string, number>();
+        const total = run.tests.length;
+        for (let i = 0; i < total; i++) {
+          writeResult(statements, runId, startedAt, run.tests[i]!, testIds);
+          if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
+        }
+      });
     }
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
   // "no original" and store two originals.
   return insert.immediate();
+}
+
+/**
+ * DESIGN.md section 7's noise guard: a run in which over 80 % of the tests that ran failed is
+ * an outage (a dead backend, a broken deploy), so its failures say nothing about flakiness.
+ * Small runs are never judged: three failures out of three is not an outage.
+ */
+export const OUTAGE_SHARE = 0.8;
+export const OUTAGE_MIN_TESTS = 10;
+
+export function isOutage(run: Pick<NormalisedRun, 'counts'>): boolean {
+  const ran = run.counts.tests - run.counts.skipped;
+  return ran >= OUTAGE_MIN_TESTS && run.counts.failed / ran > OUTAGE_SHARE;
 }
 
 function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>): void {
@@ -162,11 +179,11 @@ function prepare(sqlite: SqliteDatabase) {
     insertRun: sqlite.prepare(`INSERT INTO runs (
         status, is_duplicate, duplicate_of, content_hash, file_name, file_size, project, browser, git_branch, git_commit,
         metadata_json, playwright_version, shard_current, shard_total, started_at, duration_ms, uploaded_at, uploaded_by,
-        reviewed_by, reviewed_at, total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, errors_json
+        reviewed_by, reviewed_at, total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage, errors_json
       ) VALUES (
         @status, @is_duplicate, @duplicate_of, @content_hash, @file_name, @file_size, @project, @browser, @git_branch, @git_commit,
         @metadata_json, @playwright_version, @shard_current, @shard_total, @started_at, @duration_ms, @uploaded_at, @uploaded_by,
-        @reviewed_by, @reviewed_at, @total_tests, @passed_tests, @failed_tests, @skipped_tests, @flaky_tests, @load_failed, @errors_json
+        @reviewed_by, @reviewed_at, @total_tests, @passed_tests, @failed_tests, @skipped_tests, @flaky_tests, @load_failed, @outage, @errors_json
       )`),
     findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
     insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),

@@ -1,0 +1,63 @@
+/** What `flakeboard user` and `flakeboard token` share: the store, roles, tables and dates. */
+import { ROLES, type Role } from '../../core/api/auth.js';
+import { openStore, type Store } from '../../server/store/open.js';
+import { findUser, type UserRecord } from '../../server/store/users.js';
+import { resolveDbPath } from '../options.js';
+
+/** Opens the store named by --db for one command and closes it afterwards, whatever happens. */
+export async function withStore<T>(db: string | undefined, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = openStore(resolveDbPath(db));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export function parseRole(value: string): Role {
+  const role = value.trim().toLowerCase();
+  if (!(ROLES as readonly string[]).includes(role)) throw new Error(`the role must be one of ${ROLES.join(', ')}`);
+  return role as Role;
+}
+
+export async function requireUser(store: Store, username: string): Promise<UserRecord> {
+  const user = await findUser(store, username);
+  if (!user) throw new Error(`no user named ${username}`);
+  return user;
+}
+
+export async function countAdmins(store: Store): Promise<number> {
+  const row = await store.db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The admin added first, who owns tokens created without --user. */
+export async function firstAdmin(store: Store): Promise<{ id: number; username: string } | null> {
+  const row = await store.db.selectFrom('users').select(['id', 'username']).where('role', '=', 'admin').orderBy('id').limit(1).executeTakeFirst();
+  return row ?? null;
+}
+
+/** Left-aligned columns separated by two spaces; the first row is the header. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n');
+}
+
+/** A day in UTC, as the rest of the CLI prints dates. */
+export function formatDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A minute in UTC. */
+export function formatMinute(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function printLine(line: string): void {
+  process.stdout.write(`${line}\n`);
+}

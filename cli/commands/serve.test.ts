@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa, type ResultPromise } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+let child: ResultPromise | null = null;
+beforeEach(() => {
+  temp = makeTempDir('flakeboard-serve-');
+});
+afterEach(async () => {
+  child?.kill('SIGKILL');
+  await child?.catch(() => {});
+  child = null;
+  temp.cleanup();
+});
+
+/** Starts `flakeboard serve` on a free port and waits for the line that says where. */
+async function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
+  let output = '';
+  child = execa(process.execPath, [BIN, 'serve', '--port', '0', '--db', join(temp.dir, 'f.db'), ...args], {
+    cwd: temp.dir,
+    env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }),
+    extendEnv: false,
+    reject: false,
+    all: true,
+  });
+  child.all!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/serving .* at (http:\/\/\S+)/.test(output)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url: /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, ''), output: () => output };
+}
+
+describe('flakeboard serve', () => {
+  it('--demo: prints the first sign-in once, serves API and UI, and closes cleanly on SIGTERM', async () => {
+    const { url, output } = await startServe(['--demo']);
+    const password = /password: (\S+)/.exec(output())![1]!;
+    expect(output()).toMatch(/--demo: stored 61 generated runs/);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    const index = await fetch(`${url}/`);
+    expect([index.status, index.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+    const { token } = (await login.json()) as { token: string };
+    const pending = (await (await fetch(`${url}/api/uploads/pending`, { headers: { authorization: `Bearer ${token}` } })).json()) as { count: number };
+    expect(pending.count).toBe(4);
+    // Not a terminal: logs are JSON lines.
+    expect(output()).toMatch(/^\{"level":30,.*"msg":"Server listening at/m);
+
+    child!.kill('SIGTERM');
+    const result = await child!;
+    expect(result.exitCode).toBe(0);
+    // A clean close checkpoints the WAL and removes it.
+    expect(existsSync(join(temp.dir, 'f.db-wal'))).toBe(false);
+    child = null;
+
+    // The second start keeps the admin and prints no password.
+    const again = await startServe([]);
+    expect(again.output()).not.toMatch(/password:/);
+  });
+
+  it('says so when the port is taken', async () => {
+    const first = await startServe([]);
+    const port = new URL(first.url).port;
+    const { exitCode, stderr } = await runCli(['serve', '--port', port, '--db', join(temp.dir, 'g.db')], { cwd: temp.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain(`flakeboard: port ${port} on 127.0.0.1 is already in use: stop the other server or pass --port`);
+  });
+
+  it('refuses a bad --port', async () => {
+    const { exitCode, stderr } = await runCli(['serve', '--port', 'abc'], { cwd: temp.dir });
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('--port must be a whole number from 0 to 65535, not "abc"');
+  });
+});

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
+import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo } from '../../server/store/api-tokens.js';
+import { dbOption } from '../options.js';
+import { firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
+
+interface DbOptions {
+  db: string;
+}
+
+const NAME_MAX = 100;
+
+/** `flakeboard token create|list|revoke`: API tokens for CI uploads (DESIGN.md section 6). */
+export function registerToken(program: Command): void {
+  const token = program.command('token').description('manage the API tokens CI jobs upload with');
+
+  token
+    .command('create')
+    .description('create an API token and print it once')
+    .argument('<name>', 'what the token is for, e.g. the CI job')
+    .option('--user <username>', 'the user the token acts as (default: the first admin)')
+    .addOption(dbOption())
+    .action(async (name: string, options: DbOptions & { user?: string }) => {
+      const label = name.trim();
+      if (label.length === 0) throw new Error('the token name must not be empty');
+      if (label.length > NAME_MAX) throw new Error(`the token name must be at most ${NAME_MAX} characters`);
+      await withStore(options.db, async (store) => {
+        const owner = options.user !== undefined ? await requireUser(store, options.user) : await firstAdmin(store);
+        if (!owner) throw new Error('there is no admin to own the token: add one with `flakeboard user add NAME --role admin`, or pass --user');
+        const plain = newToken(API_TOKEN_PREFIX);
+        // Only the SHA-256 is stored: a copy of the database grants no access.
+        const id = await createApiToken(store, { name: label, tokenHash: hashToken(plain), userId: owner.id });
+        process.stderr.write(
+          [
+            `created API token ${id} "${label}" acting as ${owner.username}.`,
+            'It is shown only this once and cannot be recovered: store it now, e.g. as a CI secret.',
+            'Use it as `flakeboard upload --token <token>` or in the FLAKEBOARD_TOKEN environment variable.',
+            '',
+          ].join('\n'),
+        );
+        // Alone on standard output, so `TOKEN=$(flakeboard token create ci)` captures just the token.
+        printLine(plain);
+      });
+    });
+
+  token
+    .command('list')
+    .description('list the API tokens (never the tokens themselves)')
+    .option('--json', 'print a JSON array')
+    .addOption(dbOption())
+    .action(async (options: DbOptions & { json?: boolean }) => {
+      const tokens = await withStore(options.db, listApiTokens);
+      if (options.json) {
+        printLine(JSON.stringify(tokens.map(toJson), null, 2));
+      } else if (tokens.length === 0) {
+        printLine('no API tokens yet: create one with `flakeboard token create NAME`');
+      } else {
+        const rows = tokens.map((t) => [String(t.id), t.name, t.username, formatDay(t.created_at), t.last_used_at === null ? 'never' : formatMinute(t.last_used_at)]);
+        printLine(formatTable([['ID', 'NAME', 'USER', 'CREATED', 'LAST USED'], ...rows]));
+      }
+    });
+
+  token
+    .command('revoke')
+    .description('revoke an API token by id, or by name when the name is unique')
+    .argument('<id-or-name>', 'the id or the name shown by `flakeboard token list`')
+    .addOption(dbOption())
+    .action(async (idOrName: string, options: DbOptions) => {
+      await withStore(options.db, async (store) => {
+        const before = await listApiTokens(store);
+        const n = await revokeApiToken(store, idOrName);
+        if (n === 0) throw new Error(`no token ${idOrName}`);
+        if (n < 0) throw new Error(`${-n} tokens are named ${idOrName}: revoke by id`);
+        const left = new Set((await listApiTokens(store)).map((t) => t.id));
+        const gone = before.find((t) => !left.has(t.id));
+        printLine(gone ? `revoked token ${gone.id} "${gone.name}" of ${gone.username}` : `revoked token ${idOrName}`);
+      });
+    });
+}
+
+function toJson(t: ApiTokenInfo): { id: number; name: string; user: string; createdAt: string; lastUsedAt: string | null } {
+  return {
+    id: t.id,
+    name: t.name,
+    user: t.username,
+    createdAt: new Date(t.created_at).toISOString(),
+    lastUsedAt: t.last_used_at === null ? null : new Date(t.last_used_at).toISOString(),
+  };
+}

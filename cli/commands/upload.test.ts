@@ -1,0 +1,157 @@
+import { createServer, type Server } from 'node:http';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
+import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
+import { createApiToken } from '../../server/store/api-tokens.js';
+
+let t: TestApp;
+let temp: ReturnType<typeof makeTempDir>;
+let server: string;
+let token: string;
+
+async function startApp(options: Parameters<typeof buildTestApp>[0] = {}): Promise<void> {
+  t = await buildTestApp(options);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  token = newToken(API_TOKEN_PREFIX);
+  await createApiToken(t.store, { name: 'ci', tokenHash: hashToken(token), userId: 3 });
+}
+
+beforeEach(() => {
+  temp = makeTempDir('flakeboard-upload-');
+});
+afterEach(async () => {
+  await t?.close();
+  temp.cleanup();
+});
+
+const write = (name: string, content: unknown) => {
+  writeFileSync(join(temp.dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  return name;
+};
+const upload = (args: string[], env: Record<string, string> = {}) => runCli(['upload', ...args], { cwd: temp.dir, env: cleanEnv(env) });
+
+describe('flakeboard upload', () => {
+  it('sends reports with an API token, with git details, and prints one line per file', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    write('b.json', smallReport('b'));
+    const { exitCode, stdout, stderr } = await upload(['a.json', 'b.json', '--server', server, '--token', token, '--branch', 'main', '--commit', 'c0ffee']);
+    expect([exitCode, stderr]).toEqual([0, '']);
+    expect(stdout.split('\n')).toEqual(['✓ a.json: 2 tests uploaded as run 1 (pending review)', '✓ b.json: 2 tests uploaded as run 2 (pending review)']);
+    const rows = t.store.sqlite.prepare('SELECT file_name, git_branch, git_commit, uploaded_by, status FROM runs ORDER BY id').all();
+    expect(rows).toEqual([
+      { file_name: 'a.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, status: 'pending' },
+      { file_name: 'b.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, status: 'pending' },
+    ]);
+  });
+
+  it('reads FLAKEBOARD_SERVER, FLAKEBOARD_TOKEN and the CI variables; --json reports duplicates', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    const env = { FLAKEBOARD_SERVER: server, FLAKEBOARD_TOKEN: token, GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_REF_NAME: 'feature' };
+    await upload(['a.json'], env);
+    const { exitCode, stdout } = await upload(['a.json', '--json'], env);
+    expect(exitCode).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([{ file: 'a.json', runId: 2, tests: 2, duplicate: true }]);
+    expect(t.store.sqlite.prepare('SELECT git_branch, git_commit FROM runs WHERE id = 1').get()).toEqual({ git_branch: 'feature', git_commit: 'abc' });
+  });
+
+  it('401: a clear message, a non-zero exit, and no further files are sent', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    write('b.json', smallReport('b'));
+    const { exitCode, stderr } = await upload(['a.json', 'b.json', '--server', server, '--token', `${API_TOKEN_PREFIX}wrong`]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('✗ a.json: the server did not accept the token (401): check --token or FLAKEBOARD_TOKEN');
+    expect(stderr).toContain('✗ b.json: not sent: the server did not accept the token (401)');
+    expect(t.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
+  });
+
+  it('403: a session token without the XSRF header may not upload', async () => {
+    await startApp();
+    const session = await signIn(t.app, 'max');
+    write('a.json', smallReport('a'));
+    const { exitCode, stderr } = await upload(['a.json', '--server', server, '--token', session.token]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('✗ a.json: the token may not upload (403): Missing or invalid XSRF token');
+  });
+
+  it('413: the report is larger than the server accepts', async () => {
+    await startApp({ bodyLimit: 2000 });
+    write('big.json', smallReport('x'.repeat(5000)));
+    const { exitCode, stderr } = await upload(['big.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain("✗ big.json: the report is larger than the server accepts (413): The request body is larger than the limit of 2 KB; raise the server's --body-limit");
+  });
+
+  it('a broken file is refused locally; the others are still sent', async () => {
+    await startApp();
+    write('bad.json', '{"config": {}');
+    write('good.json', smallReport('good'));
+    const { exitCode, stdout, stderr } = await upload(['bad.json', 'good.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^✗ bad\.json: invalid JSON: the file ends before the JSON is complete/m);
+    expect(stdout).toContain('✓ good.json: 2 tests uploaded as run 1');
+  });
+
+  it('needs a server and a token', async () => {
+    write('a.json', smallReport('a'));
+    expect((await upload(['a.json', '--token', 'x'])).stderr).toBe('flakeboard upload: no server to upload to: pass --server URL or set FLAKEBOARD_SERVER');
+    expect((await upload(['a.json', '--server', 'http://localhost:1'])).stderr).toMatch(/^flakeboard upload: no API token/);
+  });
+});
+
+describe('flakeboard upload against a flaky network', () => {
+  let fake: Server;
+  afterEach(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+  /** A server that answers each request with the next scripted answer. */
+  async function scripted(answers: Array<'reset' | [number, unknown]>): Promise<{ url: string; hits: () => number }> {
+    let hits = 0;
+    fake = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const answer = answers[Math.min(hits++, answers.length - 1)]!;
+        if (answer === 'reset') return req.socket.destroy();
+        res.writeHead(answer[0], { 'content-type': 'application/json' }).end(JSON.stringify(answer[1]));
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, hits: () => hits };
+  }
+
+  it('retries after a reset connection and a 503, then succeeds', async () => {
+    const s = await scripted(['reset', [503, { error: 'restarting' }], [200, { success: true, runId: 7, testsProcessed: 2, duplicate: false, status: 'pending' }]]);
+    write('a.json', smallReport('a'));
+    const { exitCode, stdout } = await upload(['a.json', '--server', s.url, '--token', 'fbt_x']);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe('✓ a.json: 2 tests uploaded as run 7 (pending review)');
+    expect(s.hits()).toBe(3);
+  });
+
+  it('does not retry a 400, and says what the server said', async () => {
+    const s = await scripted([[400, { error: 'a.json: not a Playwright JSON report: the field "suites" is missing' }]]);
+    write('a.json', smallReport('a'));
+    const { exitCode, stderr } = await upload(['a.json', '--server', s.url, '--token', 'fbt_x']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe('✗ a.json: the server refused the report (400): a.json: not a Playwright JSON report: the field "suites" is missing');
+    expect(s.hits()).toBe(1);
+  });
+
+  it('gives up on a server that cannot be reached, naming it', async () => {
+    const s = await scripted([[200, {}]]);
+    const url = s.url;
+    await new Promise<void>((resolve) => fake.close(() => resolve()));
+    fake = createServer().listen(0);
+    write('a.json', smallReport('a'));
+    const { exitCode, stderr } = await upload(['a.json', '--server', url, '--token', 'fbt_x', '--retries', '1']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe(`✗ a.json: cannot reach ${url}: connection refused (is the server running?) (gave up after 2 attempts)`);
+  });
+});

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Option, type Command } from 'commander';
+import { detectBrowsers } from '../../core/browsers.js';
+import { gitFromMetadata } from '../../core/report/metadata.js';
+import { InvalidReportError, parseReportBytes } from '../../core/report/parse.js';
+import { detectGit } from '../git.js';
+import { describeFsError, expandInputs } from '../inputs.js';
+import { UploadError, uploadReport } from '../upload-client.js';
+
+interface UploadOptions {
+  server?: string;
+  token?: string;
+  project?: string;
+  branch?: string;
+  commit?: string;
+  retries: string;
+  json?: boolean;
+}
+
+interface UploadOutcome {
+  file: string;
+  runId: number | null;
+  tests: number;
+  duplicate: boolean;
+  error?: string;
+}
+
+export function registerUpload(program: Command): void {
+  program
+    .command('upload')
+    .description('send Playwright JSON reports to a flakeboard server (for CI)')
+    .argument('<paths...>', 'report files, folders (searched for .json) or globs')
+    .addOption(new Option('--server <url>', 'the server, e.g. https://flakeboard.example.com').env('FLAKEBOARD_SERVER'))
+    .addOption(new Option('--token <token>', 'an API token from `flakeboard token create`').env('FLAKEBOARD_TOKEN'))
+    .option('--project <name>', 'project name (default: from the report)')
+    .option('--branch <name>', "git branch (default: the report's, else CI variables, else git)")
+    .option('--commit <sha>', "git commit (default: the report's, else CI variables, else git)")
+    .option('--retries <n>', 'retries on network errors and 502/503/504', '3')
+    .option('--json', 'print one JSON array with an object per file')
+    .action(async (paths: string[], options: UploadOptions) => {
+      process.exitCode = await runUpload(paths, options);
+    });
+}
+
+async function runUpload(paths: string[], options: UploadOptions): Promise<number> {
+  if (!options.server) return fail('no server to upload to: pass --server URL or set FLAKEBOARD_SERVER');
+  if (!options.token) return fail('no API token: pass --token or set FLAKEBOARD_TOKEN (create one on the server with `flakeboard token create NAME`)');
+  try {
+    new URL(options.server);
+  } catch {
+    return fail(`--server must be a URL such as http://localhost:4680, not ${JSON.stringify(options.server)}`);
+  }
+  const retries = Number(options.retries);
+  if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
+
+  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
+  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const outcomes: UploadOutcome[] = [];
+  const refuse = (file: string, error: string) => {
+    outcomes.push({ file, runId: null, tests: 0, duplicate: false, error });
+    printError(`✗ ${error}`);
+  };
+  const inputs = await expandInputs(paths);
+  const git = options.branch && options.commit ? { branch: null, commit: null } : await detectGit();
+  let stopped: string | null = null;
+  for (const input of inputs) {
+    if ('error' in input) {
+      refuse(input.input, input.error);
+      continue;
+    }
+    const file = input.file;
+    if (stopped) {
+      refuse(file, `${file}: not sent: ${stopped}`);
+      continue;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      refuse(file, `${file}: cannot read the file: ${describeFsError(error)}`);
+      continue;
+    }
+    try {
+      // Parsed here first: a broken file is named at once, without a round trip.
+      const report = parseReportBytes(bytes, file);
+      const own = gitFromMetadata((report.config.metadata ?? {}) as Record<string, unknown>);
+      const response = await uploadReport(
+        {
+          testResults: report,
+          metadata: {
+            project: options.project ?? null,
+            gitBranch: options.branch ?? own.branch ?? git.branch,
+            gitCommit: options.commit ?? own.commit ?? git.commit,
+            browser: detectBrowsers(report).browser,
+            fileName: basename(file),
+            fileSize: bytes.length,
+            uploadTime: new Date().toISOString(),
+          },
+        },
+        { server: options.server, token: options.token, retries, retryDelayMs: 500 },
+      );
+      outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate });
+      print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (pending review)`);
+    } catch (error) {
+      if (error instanceof InvalidReportError) refuse(file, error.message);
+      else if (error instanceof UploadError) {
+        refuse(file, `${file}: ${error.message}`);
+        if (error.fatal) stopped = error.message;
+      } else throw error;
+    }
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
+  return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`flakeboard upload: ${message}\n`);
+  return 1;
+}

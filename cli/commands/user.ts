@@ -1,0 +1,153 @@
+import type { Command } from 'commander';
+import { ROLES, type Role } from '../../core/api/auth.js';
+import { DEFAULT_SCRYPT, hashPassword, scryptParamsFromEnv } from '../../server/auth/passwords.js';
+import type { Store } from '../../server/store/open.js';
+import { createUser, findUser, listUsers, removeUser, setPassword, setRole, unlockUser, UserExistsError, type UserRecord } from '../../server/store/users.js';
+import { dbOption } from '../options.js';
+import { readPassword } from '../password-prompt.js';
+import { countAdmins, formatDay, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
+
+interface DbOptions {
+  db: string;
+}
+
+const USERNAME_MAX = 64;
+
+/** `flakeboard user add|list|passwd|role|remove|unlock` (DESIGN.md section 6). */
+export function registerUser(program: Command): void {
+  const user = program.command('user').description('manage the accounts that sign in to the server');
+
+  user
+    .command('add')
+    .description('add a user; asks for the password twice on the terminal')
+    .argument('<name>', 'username')
+    .option('--role <role>', `${ROLES.join(', ')}`, 'member')
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .addOption(dbOption())
+    .action(async (name: string, options: DbOptions & { role: string; passwordStdin?: boolean }) => {
+      const role = parseRole(options.role);
+      const problem = usernameProblem(name);
+      if (problem) throw new Error(problem);
+      await withStore(options.db, async (store) => {
+        const existing = await findUser(store, name);
+        if (existing) throw new UserExistsError(existing.username);
+        const passwordHash = await newPasswordHash({ passwordStdin: options.passwordStdin, confirm: true });
+        const created = await createUser(store, { username: name, passwordHash, role });
+        printLine(`added ${created.username} (${created.role})`);
+      });
+    });
+
+  user
+    .command('list')
+    .description('list the users, their roles and whether they are locked')
+    .option('--json', 'print a JSON array')
+    .addOption(dbOption())
+    .action(async (options: DbOptions & { json?: boolean }) => {
+      const users = await withStore(options.db, listUsers);
+      if (options.json) {
+        printLine(JSON.stringify(users.map(toJson), null, 2));
+      } else if (users.length === 0) {
+        printLine('no users yet: add one with `flakeboard user add NAME --role admin`');
+      } else {
+        const rows = users.map((u) => [u.username, u.role, u.locked ? 'yes' : 'no', String(u.failed_attempts), formatDay(u.created_at)]);
+        printLine(formatTable([['USERNAME', 'ROLE', 'LOCKED', 'FAILED ATTEMPTS', 'CREATED'], ...rows]));
+      }
+    });
+
+  user
+    .command('passwd')
+    .description("set a user's password; ends the user's sessions and unlocks the account")
+    .argument('<name>', 'username')
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .addOption(dbOption())
+    .action(async (name: string, options: DbOptions & { passwordStdin?: boolean }) => {
+      await withStore(options.db, async (store) => {
+        const found = await requireUser(store, name);
+        const passwordHash = await newPasswordHash({ passwordStdin: options.passwordStdin, confirm: true });
+        if (!(await setPassword(store, found.username, passwordHash))) throw new Error(`no user named ${name}`);
+        printLine(`changed the password of ${found.username}; their sessions are ended`);
+      });
+    });
+
+  user
+    .command('role')
+    .description("change a user's role; ends the user's sessions")
+    .argument('<name>', 'username')
+    .argument('<role>', ROLES.join(', '))
+    .addOption(dbOption())
+    .action(async (name: string, roleName: string, options: DbOptions) => {
+      const role = parseRole(roleName);
+      await withStore(options.db, async (store) => {
+        const found = await requireUser(store, name);
+        if (found.role === role) {
+          printLine(`${found.username} is already ${article(role)} ${role}`);
+          return;
+        }
+        if (found.role === 'admin') await refuseLastAdmin(store, found);
+        if (!(await setRole(store, found.username, role))) throw new Error(`no user named ${name}`);
+        printLine(`${found.username} is now ${article(role)} ${role}; their sessions are ended`);
+      });
+    });
+
+  user
+    .command('remove')
+    .description('remove a user with their sessions and API tokens; their uploads stay')
+    .argument('<name>', 'username')
+    .addOption(dbOption())
+    .action(async (name: string, options: DbOptions) => {
+      await withStore(options.db, async (store) => {
+        const found = await requireUser(store, name);
+        if (found.role === 'admin') await refuseLastAdmin(store, found);
+        const tokens = await store.db
+          .selectFrom('api_tokens')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', found.id)
+          .executeTakeFirstOrThrow();
+        if (!(await removeUser(store, found.username))) throw new Error(`no user named ${name}`);
+        const n = Number(tokens.n);
+        printLine(`removed ${found.username}; their sessions and ${n} API ${n === 1 ? 'token' : 'tokens'} went with them`);
+      });
+    });
+
+  user
+    .command('unlock')
+    .description('unlock an account locked by failed sign-ins and reset its count')
+    .argument('<name>', 'username')
+    .addOption(dbOption())
+    .action(async (name: string, options: DbOptions) => {
+      await withStore(options.db, async (store) => {
+        const found = await requireUser(store, name);
+        if (!(await unlockUser(store, found.username))) throw new Error(`no user named ${name}`);
+        printLine(found.locked ? `unlocked ${found.username}` : `${found.username} was not locked; failed attempts reset to 0`);
+      });
+    });
+}
+
+function usernameProblem(name: string): string | null {
+  if (name.length === 0) return 'the username must not be empty';
+  if (name.length > USERNAME_MAX) return `the username must be at most ${USERNAME_MAX} characters`;
+  if (/[\s\p{C}]/u.test(name)) return 'the username must not contain spaces or control characters';
+  return null;
+}
+
+/** The last admin can be neither removed nor demoted: nobody could manage users any more. */
+async function refuseLastAdmin(store: Store, user: UserRecord): Promise<void> {
+  if ((await countAdmins(store)) <= 1) throw new Error(`${user.username} is the last admin: add another admin first`);
+}
+
+async function newPasswordHash(options: { passwordStdin?: boolean; confirm: boolean }): Promise<string> {
+  const password = await readPassword(options);
+  const params = scryptParamsFromEnv();
+  if (params.N < DEFAULT_SCRYPT.N) {
+    process.stderr.write(`note: FLAKEBOARD_SCRYPT_N=${params.N} makes this password hash weaker than the default (N = ${DEFAULT_SCRYPT.N})\n`);
+  }
+  return hashPassword(password, params);
+}
+
+function toJson(u: UserRecord): { id: number; username: string; role: Role; locked: boolean; failedAttempts: number; createdAt: string } {
+  return { id: u.id, username: u.username, role: u.role, locked: u.locked, failedAttempts: u.failed_attempts, createdAt: new Date(u.created_at).toISOString() };
+}
+
+function article(role: Role): string {
+  return role === 'admin' ? 'an' : 'a';
+}

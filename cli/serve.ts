@@ -1,0 +1,98 @@
+import { execa } from 'execa';
+import { buildApp } from '../server/app.js';
+import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
+import { randomPassword } from '../server/auth/tokens.js';
+import { seedDemo } from '../server/demo.js';
+import { readableLogStream } from '../server/logging.js';
+import { openStore, type Store } from '../server/store/open.js';
+import { countUsers, createUser } from '../server/store/users.js';
+
+export interface ServeSettings {
+  port: number;
+  host: string;
+  dbPath: string;
+  open: boolean;
+  demo: boolean;
+  bodyLimitBytes: number;
+}
+
+const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
+
+/** Opens the store, prepares it, listens, and closes everything cleanly on SIGINT/SIGTERM. */
+export async function serve(settings: ServeSettings): Promise<number> {
+  const store = openStore(settings.dbPath);
+  const scrypt = scryptParamsFromEnv();
+  await createFirstAdmin(store, scrypt);
+  if (settings.demo) seedDemoIfEmpty(store);
+
+  const terminal = process.stdout.isTTY === true;
+  const app = await buildApp({
+    store,
+    host: settings.host,
+    bodyLimit: settings.bodyLimitBytes,
+    scrypt,
+    // JSON lines for log collectors; one readable line per event on a terminal.
+    logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
+  });
+  try {
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (error) {
+    await app.close();
+    await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') process.stderr.write(`flakeboard: port ${settings.port} on ${settings.host} is already in use: stop the other server or pass --port\n`);
+    else if (code === 'EADDRNOTAVAIL') process.stderr.write(`flakeboard: ${settings.host} is not an address of this machine: pass --host\n`);
+    else process.stderr.write(`flakeboard: cannot listen: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+  const shown = settings.host === '0.0.0.0' || settings.host === '::' ? 'localhost' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const url = `http://${shown}:${port}/`;
+  say(`flakeboard is serving ${settings.dbPath} at ${url}`);
+
+  let closing = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: closing`);
+    // Stops accepting connections and waits for requests in flight, then closes the database.
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  if (settings.open) openBrowser(url);
+  return 0;
+}
+
+/** The first start of an empty database creates `admin` with a random password, shown once. */
+async function createFirstAdmin(store: Store, scrypt: ReturnType<typeof scryptParamsFromEnv>): Promise<void> {
+  if ((await countUsers(store)) > 0) return;
+  const password = randomPassword();
+  await createUser(store, { username: 'admin', passwordHash: await hashPassword(password, scrypt), role: 'admin' });
+  say('Created the first account. Sign in with:');
+  say('  username: admin');
+  say(`  password: ${password}`);
+  say('This password is shown once. Change it with `flakeboard user passwd admin`; add people with `flakeboard user add NAME`.');
+  say();
+}
+
+function seedDemoIfEmpty(store: Store): void {
+  const runs = (store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+  if (runs > 0) {
+    say(`--demo: the database already holds ${runs} runs; no demo history added.`);
+    return;
+  }
+  const s = seedDemo(store);
+  say(`--demo: stored ${s.runs} generated runs (${s.results} test results; ${s.pending} pending review, ${s.duplicates} duplicate).`);
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  execa(command, args, { detached: true, stdio: 'ignore', reject: false }).catch(() => {
+    say(`Could not open a browser: visit ${url}`);
+  });
+}

@@ -1,0 +1,128 @@
+/** The upload and review calls of SPEC.md section 7, fields as section 3 names them. */
+
+export type ReviewStatus = 'pending' | 'approved' | 'rejected';
+
+/** POST /api/upload */
+export interface UploadRequest {
+  /** The parsed Playwright JSON report. */
+  testResults: unknown;
+  metadata?: UploadMetadata;
+}
+
+export interface UploadMetadata {
+  project?: string | null;
+  gitCommit?: string | null;
+  gitBranch?: string | null;
+  browser?: string | null;
+  fileName?: string | null;
+  fileSize?: number | null;
+  uploadTime?: string | null;
+}
+
+export interface UploadResponse {
+  success: true;
+  runId: number;
+  testsProcessed: number;
+  duplicate: boolean;
+  status: ReviewStatus;
+}
+
+/** GET /api/uploads/pending */
+export interface PendingUpload {
+  id: number;
+  file_path: string;
+  browser: string;
+  project: string | null;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+  uploaded_by_username: string | null;
+  total_tests: number;
+  passed_tests: number;
+  failed_tests: number;
+  /** 1 means duplicate. */
+  is_duplicate: 0 | 1;
+}
+
+export interface PendingUploadsResponse {
+  uploads: PendingUpload[];
+  count: number;
+}
+
+/** PATCH /api/uploads/{id}/review */
+export interface ReviewRequest {
+  action: 'approve' | 'reject';
+  notes?: string;
+}
+
+export interface ReviewResponse {
+  success: true;
+  upload: Pick<RecentUpload, 'id' | 'status' | 'reviewed_by_username' | 'reviewed_at'>;
+}
+
+/** POST /api/uploads/bulk-review: all or nothing. */
+export interface BulkReviewRequest {
+  uploads: Array<{ id: number; action: 'approve' | 'reject' }>;
+}
+
+export interface BulkReviewResponse {
+  success: true;
+  reviewed: number;
+}
+
+/** GET /api/recent-uploads (a list of these). */
+export interface RecentUpload {
+  id: number;
+  status: ReviewStatus;
+  /** When it was uploaded (ISO 8601, UTC). */
+  timestamp: string;
+  /** When the tests ran (ISO 8601, UTC). */
+  execution_time: string;
+  file_path: string;
+  project: string | null;
+  browser: string;
+  total_tests: number;
+  passed_tests: number;
+  failed_tests: number;
+  skipped_tests: number;
+  flaky_tests: number;
+  git_branch: string | null;
+  git_commit: string | null;
+  uploaded_by_username: string | null;
+  reviewed_by_username: string | null;
+  reviewed_at: string | null;
+  review_notes: string | null;
+  is_duplicate: 0 | 1;
+  duration_ms: number;
+}
+
+/** One row of an upload detail's testResults. */
+export interface TestResultRow {
+  id: number;
+  test_title: string;
+  test_full_title: string;
+  test_file: string;
+  browser: string;
+  project_name: string;
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped';
+  outcome: 'expected' | 'unexpected' | 'flaky' | 'skipped';
+  duration_ms: number;
+  error_message: string | null;
+  error_category: string | null;
+  retry_count: number;
+}
+
+/** GET /api/uploads/{id} */
+export interface UploadDetailResponse {
+  upload: RecentUpload & {
+    duplicate_of: number | null;
+    playwright_version: string | null;
+    load_failed: 0 | 1;
+    /** Top-level report errors (a run that failed to load shows its load error). */
+    load_errors: Array<{ message: string; location: string | null }>;
+  };
+  testResults: TestResultRow[];
+  testsByStatus: Record<'passed' | 'failed' | 'timedOut' | 'skipped', number>;
+  errorPatterns: Array<{ category: string; count: number }>;
+  flakyTests: TestResultRow[];
+  stats: { total: number; passed: number; failed: number; skipped: number; flaky: number; pass_rate: number; duration_ms: number };
+}

@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const COLOURS: Record<number, string> = { 40: '\u001b[33m', 50: '\u001b[31m', 60: '\u001b[31m' };
+
+/**
+ * Fastify logs JSON lines (what a log collector wants). On a terminal, people want one
+ * readable line per event: this stream rewrites pino's JSON for that.
+ */
+export function readableLogStream(out: NodeJS.WritableStream = process.stdout, colour = true): Writable {
+  let pending = '';
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      pending += chunk.toString('utf8');
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        out.write(`${formatLine(pending.slice(0, newline), colour)}\n`);
+        pending = pending.slice(newline + 1);
+        newline = pending.indexOf('\n');
+      }
+      done();
+    },
+  });
+}
+
+export function formatLine(line: string, colour: boolean): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { level, time, msg, req, res, responseTime, err, pid: _pid, hostname: _hostname, reqId: _reqId, ...rest } = entry as {
+    level: number;
+    time: number;
+    msg?: string;
+    req?: { method: string; url: string };
+    res?: { statusCode: number };
+    responseTime?: number;
+    err?: { message?: string; stack?: string };
+    [key: string]: unknown;
+  };
+  const clock = new Date(time).toISOString().slice(11, 19);
+  const name = (LEVELS[level] ?? String(level)).padEnd(5);
+  const tint = colour && COLOURS[level] ? (text: string) => `${COLOURS[level]}${text}\u001b[39m` : (text: string) => text;
+  const parts = [clock, tint(name), msg ?? ''];
+  if (req) parts.push(`${req.method} ${req.url}`);
+  if (res) parts.push(`→ ${res.statusCode}${typeof responseTime === 'number' ? ` in ${responseTime.toFixed(1)} ms` : ''}`);
+  const extra = Object.entries(rest).filter(([, v]) => v !== undefined);
+  if (extra.length > 0) parts.push(extra.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' '));
+  if (err) parts.push(`\n${err.stack ?? err.message ?? ''}`);
+  return parts.filter(Boolean).join(' ');
+}

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role, User } from '../../core/api/auth.js';
+import { XSRF_HEADER } from '../../core/api/auth.js';
+import { API_TOKEN_PREFIX, hashToken, safeEqual, xsrfTokenFor } from '../auth/tokens.js';
+import { forbidden, unauthorized } from '../errors.js';
+import { findApiToken, touchApiToken } from '../store/api-tokens.js';
+import type { Store } from '../store/open.js';
+import { findSession, touchSession, type SessionRecord } from '../store/sessions.js';
+
+/** Who may call a route: nobody signed in, or a signed-in user of at least this role. */
+export type Access = 'public' | Role;
+
+/** `apiToken: true` lets a CI token (no session, no XSRF) call the route. */
+export interface RouteAccess {
+  access: Access;
+  apiToken?: boolean;
+}
+
+export type Caller = { kind: 'session'; user: User; session: SessionRecord } | { kind: 'api-token'; user: User; tokenId: number };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+  interface FastifyContextConfig {
+    auth?: RouteAccess;
+  }
+}
+
+const DEFAULT_API_RULE: RouteAccess = { access: 'member' };
+const RANK: Record<Role, number> = { member: 1, reviewer: 2, admin: 3 };
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// Writing last_seen on every call would make every read a write; a minute is precise enough.
+const TOUCH_AFTER_MS = 60_000;
+
+export interface AuthOptions {
+  store: Store;
+  xsrfSecret: string;
+  sessionIdleMs: number;
+  now: () => number;
+}
+
+/**
+ * Authenticates before the body is read (so an anonymous 100 MB upload is refused at once),
+ * then enforces the route's role and, for session calls that change state, the XSRF token.
+ */
+export function registerAuthentication(app: FastifyInstance, options: AuthOptions): void {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    // A route that forgot to say who may call it is closed, not open.
+    const rule = request.routeOptions.config?.auth ?? (request.url.startsWith('/api/') ? DEFAULT_API_RULE : null);
+    if (!rule || rule.access === 'public') return;
+    const caller = await identify(request, options);
+    if (!caller) throw unauthorized();
+    if (caller.kind === 'api-token' && !rule.apiToken) throw forbidden('API tokens can only upload results and read them; sign in to do this');
+    if (RANK[caller.user.role] < RANK[rule.access]) throw forbidden(`This action needs the ${rule.access} role; you are signed in as a ${caller.user.role}`);
+    if (caller.kind === 'session' && !SAFE_METHODS.has(request.method)) {
+      const sent = request.headers[XSRF_HEADER];
+      const expected = xsrfTokenFor(options.xsrfSecret, caller.session.session_hash);
+      if (typeof sent !== 'string' || !safeEqual(sent, expected)) throw forbidden('Missing or invalid XSRF token: reload the page and try again');
+    }
+    request.caller = caller;
+  });
+}
+
+async function identify(request: FastifyRequest, options: AuthOptions): Promise<Caller | null> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match) return null;
+  const token = match[1]!;
+  const tokenHash = hashToken(token);
+  if (token.startsWith(API_TOKEN_PREFIX)) {
+    const apiToken = await findApiToken(options.store, tokenHash);
+    if (!apiToken) return null;
+    if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
+      await bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
+    }
+    return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id };
+  }
+  const now = options.now();
+  const session = await findSession(options.store, tokenHash, now);
+  if (!session) return null;
+  if (now - session.last_seen_at > TOUCH_AFTER_MS) await bestEffort(request, () => touchSession(options.store, session.id, now, now + options.sessionIdleMs));
+  return { kind: 'session', user: session.user, session };
+}
+
+/** Bookkeeping writes must not fail a read when the database cannot be written. */
+async function bestEffort(request: FastifyRequest, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    request.log.warn({ err: error }, 'could not record the use of a token');
+  }
+}
+
+/** The caller of a route whose rule is not public (the hook above guarantees one). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw unauthorized();
+  return request.caller;
+}

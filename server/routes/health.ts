@@ -1,0 +1,10 @@
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../store/open.js';
+
+export function registerHealthRoutes(app: FastifyInstance, options: { store: Store }): void {
+  // For load balancers and `upload`'s retries: answers without signing in, says nothing private.
+  app.get('/api/health', { config: { auth: { access: 'public' } } }, async () => {
+    options.store.sqlite.prepare('SELECT 1').get();
+    return { status: 'ok' };
+  });
+}

@@ -1,0 +1,170 @@
+import type { FastifyInstance } from 'fastify';
+import type { BulkReviewRequest, ReviewRequest, ReviewStatus, UploadDetailResponse, UploadRequest } from '../../core/api/uploads.js';
+import { isFailure } from '../../core/status.js';
+import { HttpError, notFound } from '../errors.js';
+import { ingestValue } from '../ingest.js';
+import { callerOf } from '../plugins/authenticate.js';
+import type { Store } from '../store/open.js';
+import { clearAllData, deleteRun, findUpload, pendingUploads, recentUploads, reviewUploads, ReviewError, runTestResults } from '../store/uploads.js';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
+const nullableString = { type: ['string', 'null'], maxLength: 1000 } as const;
+
+const uploadBody = {
+  type: 'object',
+  required: ['testResults'],
+  properties: {
+    testResults: {},
+    metadata: {
+      type: 'object',
+      properties: {
+        project: nullableString,
+        gitCommit: nullableString,
+        gitBranch: nullableString,
+        browser: nullableString,
+        fileName: nullableString,
+        fileSize: { type: ['integer', 'null'], minimum: 0 },
+        uploadTime: nullableString,
+      },
+    },
+  },
+} as const;
+
+const reviewBody = {
+  type: 'object',
+  required: ['action'],
+  properties: { action: { enum: ['approve', 'reject'] }, notes: { type: 'string', maxLength: 10_000 } },
+} as const;
+
+const bulkBody = {
+  type: 'object',
+  required: ['uploads'],
+  properties: {
+    uploads: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 10_000,
+      items: { type: 'object', required: ['id', 'action'], properties: { id: { type: 'integer', minimum: 1 }, action: { enum: ['approve', 'reject'] } } },
+    },
+  },
+} as const;
+
+export function registerUploadRoutes(app: FastifyInstance, options: { store: Store; bodyLimit: number }): void {
+  const { store } = options;
+
+  app.post<{ Body: UploadRequest }>(
+    '/api/upload',
+    { bodyLimit: options.bodyLimit, schema: { body: uploadBody }, config: { auth: { access: 'member', apiToken: true } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const metadata = request.body.metadata ?? {};
+      const fileName = baseName(metadata.fileName) ?? 'upload.json';
+      const result = ingestValue(store, request.body.testResults, {
+        fileName,
+        fileSize: metadata.fileSize ?? null,
+        project: metadata.project ?? null,
+        gitBranch: metadata.gitBranch ?? null,
+        gitCommit: metadata.gitCommit ?? null,
+        uploadedBy: caller.user.id,
+      });
+      request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
+      return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: 'pending' as const };
+    },
+  );
+
+  app.get('/api/uploads/pending', { config: { auth: { access: 'member' } } }, async () => {
+    const uploads = await pendingUploads(store);
+    return { uploads, count: uploads.length };
+  });
+
+  app.patch<{ Params: { id: number }; Body: ReviewRequest }>(
+    '/api/uploads/:id/review',
+    { schema: { params: idParams, body: reviewBody }, config: { auth: { access: 'reviewer' } } },
+    async (request) => {
+      const caller = callerOf(request);
+      const { id } = request.params;
+      review(store, [{ id, action: request.body.action }], caller.user.id, request.body.notes ?? '');
+      const upload = (await findUpload(store, id))!;
+      return { success: true, upload: { id, status: upload.status, reviewed_by_username: upload.reviewed_by_username, reviewed_at: upload.reviewed_at } };
+    },
+  );
+
+  app.post<{ Body: BulkReviewRequest }>('/api/uploads/bulk-review', { schema: { body: bulkBody }, config: { auth: { access: 'reviewer' } } }, async (request) => {
+    const caller = callerOf(request);
+    review(store, request.body.uploads, caller.user.id, '');
+    return { success: true, reviewed: request.body.uploads.length };
+  });
+
+  app.get<{ Querystring: { status?: ReviewStatus; limit?: number } }>(
+    '/api/recent-uploads',
+    {
+      schema: { querystring: { type: 'object', properties: { status: { enum: ['pending', 'approved', 'rejected'] }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } } },
+      config: { auth: { access: 'member', apiToken: true } },
+    },
+    async (request) => recentUploads(store, { limit: request.query.limit ?? 100, ...(request.query.status ? { status: request.query.status } : {}) }),
+  );
+
+  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request) => {
+    const upload = await findUpload(store, request.params.id);
+    if (!upload) throw notFound('Upload');
+    return uploadDetail(store, upload);
+  });
+
+  app.delete<{ Params: { id: number } }>('/api/test-run/:id', { schema: { params: idParams }, config: { auth: { access: 'reviewer' } } }, async (request) => {
+    if (!deleteRun(store, request.params.id)) throw notFound('Test run');
+    request.log.info({ runId: request.params.id, by: callerOf(request).user.username }, 'test run deleted');
+    return { success: true };
+  });
+
+  app.delete('/api/clear-all', { config: { auth: { access: 'admin' } } }, async (request) => {
+    const deleted = clearAllData(store);
+    request.log.warn({ runs: deleted, by: callerOf(request).user.username }, 'all test data cleared');
+    return { success: true, deletedRuns: deleted };
+  });
+}
+
+function review(store: Store, reviews: ReadonlyArray<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string): void {
+  try {
+    reviewUploads(store, reviews, { id: reviewerId, notes: notes || null });
+  } catch (error) {
+    if (error instanceof ReviewError) throw new HttpError(error.statusCode, error.message);
+    throw error;
+  }
+}
+
+async function uploadDetail(store: Store, upload: NonNullable<Awaited<ReturnType<typeof findUpload>>>): Promise<UploadDetailResponse> {
+  // A duplicate has no results of its own: it shows the original's, which are the same.
+  const testResults = await runTestResults(store, upload.duplicate_of ?? upload.id);
+  const testsByStatus = { passed: 0, failed: 0, timedOut: 0, skipped: 0 };
+  const categories = new Map<string, number>();
+  let duration = 0;
+  for (const r of testResults) {
+    testsByStatus[r.status]++;
+    duration += r.duration_ms;
+    if (isFailure(r.status) && r.error_category) categories.set(r.error_category, (categories.get(r.error_category) ?? 0) + 1);
+  }
+  return {
+    upload,
+    testResults,
+    testsByStatus,
+    errorPatterns: [...categories].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count),
+    flakyTests: testResults.filter((r) => r.retry_count > 0),
+    stats: {
+      total: upload.total_tests,
+      passed: upload.passed_tests,
+      failed: upload.failed_tests,
+      skipped: upload.skipped_tests,
+      flaky: upload.flaky_tests,
+      // SPEC.md section 9: passed / total × 100.
+      pass_rate: upload.total_tests > 0 ? (upload.passed_tests / upload.total_tests) * 100 : 0,
+      duration_ms: upload.duration_ms || duration,
+    },
+  };
+}
+
+/** A client's file name may carry its path; only the name is kept. */
+function baseName(name: string | null | undefined): string | null {
+  if (!name) return null;
+  const base = name.split(/[\\/]/).pop()!.trim();
+  return base === '' ? null : base.slice(0, 255);
+}

@@ -1,0 +1,44 @@
+import type { User } from '../../core/api/auth.js';
+import type { Store } from './open.js';
+
+export interface SessionRecord {
+  id: number;
+  session_hash: string;
+  last_seen_at: number;
+  expires_at: number;
+  user: User;
+}
+
+export async function createSession(store: Store, input: { tokenHash: string; sessionHash: string; userId: number; expiresAt: number }, now = Date.now()): Promise<void> {
+  await store.db
+    .insertInto('sessions')
+    .values({ token_hash: input.tokenHash, session_hash: input.sessionHash, user_id: input.userId, created_at: now, last_seen_at: now, expires_at: input.expiresAt })
+    .execute();
+}
+
+/** The live session a bearer token names, with its user; null when unknown or expired. */
+export async function findSession(store: Store, tokenHash: string, now = Date.now()): Promise<SessionRecord | null> {
+  const row = await store.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id', 'sessions.session_hash', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id: row.id, session_hash: row.session_hash, last_seen_at: row.last_seen_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } };
+}
+
+/** Sliding expiry: each use pushes the end of an inactive session further out. */
+export async function touchSession(store: Store, id: number, now: number, expiresAt: number): Promise<void> {
+  await store.db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(store: Store, sessionHash: string, userId: number): Promise<boolean> {
+  const result = await store.db.deleteFrom('sessions').where('session_hash', '=', sessionHash).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteExpiredSessions(store: Store, now = Date.now()): Promise<void> {
+  await store.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}

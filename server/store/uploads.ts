@@ -1,0 +1,180 @@
+import type { PendingUpload, RecentUpload, ReviewStatus, TestResultRow } from '../../core/api/uploads.js';
+import type { Store } from './open.js';
+import { clearRollups, withRollupRefresh } from './rollups.js';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+function uploadsQuery(store: Store) {
+  return store.db
+    .selectFrom('runs')
+    .leftJoin('users as uploader', 'uploader.id', 'runs.uploaded_by')
+    .leftJoin('users as reviewer', 'reviewer.id', 'runs.reviewed_by')
+    .select([
+      'runs.id',
+      'runs.status',
+      'runs.uploaded_at',
+      'runs.started_at',
+      'runs.file_name',
+      'runs.project',
+      'runs.browser',
+      'runs.total_tests',
+      'runs.passed_tests',
+      'runs.failed_tests',
+      'runs.skipped_tests',
+      'runs.flaky_tests',
+      'runs.git_branch',
+      'runs.git_commit',
+      'runs.reviewed_at',
+      'runs.review_notes',
+      'runs.is_duplicate',
+      'runs.duplicate_of',
+      'runs.duration_ms',
+      'runs.playwright_version',
+      'runs.load_failed',
+      'runs.errors_json',
+      'uploader.username as uploaded_by_username',
+      'reviewer.username as reviewed_by_username',
+    ]);
+}
+
+type UploadRow = Awaited<ReturnType<ReturnType<typeof uploadsQuery>['executeTakeFirstOrThrow']>>;
+
+function toRecent(row: UploadRow): RecentUpload {
+  return {
+    id: row.id,
+    status: row.status,
+    timestamp: iso(row.uploaded_at)!,
+    execution_time: iso(row.started_at)!,
+    file_path: row.file_name,
+    project: row.project,
+    browser: row.browser,
+    total_tests: row.total_tests,
+    passed_tests: row.passed_tests,
+    failed_tests: row.failed_tests,
+    skipped_tests: row.skipped_tests,
+    flaky_tests: row.flaky_tests,
+    git_branch: row.git_branch,
+    git_commit: row.git_commit,
+    uploaded_by_username: row.uploaded_by_username,
+    reviewed_by_username: row.reviewed_by_username,
+    reviewed_at: iso(row.reviewed_at),
+    review_notes: row.review_notes,
+    is_duplicate: row.is_duplicate ? 1 : 0,
+    duration_ms: row.duration_ms,
+  };
+}
+
+export async function pendingUploads(store: Store): Promise<PendingUpload[]> {
+  const rows = await uploadsQuery(store).where('runs.status', '=', 'pending').orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').execute();
+  return rows.map((row) => ({
+    id: row.id,
+    file_path: row.file_name,
+    browser: row.browser,
+    project: row.project,
+    timestamp: iso(row.uploaded_at)!,
+    uploaded_by_username: row.uploaded_by_username,
+    total_tests: row.total_tests,
+    passed_tests: row.passed_tests,
+    failed_tests: row.failed_tests,
+    is_duplicate: row.is_duplicate ? 1 : 0,
+  }));
+}
+
+export async function recentUploads(store: Store, options: { status?: ReviewStatus; limit: number }): Promise<RecentUpload[]> {
+  let query = uploadsQuery(store).orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').limit(options.limit);
+  if (options.status) query = query.where('runs.status', '=', options.status);
+  return (await query.execute()).map(toRecent);
+}
+
+export async function findUpload(store: Store, id: number) {
+  const row = await uploadsQuery(store).where('runs.id', '=', id).executeTakeFirst();
+  if (!row) return null;
+  const errors = row.errors_json ? (JSON.parse(row.errors_json) as Array<{ message: string; location: string | null }>) : [];
+  return {
+    ...toRecent(row),
+    duplicate_of: row.duplicate_of,
+    playwright_version: row.playwright_version,
+    load_failed: (row.load_failed ? 1 : 0) as 0 | 1,
+    load_errors: errors.map((e) => ({ message: e.message, location: e.location })),
+  };
+}
+
+/** The results of one run, in the report's order. */
+export async function runTestResults(store: Store, runId: number): Promise<TestResultRow[]> {
+  const rows = await store.db
+    .selectFrom('results')
+    .innerJoin('tests', 'tests.id', 'results.test_id')
+    .select([
+      'results.id',
+      'tests.title as test_title',
+      'tests.title_path',
+      'tests.file as test_file',
+      'results.browser',
+      'results.project_name',
+      'results.status',
+      'results.outcome',
+      'results.duration_ms',
+      'results.error_message',
+      'results.error_category',
+      'results.retries as retry_count',
+    ])
+    .where('results.run_id', '=', runId)
+    .orderBy('results.id')
+    .execute();
+  return rows.map(({ title_path, ...row }) => ({
+    ...row,
+    outcome: row.outcome as TestResultRow['outcome'],
+    test_full_title: (JSON.parse(title_path) as string[]).join(' › '),
+  }));
+}
+
+export class ReviewError extends Error {
+  constructor(
+    readonly statusCode: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Reviews pending runs in one transaction: every change or none. Approving keeps a run;
+ * rejecting removes its results from the analytics and keeps the row as an audit record.
+ */
+export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number; action: 'approve' | 'reject' }>, reviewer: { id: number; notes: string | null }, now = Date.now()): void {
+  const find = store.sqlite.prepare('SELECT id, status, is_duplicate FROM runs WHERE id = ?');
+  const update = store.sqlite.prepare('UPDATE runs SET status = ?, reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE id = ?');
+  const dropResults = store.sqlite.prepare('DELETE FROM results WHERE run_id = ?');
+  store.sqlite
+    .transaction(() => {
+      const seen = new Set<number>();
+      for (const { id, action } of reviews) {
+        if (seen.has(id)) throw new ReviewError(400, `Upload ${id} is listed twice`);
+        seen.add(id);
+        const run = find.get(id) as { id: number; status: ReviewStatus; is_duplicate: number } | undefined;
+        if (!run) throw new ReviewError(404, `Upload ${id} not found`);
+        if (run.status !== 'pending') throw new ReviewError(409, `Upload ${id} was already ${run.status}`);
+        if (action === 'approve' && run.is_duplicate) throw new ReviewError(400, `Upload ${id} is a duplicate and cannot be approved; reject it instead`);
+        update.run(action === 'approve' ? 'approved' : 'rejected', reviewer.id, now, reviewer.notes, id);
+        if (action === 'reject') withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
+      }
+    })
+    .immediate();
+}
+
+export function deleteRun(store: Store, id: number): boolean {
+  const remove = store.sqlite.prepare('DELETE FROM runs WHERE id = ?');
+  return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run(id).changes > 0)).immediate();
+}
+
+/** Every run, result and test identity; users, sessions and tokens stay. */
+export function clearAllData(store: Store): number {
+  return store.sqlite
+    .transaction(() => {
+      const runs = (store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+      clearRollups(store.sqlite);
+      store.sqlite.exec('DELETE FROM attempts; DELETE FROM results; DELETE FROM runs; DELETE FROM tests;');
+      return runs;
+    })
+    .immediate();
+}
