@@ -5,6 +5,8 @@ import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity } from './plugins/security.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
+import { registerAiRoutes } from './routes/ai.js';
+import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerUploadRoutes } from './routes/uploads.js';
@@ -66,6 +68,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUploadRoutes(app, { store: options.store, bodyLimit });
+  registerAnalyticsRoutes(app, { store: options.store, now });
+  registerAiRoutes(app, { store: options.store, now });
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

@@ -183,6 +183,32 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ) STRICT, WITHOUT ROWID;
       CREATE INDEX daily_test_stats_day ON daily_test_stats(day);
 
+      -- First errors of failed results per test, browser and day, by fingerprint: error
+      -- patterns over a window without reading every failure.
+      CREATE TABLE daily_error_stats (
+        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        day INTEGER NOT NULL,
+        fingerprint TEXT NOT NULL,
+        occurrences INTEGER NOT NULL,
+        PRIMARY KEY (test_id, browser, day, fingerprint)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX daily_error_stats_day ON daily_error_stats(day, fingerprint);
+
+      -- One example of each error pattern: its category, summary and a full message.
+      CREATE TABLE error_samples (
+        fingerprint TEXT PRIMARY KEY,
+        category TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        message TEXT NOT NULL
+      ) STRICT;
+
+      -- The Playwright project name behind each browser key, as people wrote it.
+      CREATE TABLE browser_projects (
+        browser TEXT PRIMARY KEY,
+        project_name TEXT NOT NULL
+      ) STRICT;
+
       CREATE INDEX runs_outage ON runs(outage) WHERE outage = 1;
     `,
   },

@@ -55,6 +55,14 @@ const REBUILD = `
   LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
   GROUP BY s.test_id, s.browser, s.day`;
 
+const REBUILD_ERRORS = `
+  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
+  SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
+  FROM rollup_keys k
+  JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+  WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
+  GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
+
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
@@ -64,7 +72,9 @@ function prepare(sqlite: SqliteDatabase) {
     clearKeys: sqlite.prepare('DELETE FROM temp.rollup_keys'),
     keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),
     dropStale: sqlite.prepare('DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
+    dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
     rebuild: sqlite.prepare(REBUILD),
+    rebuildErrors: sqlite.prepare(REBUILD_ERRORS),
   };
 }
 
@@ -90,11 +100,13 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   const result = change();
   for (const id of runIds) s.keysOfRun.run(id);
   s.dropStale.run();
+  s.dropStaleErrors.run();
   s.rebuild.run();
+  s.rebuildErrors.run();
   s.clearKeys.run();
   return result;
 }
 
 export function clearRollups(sqlite: SqliteDatabase): void {
-  sqlite.exec('DELETE FROM daily_test_stats');
+  sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM daily_error_stats; DELETE FROM error_samples; DELETE FROM browser_projects;');
 }

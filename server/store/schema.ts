@@ -11,6 +11,29 @@ export interface DatabaseSchema {
   attempts: AttemptsTable;
   settings: SettingsTable;
   daily_test_stats: DailyTestStatsTable;
+  daily_error_stats: DailyErrorStatsTable;
+  error_samples: ErrorSamplesTable;
+  browser_projects: BrowserProjectsTable;
+}
+
+export interface DailyErrorStatsTable {
+  test_id: number;
+  browser: string;
+  day: number;
+  fingerprint: string;
+  occurrences: number;
+}
+
+export interface ErrorSamplesTable {
+  fingerprint: string;
+  category: string;
+  summary: string;
+  message: string;
+}
+
+export interface BrowserProjectsTable {
+  browser: string;
+  project_name: string;
 }
 
 export interface SettingsTable {

@@ -77,9 +77,10 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
     if (!duplicate) {
       withRollupRefresh(store.sqlite, [runId], () => {
         const testIds = new Map<string, number>();
+        const projects = new Set<string>();
         const total = run.tests.length;
         for (let i = 0; i < total; i++) {
-          writeResult(statements, runId, startedAt, run.tests[i]!, testIds);
+          writeResult(statements, runId, startedAt, run.tests[i]!, testIds, projects);
           if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
         }
       });
@@ -104,7 +105,7 @@ export function isOutage(run: Pick<NormalisedRun, 'counts'>): boolean {
   return ran >= OUTAGE_MIN_TESTS && run.counts.failed / ran > OUTAGE_SHARE;
 }
 
-function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>): void {
+function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
   const titlePath = JSON.stringify(test.titlePath);
   const key = `${test.file}\u0000${titlePath}`;
   let testId = testIds.get(key);
@@ -114,6 +115,11 @@ function writeResult(s: Statements, runId: number, runStartedAt: number, test: N
     testIds.set(key, testId);
   }
   const error = test.error;
+  if (error) s.rememberError.run(error.fingerprint, error.category, error.summary, error.message);
+  if (!projects.has(test.browser)) {
+    projects.add(test.browser);
+    s.rememberProject.run(test.browser, test.projectName || test.browser);
+  }
   const resultId = Number(
     s.insertResult.run(
       runId,
@@ -192,6 +198,8 @@ function prepare(sqlite: SqliteDatabase) {
         expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
         error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json
       ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    rememberError: sqlite.prepare('INSERT OR IGNORE INTO error_samples (fingerprint, category, summary, message) VALUES (?, ?, ?, ?)'),
+    rememberProject: sqlite.prepare('INSERT OR IGNORE INTO browser_projects (browser, project_name) VALUES (?, ?)'),
     insertAttempt: sqlite.prepare(`INSERT INTO attempts (
         result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json
       ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  browserHealth,
+  flakyScore,
+  flakySeverity,
+  formatDuration,
+  passRateFraction,
+  passRatePercent,
+  performanceLevel,
+  qualityLevel,
+  qualityScore,
+  riskLevel,
+  riskScore,
+  trendAnalysis,
+  trendDirection,
+  worstTrend,
+} from './formulas.js';
+
+describe('SPEC.md section 9 formulas at their boundaries', () => {
+  it('quality level at 90, 80, 70 and 60', () => {
+    expect([90, 89.99, 80, 79.99, 70, 69.99, 60, 59.99].map(qualityLevel)).toEqual(['Excellent', 'Good', 'Good', 'Fair', 'Fair', 'Poor', 'Poor', 'Critical']);
+  });
+
+  it('quality score: pass rate less flaky impact capped at 20, clamped to 0..100', () => {
+    expect(qualityScore(95, 5, 100)).toBe(90);
+    expect(qualityScore(95, 50, 100)).toBe(75);
+    expect(qualityScore(10, 50, 100)).toBe(0);
+    expect(qualityScore(100, 0, 0)).toBe(100);
+  });
+
+  it('severity at 0.5 and 0.8', () => {
+    expect([0.8, 0.7999, 0.5, 0.4999].map(flakySeverity)).toEqual(['minor', 'moderate', 'moderate', 'severe']);
+  });
+
+  it('risk score and levels at 15, 8 and 4', () => {
+    expect(riskScore(0.5, 3)).toBe(15);
+    expect(riskScore(0.9, 10)).toBe(10);
+    expect([15, 14, 8, 7, 4, 3].map(riskLevel)).toEqual(['critical', 'high', 'high', 'medium', 'medium', 'low']);
+  });
+
+  it('trend direction at ±5 percentage points; no previous period is new', () => {
+    expect(trendDirection(0.85, 0.9)).toEqual({ direction: 'declining', percentage: -5 });
+    expect(trendDirection(0.86, 0.9)).toEqual({ direction: 'stable', percentage: -4 });
+    expect(trendDirection(0.95, 0.9)).toEqual({ direction: 'improving', percentage: 5 });
+    expect(trendDirection(0.5, null)).toEqual({ direction: 'new', percentage: 0 });
+    expect(worstTrend(['stable', 'new', 'improving'])).toBe('improving');
+    expect(worstTrend(['stable', 'declining'])).toBe('declining');
+    expect(worstTrend(['stable', 'new'])).toBe('new');
+  });
+
+  it('performance level at 5, 15 and 30 seconds; duration text', () => {
+    expect([4999, 5000, 14999, 15000, 29999, 30000].map(performanceLevel)).toEqual(['Fast', 'Medium', 'Medium', 'Slow', 'Slow', 'Very Slow']);
+    expect([999, 1000, 59999, 60000, 90000].map(formatDuration)).toEqual(['999ms', '1.0s', '60.0s', '1.0m', '1.5m']);
+  });
+
+  it('browser health at 90, 80, 70', () => {
+    expect([90, 89.9, 80, 79.9, 70, 69.9].map(browserHealth)).toEqual(['excellent', 'good', 'good', 'warning', 'warning', 'critical']);
+  });
+
+  it('pass rates: percent of all, fraction of those that ran', () => {
+    expect(passRatePercent(45, 50)).toBe(90);
+    expect(passRatePercent(0, 0)).toBe(0);
+    expect(passRateFraction(8, 12, 2)).toBe(0.8);
+  });
+
+  it('flaky score counts pass/fail changes among attempts', () => {
+    expect(flakyScore(0, 10)).toBe(0);
+    expect(flakyScore(1, 10)).toBe(11);
+    expect(flakyScore(9, 10)).toBe(100);
+    expect(flakyScore(0, 1)).toBe(0);
+  });
+
+  it('trend analysis: slope over ±0.5 per day, volatility under 10 and 20, recent 7 days', () => {
+    expect(trendAnalysis([50, 60, 70, 80])).toMatchObject({ slope: 10, direction: 'Improving' });
+    expect(trendAnalysis([80, 80, 80])).toMatchObject({ slope: 0, direction: 'Stable', volatility: 0, volatilityLevel: 'Low', recent: 80 });
+    expect(trendAnalysis([100, 70, 100, 70]).volatilityLevel).toBe('Moderate');
+    expect(trendAnalysis([100, 50, 100, 50]).volatilityLevel).toBe('High');
+    expect(trendAnalysis([0, 0, 100, 100, 100, 100, 100, 100, 100]).recent).toBe(100);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Every formula of SPEC.md section 9 and the definitions of DESIGN.md section 7, in one place
+ * for the server and the UI.
+ */
+
+/** passed / total × 100 (0 when there is nothing). */
+export function passRatePercent(passed: number, total: number): number {
+  return total > 0 ? (passed / total) * 100 : 0;
+}
+
+/** A test on a browser: passed / (runs − skipped) as a 0-1 fraction; skips are not failures. */
+export function passRateFraction(passed: number, runs: number, skipped: number): number {
+  const ran = runs - skipped;
+  return ran > 0 ? passed / ran : 0;
+}
+
+/** max(0, min(100, pass rate − flaky impact)); flaky impact = min(flaky / total × 100, 20). */
+export function qualityScore(passRate: number, flakyCount: number, totalTests: number): number {
+  const flakyImpact = totalTests > 0 ? Math.min((flakyCount / totalTests) * 100, 20) : 0;
+  return Math.max(0, Math.min(100, passRate - flakyImpact));
+}
+
+export type QualityLevel = 'Excellent' | 'Good' | 'Fair' | 'Poor' | 'Critical';
+
+export function qualityLevel(score: number): QualityLevel {
+  if (score >= 90) return 'Excellent';
+  if (score >= 80) return 'Good';
+  if (score >= 70) return 'Fair';
+  if (score >= 60) return 'Poor';
+  return 'Critical';
+}
+
+/** round((1 − pass_rate) × total_runs × 10), pass_rate a 0-1 fraction. */
+export function riskScore(passRate: number, totalRuns: number): number {
+  return Math.round((1 - passRate) * totalRuns * 10);
+}
+
+export type RiskLevel = 'critical' | 'high' | 'medium' | 'low';
+
+export function riskLevel(score: number): RiskLevel {
+  if (score >= 15) return 'critical';
+  if (score >= 8) return 'high';
+  if (score >= 4) return 'medium';
+  return 'low';
+}
+
+export type Severity = 'severe' | 'moderate' | 'minor';
+
+/** 0.8 or more minor (shown as Stable), 0.5 up to 0.8 moderate (Warning), below 0.5 severe (Critical). */
+export function flakySeverity(passRate: number): Severity {
+  if (passRate >= 0.8) return 'minor';
+  if (passRate >= 0.5) return 'moderate';
+  return 'severe';
+}
+
+export type TrendDirection = 'declining' | 'improving' | 'stable' | 'new';
+
+/** DESIGN.md section 7: the change in percentage points decides; no earlier runs is new. */
+export function trendDirection(currentPassRate: number, previousPassRate: number | null): { direction: TrendDirection; percentage: number } {
+  if (previousPassRate === null) return { direction: 'new', percentage: 0 };
+  const percentage = Math.round((currentPassRate - previousPassRate) * 1000) / 10;
+  if (percentage <= -5) return { direction: 'declining', percentage };
+  if (percentage >= 5) return { direction: 'improving', percentage };
+  return { direction: 'stable', percentage };
+}
+
+/** A group's overall trend: the worst of its browsers', declining, then improving, then new, then stable. */
+export function worstTrend(directions: readonly TrendDirection[]): TrendDirection | null {
+  for (const d of ['declining', 'improving', 'new', 'stable'] as const) if (directions.includes(d)) return d;
+  return null;
+}
+
+export type PerformanceLevel = 'Fast' | 'Medium' | 'Slow' | 'Very Slow';
+
+export function performanceLevel(avgDurationMs: number): PerformanceLevel {
+  if (avgDurationMs < 5000) return 'Fast';
+  if (avgDurationMs < 15000) return 'Medium';
+  if (avgDurationMs < 30000) return 'Slow';
+  return 'Very Slow';
+}
+
+export const SLOW_MS = 10_000;
+export const VERY_SLOW_MS = 30_000;
+
+/** Under 1000 ms as ms; under 60000 ms as seconds to 1 decimal; otherwise minutes to 1 decimal. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60000) return `${(ms / 1000).toFixed(1)}s`;
+  return `${(ms / 60000).toFixed(1)}m`;
+}
+
+export type BrowserHealth = 'excellent' | 'good' | 'warning' | 'critical';
+
+export function browserHealth(passRatePercentValue: number): BrowserHealth {
+  if (passRatePercentValue >= 90) return 'excellent';
+  if (passRatePercentValue >= 80) return 'good';
+  if (passRatePercentValue >= 70) return 'warning';
+  return 'critical';
+}
+
+/** DESIGN.md section 7: round(100 × changes / (attempts − 1)); 0 with fewer than two attempts. */
+export function flakyScore(changes: number, attempts: number): number {
+  return attempts > 1 ? Math.round((100 * changes) / (attempts - 1)) : 0;
+}
+
+/** Trend analysis of a daily pass-rate series (percent): least-squares slope per day. */
+export function trendAnalysis(dailyPassRatesPercent: readonly number[]): { slope: number; direction: 'Improving' | 'Declining' | 'Stable'; volatility: number; volatilityLevel: 'Low' | 'Moderate' | 'High'; recent: number } {
+  const n = dailyPassRatesPercent.length;
+  const mean = n > 0 ? dailyPassRatesPercent.reduce((a, b) => a + b, 0) / n : 0;
+  let slope = 0;
+  if (n > 1) {
+    const xMean = (n - 1) / 2;
+    let num = 0;
+    let den = 0;
+    dailyPassRatesPercent.forEach((y, x) => {
+      num += (x - xMean) * (y - mean);
+      den += (x - xMean) ** 2;
+    });
+    slope = num / den;
+  }
+  const volatility = n > 0 ? Math.sqrt(dailyPassRatesPercent.reduce((s, y) => s + (y - mean) ** 2, 0) / n) : 0;
+  const last = dailyPassRatesPercent.slice(-7);
+  return {
+    slope,
+    direction: slope > 0.5 ? 'Improving' : slope < -0.5 ? 'Declining' : 'Stable',
+    volatility,
+    volatilityLevel: volatility < 10 ? 'Low' : volatility < 20 ? 'Moderate' : 'High',
+    recent: last.length > 0 ? last.reduce((a, b) => a + b, 0) / last.length : 0,
+  };
+}

@@ -1,0 +1,73 @@
+/** POST /api/ai-analysis: SPEC.md sections 3 and 7, DESIGN.md section 8. */
+
+/** The detail dialog's summary figures of one test on one browser. */
+export interface AiTestSummary {
+  testTitle: string;
+  browser: string;
+  /** The UI's figure: a 0-1 fraction (a value above 1 is read as a percent). */
+  passRate: number;
+  totalRuns: number;
+  failedRuns: number;
+}
+
+/** One row of the dialog's Test History, as the UI sends it. */
+export interface AiRecentResult {
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /** Milliseconds (a numeric string is accepted too). */
+  duration?: number | string | null;
+  errorMessage?: string | null;
+  errorLocation?: string | null;
+  errorStack?: string | null;
+  codeSnippet?: string | null;
+  /** JSON text of the steps (title, category, duration, error, steps), or null. */
+  testSteps?: string | null;
+  testFile?: string | null;
+  /** ISO 8601. */
+  runDate?: string | null;
+}
+
+export interface AiAnalysisRequest {
+  testSummary: AiTestSummary;
+  recentResults: AiRecentResult[];
+}
+
+export interface AiRecommendationDetail {
+  title: string;
+  description: string;
+  codeExample?: string;
+}
+
+/** SPEC.md: each recommended fix is plain text or an object with title, description and optional codeExample. */
+export type AiRecommendation = string | AiRecommendationDetail;
+
+export interface AiAnalysisResult {
+  patterns: string[];
+  rootCause: string;
+  recommendations: AiRecommendation[];
+  /** Exactly NO_BROWSER_PATTERNS when nothing browser-specific was found (the UI hides it). */
+  browserNotes: string;
+  /** 0-1; grows with the evidence, never 1. */
+  confidence: number;
+  /** ISO 8601. */
+  timestamp: string;
+  /** Which engine answered: the rules that run locally, or the configured model. */
+  engine: 'local' | 'model';
+  model?: string;
+  generatedInMs: number;
+}
+
+export const NO_BROWSER_PATTERNS = 'No browser-specific patterns detected';
+
+/** Request bounds, shared by the route's schema and the UI (which trims before sending). */
+export const AI_REQUEST_LIMITS = {
+  recentResults: 200,
+  title: 2000,
+  browser: 200,
+  errorMessage: 50_000,
+  errorStack: 50_000,
+  codeSnippet: 20_000,
+  testSteps: 200_000,
+  shortText: 2000,
+  /** The whole body: the per-field caps alone would allow far more. */
+  bodyBytes: 10 * 1024 * 1024,
+} as const;

@@ -1,0 +1,150 @@
+/** The analytics calls of SPEC.md section 7, fields as section 3 names them. */
+import type { TrendDirection } from '../analytics/formulas.js';
+
+export interface DashboardSummary {
+  total_runs: number;
+  total_tests: number;
+  total_passed: number;
+  total_failed: number;
+  total_skipped: number;
+  /** Mean duration of a test that ran, in ms. */
+  avg_duration: number;
+}
+
+export interface BrowserComparison {
+  browser: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+  avg_duration: number;
+}
+
+export interface FlakyTestSummary {
+  test_title: string;
+  test_file: string;
+  browser: string;
+  /** 0-1 */
+  pass_rate: number;
+  failed_runs: number;
+  total_runs: number;
+  flaky_score: number;
+}
+
+export interface RecentRun {
+  id: number;
+  execution_time: string;
+  browser: string;
+  project: string | null;
+  total_tests: number;
+  passed_tests: number;
+  failed_tests: number;
+  skipped_tests: number;
+  duration_ms: number;
+}
+
+export interface SlowTest {
+  test_title: string;
+  test_full_title: string;
+  test_file: string;
+  browser: string;
+  project: string;
+  avg_duration: number;
+  max_duration: number;
+  total_runs: number;
+}
+
+export interface TrendRecord {
+  test_file: string;
+  test_title: string;
+  browser: string;
+  trend_direction: TrendDirection;
+  /** Change of pass rate in percentage points. */
+  trend_percentage: number;
+  /** 0-1, this period. */
+  pass_rate: number;
+  /** 0-1, the period before; null when the test did not run then. */
+  previous_pass_rate: number | null;
+  period_start: string;
+  period_end: string;
+}
+
+export interface DashboardResponse {
+  days: number;
+  summary: [DashboardSummary];
+  browserComparison: BrowserComparison[];
+  flakyTests: FlakyTestSummary[];
+  recentRuns: RecentRun[];
+  slowTests: SlowTest[];
+  flakyTrends: TrendRecord[];
+}
+
+export interface BrowserEntry {
+  browser: string;
+  pass_rate: number;
+  total_runs: number;
+  failed_runs: number;
+  skipped_runs: number;
+  flaky_score: number;
+  /** What the score is made of. */
+  attempts: number;
+  changes: number;
+  passed_on_retry: number;
+}
+
+export interface FlakyTestGroup {
+  test_title: string;
+  test_file: string;
+  browsers: BrowserEntry[];
+  worst_pass_rate: number;
+  total_runs_all_browsers: number;
+  total_failed_all_browsers: number;
+  highest_flaky_score: number;
+}
+
+export interface TestResultDetail {
+  id: number;
+  run_id: number;
+  test_file: string;
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped';
+  outcome: string;
+  retries: number;
+  duration_ms: number;
+  run_date: string;
+  git_commit: string | null;
+  git_branch: string | null;
+  error_message: string | null;
+  error_location: string | null;
+  error_snippet: string | null;
+  error_stack: string | null;
+  /** JSON text: [{ title, category, duration, error, steps? }] */
+  test_steps: string | null;
+}
+
+export interface DailyStat {
+  date: string;
+  pass_rate: number;
+  total_runs: number;
+  passed_runs: number;
+  failed_runs: number;
+  avg_duration: number;
+}
+
+export interface TrendDay {
+  date: string;
+  total_tests: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  avg_duration: number;
+}
+
+export interface ErrorPattern {
+  error_category: string;
+  error_summary: string;
+  fingerprint: string;
+  frequency: number;
+  affected_browsers: string;
+  affected_tests: string;
+  full_error: string;
+}

@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
+import type { Store } from '../store/open.js';
+import { gatherEvidence } from './evidence.js';
+import { loadTestHistory } from '../store/test-history.js';
+import { analyseLocally } from './local-engine.js';
+import { askModel, modelConfigFrom } from './model-engine.js';
+import { readSignals } from './signals.js';
+
+export interface AnalyseOptions {
+  store: Store;
+  env: NodeJS.ProcessEnv;
+  fetch: typeof fetch;
+  now: () => number;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/**
+ * One analysis: the stored history plus what the UI sent, read by the local rules; then, when
+ * a model is configured, the model with those findings as evidence, the local answer standing
+ * in whenever the model fails.
+ */
+export async function analyseTest(request: AiAnalysisRequest, options: AnalyseOptions): Promise<AiAnalysisResult> {
+  const started = options.now();
+  const file = request.recentResults.find((r) => r.testFile)?.testFile ?? null;
+  const history = await loadTestHistory(options.store, { title: request.testSummary.testTitle, file });
+  const evidence = gatherEvidence(request, history);
+  const signals = readSignals(evidence);
+  const local = analyseLocally(evidence, signals);
+  const config = modelConfigFrom(options.env);
+  const fromModel = config ? await askModel({ config, fetch: options.fetch, log: options.log, request, evidence, signals, local }) : null;
+  const finished = options.now();
+  const stamp = { timestamp: new Date(finished).toISOString(), generatedInMs: Math.max(0, finished - started) };
+  return fromModel && config ? { ...fromModel, ...stamp, engine: 'model', model: config.model } : { ...local, ...stamp, engine: 'local' };
+}

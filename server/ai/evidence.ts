@@ -1,0 +1,187 @@
+/**
+ * The evidence an analysis works from, gathered once for both engines: the analysed browser's
+ * runs in time order, every browser's tallies, and the text (messages, code, steps) to read.
+ * Stored history is preferred for figures (it knows commits and retries); the request's rows
+ * stand in when the store has nothing, and always contribute their text.
+ */
+import type { AiAnalysisRequest, AiRecentResult } from '../../core/api/ai.js';
+import { stripAnsi } from '../../core/ansi.js';
+import { ERROR_CATEGORIES, type ErrorCategory } from '../../core/errors/categories.js';
+import { classifyError } from '../../core/errors/classify.js';
+import { normaliseBrowserName } from '../../core/browsers.js';
+import type { TestStatus } from '../../core/status.js';
+import { failingStepIn, mostCommon } from './error-text.js';
+import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+
+export interface Observation {
+  status: TestStatus;
+  failed: boolean;
+  /** null when unknown (the request's rows do not say how retries ended). */
+  finalPassed: boolean | null;
+  passedOnRetry: boolean;
+  retries: number | null;
+  /** The first attempt's duration when known, else the result's. */
+  durationMs: number | null;
+  /** A timeout limit is compared with one attempt, not with all retries together. */
+  singleAttempt: boolean;
+  at: number | null;
+  commit: string | null;
+  branch: string | null;
+  category: ErrorCategory | null;
+}
+
+export interface BrowserTally {
+  browser: string;
+  runs: number;
+  failures: number;
+  passedOnRetry: number;
+  /** Failures that no retry rescued. */
+  failedEveryAttempt: number;
+  /** The most frequent error category of its failures. */
+  topCategory: string | null;
+}
+
+export interface CommitTally {
+  passes: number;
+  failures: number;
+  rescued: number;
+}
+
+export interface Evidence {
+  title: string;
+  browser: string;
+  fromHistory: boolean;
+  /** The analysed browser, oldest first, skipped runs and outage runs left out. */
+  runs: Observation[];
+  skipped: number;
+  /** Failures left out because most of their run failed (an outage). */
+  outageFailures: number;
+  /** Stripped failure messages (heads) of the analysed browser. */
+  messages: string[];
+  /** Code frames from the request and the store, colour codes stripped, each once. */
+  snippets: string[];
+  /** The failing step of each failure that had steps. */
+  failingSteps: string[];
+  /** Every browser in the store except outage runs; empty without history. */
+  browsers: BrowserTally[];
+  /** Per commit, per browser: first-attempt passes and failures, and failures a retry rescued. */
+  commits: Map<string, Map<string, CommitTally>>;
+  sharedTitle: number;
+  truncated: boolean;
+  /** The UI's own figures, used only when there are no rows at all. */
+  summary: AiAnalysisRequest['testSummary'];
+}
+
+const isFailureStatus = (status: string): boolean => status === 'failed' || status === 'timedOut' || status === 'interrupted';
+
+export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory): Evidence {
+  const browser = normaliseBrowserName(request.testSummary.browser);
+  const counted = history.entries.filter((e) => !e.outageRun);
+  const stored = counted.filter((e) => e.browser === browser && e.status !== 'skipped');
+  const fromHistory = stored.length > 0;
+  const requestRows = request.recentResults.filter((r) => r.status !== 'skipped');
+  const runs = fromHistory ? stored.map(fromEntry) : inTimeOrder(requestRows.map(fromRequest));
+
+  const requestMessages = request.recentResults.filter((r) => isFailureStatus(r.status) && r.errorMessage).map((r) => stripAnsi(r.errorMessage!));
+  const storedMessages = stored.filter((e) => e.errorHead && isFailureStatus(e.status)).map((e) => stripAnsi(e.errorHead!));
+  const snippets = new Set<string>();
+  for (const text of [...request.recentResults.map((r) => r.codeSnippet), ...history.entries.map((e) => e.errorSnippet)]) {
+    if (text) snippets.add(stripAnsi(text));
+  }
+
+  return {
+    title: request.testSummary.testTitle,
+    browser,
+    fromHistory,
+    runs,
+    skipped: (fromHistory ? counted.filter((e) => e.browser === browser && e.status === 'skipped').length : request.recentResults.length - requestRows.length),
+    outageFailures: history.entries.filter((e) => e.outageRun && e.browser === browser && isFailureStatus(e.status)).length,
+    messages: requestMessages.length > 0 ? requestMessages : storedMessages,
+    snippets: [...snippets].slice(0, 50),
+    failingSteps: request.recentResults.filter((r) => isFailureStatus(r.status)).map((r) => failingStepIn(r.testSteps)).filter((s): s is string => s !== null),
+    browsers: tallies(counted),
+    commits: commitOutcomes(counted),
+    sharedTitle: history.tests.length,
+    truncated: history.truncated,
+    summary: request.testSummary,
+  };
+}
+
+function fromEntry(e: HistoryEntry): Observation {
+  const failed = isFailureStatus(e.status);
+  const category = (ERROR_CATEGORIES as readonly string[]).includes(e.errorCategory ?? '') ? (e.errorCategory as ErrorCategory) : null;
+  return {
+    status: e.status,
+    failed,
+    finalPassed: !isFailureStatus(e.finalStatus),
+    passedOnRetry: e.passedOnRetry,
+    retries: e.retries,
+    durationMs: e.firstAttemptMs ?? e.durationMs,
+    singleAttempt: e.firstAttemptMs !== null || e.retries === 0,
+    at: e.startedAt,
+    commit: e.gitCommit,
+    branch: e.gitBranch,
+    category: failed ? (category ?? (e.errorHead ? classifyError(stripAnsi(e.errorHead)) : null)) : null,
+  };
+}
+
+function fromRequest(r: AiRecentResult): Observation {
+  const failed = isFailureStatus(r.status);
+  const duration = typeof r.duration === 'string' ? Number(r.duration) : r.duration;
+  const at = r.runDate ? Date.parse(r.runDate) : NaN;
+  return {
+    status: r.status === 'interrupted' ? 'failed' : r.status,
+    failed,
+    finalPassed: null,
+    passedOnRetry: false,
+    retries: null,
+    durationMs: typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : null,
+    singleAttempt: false,
+    at: Number.isFinite(at) ? at : null,
+    commit: null,
+    branch: null,
+    category: failed && r.errorMessage ? classifyError(stripAnsi(r.errorMessage)) : null,
+  };
+}
+
+/** The UI lists newest first; order by run date when every row has one, else keep the UI's order reversed. */
+function inTimeOrder(rows: Observation[]): Observation[] {
+  if (rows.every((r) => r.at !== null)) return [...rows].sort((a, b) => a.at! - b.at!);
+  return [...rows].reverse();
+}
+
+function tallies(entries: readonly HistoryEntry[]): BrowserTally[] {
+  const byBrowser = new Map<string, BrowserTally & { categories: string[] }>();
+  for (const e of entries) {
+    if (e.status === 'skipped') continue;
+    let t = byBrowser.get(e.browser);
+    if (!t) byBrowser.set(e.browser, (t = { browser: e.browser, runs: 0, failures: 0, passedOnRetry: 0, failedEveryAttempt: 0, topCategory: null, categories: [] }));
+    t.runs++;
+    if (isFailureStatus(e.status)) {
+      t.failures++;
+      if (e.passedOnRetry) t.passedOnRetry++;
+      else if (isFailureStatus(e.finalStatus)) t.failedEveryAttempt++;
+      if (e.errorCategory) t.categories.push(e.errorCategory);
+    }
+  }
+  return [...byBrowser.values()]
+    .map(({ categories, ...t }) => ({ ...t, topCategory: mostCommon(categories)?.value ?? null }))
+    .sort((a, b) => a.browser.localeCompare(b.browser));
+}
+
+function commitOutcomes(entries: readonly HistoryEntry[]): Evidence['commits'] {
+  const commits: Evidence['commits'] = new Map();
+  for (const e of entries) {
+    if (!e.gitCommit || e.status === 'skipped') continue;
+    let perBrowser = commits.get(e.gitCommit);
+    if (!perBrowser) commits.set(e.gitCommit, (perBrowser = new Map()));
+    const tally = perBrowser.get(e.browser) ?? { passes: 0, failures: 0, rescued: 0 };
+    if (!isFailureStatus(e.status)) tally.passes++;
+    else {
+      tally.failures++;
+      if (e.passedOnRetry) tally.rescued++;
+    }
+    perBrowser.set(e.browser, tally);
+  }
+  return commits;
+}

@@ -1,0 +1,98 @@
+import { flakyScore, passRateFraction, riskScore, trendDirection } from '../../core/analytics/formulas.js';
+import type { FlakyTestGroup, FlakyTestSummary, TrendRecord } from '../../core/api/analytics.js';
+import { testBrowserTotals, type DayRange, type TestBrowserTotals } from '../store/analytics.js';
+import type { Store } from '../store/open.js';
+import { isoDate } from './windows.js';
+
+/**
+ * DESIGN.md section 7: flaky is a test on a browser that passed only on a retry, or whose
+ * outcome changed back and forth (at least two pass/fail changes among its attempts). A test
+ * that broke once and stays broken has one change: it is broken, not flaky. Outage runs are
+ * left out (the rollup's scored figures).
+ */
+export function flakyTests(store: Store, range: DayRange): FlakyTestSummary[] {
+  return testBrowserTotals(store, range, true)
+    .map((t) => ({
+      test_title: t.test_title,
+      test_file: t.test_file,
+      browser: t.browser,
+      pass_rate: scoredPassRate(t),
+      failed_runs: t.failed,
+      total_runs: t.runs,
+      flaky_score: flakyScore(t.changes, t.attempts),
+    }))
+    .sort(byRisk);
+}
+
+/** The most critical first: SPEC.md's risk score, then the lower pass rate. */
+function byRisk(a: FlakyTestSummary, b: FlakyTestSummary): number {
+  return riskScore(b.pass_rate, b.total_runs) - riskScore(a.pass_rate, a.total_runs) || a.pass_rate - b.pass_rate || a.test_title.localeCompare(b.test_title);
+}
+
+function scoredPassRate(t: TestBrowserTotals): number {
+  return passRateFraction(t.scored_passed, t.scored_passed + t.scored_failed, 0);
+}
+
+/** Flaky tests grouped by test (title and file), one entry per flaky browser. */
+export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
+  const groups = new Map<string, FlakyTestGroup>();
+  for (const t of testBrowserTotals(store, range, true)) {
+    const key = `${t.test_file}\u0000${t.test_title}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { test_title: t.test_title, test_file: t.test_file, browsers: [], worst_pass_rate: 1, total_runs_all_browsers: 0, total_failed_all_browsers: 0, highest_flaky_score: 0 };
+      groups.set(key, group);
+    }
+    const entry = {
+      browser: t.browser,
+      pass_rate: scoredPassRate(t),
+      total_runs: t.runs,
+      failed_runs: t.failed,
+      skipped_runs: t.skipped,
+      flaky_score: flakyScore(t.changes, t.attempts),
+      attempts: t.attempts,
+      changes: t.changes,
+      passed_on_retry: t.passed_on_retry,
+    };
+    group.browsers.push(entry);
+    group.worst_pass_rate = Math.min(group.worst_pass_rate, entry.pass_rate);
+    group.total_runs_all_browsers += entry.total_runs;
+    group.total_failed_all_browsers += entry.failed_runs;
+    group.highest_flaky_score = Math.max(group.highest_flaky_score, entry.flaky_score);
+  }
+  return [...groups.values()].sort((a, b) => a.worst_pass_rate - b.worst_pass_rate || b.highest_flaky_score - a.highest_flaky_score || a.test_title.localeCompare(b.test_title));
+}
+
+/**
+ * Trend records: the last `period` days against the `period` days before, for every test on a
+ * browser that failed or passed on a retry in either period (steady passes have no trend worth
+ * showing). New when it did not run in the previous period.
+ */
+export function flakyTrends(store: Store, period: number, toDay: number): TrendRecord[] {
+  const current: DayRange = { from: toDay - period + 1, to: toDay };
+  const previous: DayRange = { from: toDay - 2 * period + 1, to: toDay - period };
+  const before = new Map(testBrowserTotals(store, previous, false).map((t) => [`${t.test_id}\u0000${t.browser}`, t]));
+  const records: TrendRecord[] = [];
+  for (const now of testBrowserTotals(store, current, false)) {
+    const then = before.get(`${now.test_id}\u0000${now.browser}`);
+    const troubled = (t: TestBrowserTotals | undefined) => t !== undefined && (t.scored_failed > 0 || t.passed_on_retry > 0);
+    if (!troubled(now) && !troubled(then)) continue;
+    if (now.scored_passed + now.scored_failed === 0) continue;
+    const ranBefore = then !== undefined && then.scored_passed + then.scored_failed > 0;
+    const passRate = scoredPassRate(now);
+    const previousPassRate = ranBefore ? scoredPassRate(then) : null;
+    const trend = trendDirection(passRate, previousPassRate);
+    records.push({
+      test_file: now.test_file,
+      test_title: now.test_title,
+      browser: now.browser,
+      trend_direction: trend.direction,
+      trend_percentage: trend.percentage,
+      pass_rate: passRate,
+      previous_pass_rate: previousPassRate,
+      period_start: isoDate(current.from),
+      period_end: isoDate(current.to),
+    });
+  }
+  return records.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title));
+}

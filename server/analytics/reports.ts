@@ -1,0 +1,52 @@
+import { stripAnsi } from '../../core/ansi.js';
+import { passRateFraction } from '../../core/analytics/formulas.js';
+import type { DailyStat, ErrorPattern, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
+import { dailyTotals, errorPatternRows, slowestTests, testDailyTotals, testHistory, type DayRange } from '../store/analytics.js';
+import type { Store } from '../store/open.js';
+import { isoDate, isoTime } from './windows.js';
+
+const fullTitle = (titlePath: string): string => (JSON.parse(titlePath) as string[]).join(' › ');
+
+export function slowTests(store: Store, range: DayRange, limit: number): SlowTest[] {
+  return slowestTests(store, range, limit).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+}
+
+/** Every day of the window, with zeros for days without runs, so charts keep their time axis. */
+export function trendDays(store: Store, range: DayRange): TrendDay[] {
+  const rows = new Map(dailyTotals(store, range).map((r) => [r.day, r]));
+  const days: TrendDay[] = [];
+  for (let day = range.from; day <= range.to; day++) {
+    const r = rows.get(day);
+    days.push({ date: isoDate(day), total_tests: r?.total_tests ?? 0, passed: r?.passed ?? 0, failed: r?.failed ?? 0, skipped: r?.skipped ?? 0, avg_duration: r?.avg_duration ?? 0 });
+  }
+  return days;
+}
+
+/** Days with runs only: the flaky dialog's chart and CSV list what happened. */
+export function dailyStats(store: Store, test: { file: string; title: string; browser: string }, range: DayRange): DailyStat[] {
+  return testDailyTotals(store, test, range).map((r) => ({
+    date: isoDate(r.day),
+    pass_rate: passRateFraction(r.passed, r.runs, r.skipped),
+    total_runs: r.runs,
+    passed_runs: r.passed,
+    failed_runs: r.failed,
+    avg_duration: r.avg_duration,
+  }));
+}
+
+export function testDetails(store: Store, test: { title: string; browser: string }, limit: number): TestResultDetail[] {
+  return testHistory(store, test, limit).map(({ started_at, ...row }) => ({ ...row, run_date: isoTime(started_at) }));
+}
+
+/** One pattern per category and fingerprint; the message shown whole has its colour codes stripped. */
+export function errorPatterns(store: Store, range: DayRange, limit: number): ErrorPattern[] {
+  return errorPatternRows(store, range, limit).map((r) => ({
+    error_category: r.category,
+    error_summary: r.summary,
+    fingerprint: r.fingerprint,
+    frequency: r.frequency,
+    affected_browsers: r.browsers,
+    affected_tests: r.tests,
+    full_error: stripAnsi(r.message),
+  }));
+}

@@ -1,0 +1,196 @@
+import type { SqliteDatabase, Store } from './open.js';
+import { DAY_MS } from './rollups.js';
+
+/** A range of UTC day numbers, both ends included. */
+export interface DayRange {
+  from: number;
+  to: number;
+}
+
+export interface TestBrowserTotals {
+  test_id: number;
+  test_title: string;
+  title_path: string;
+  test_file: string;
+  browser: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  duration_sum: number;
+  timed_runs: number;
+  duration_max: number;
+}
+
+// Per test and browser over a window of days: sums of the daily rollup, plus the pass/fail
+// changes between consecutive days (the last attempt of one day against the first of the next).
+const TOTALS = `
+  WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to),
+  boundaries AS (
+    SELECT test_id, browser, sum(previous IS NOT NULL AND previous != first_outcome) AS changes
+    FROM (SELECT test_id, browser, first_outcome, LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous FROM w WHERE attempts > 0)
+    GROUP BY test_id, browser
+  ),
+  totals AS (
+    SELECT test_id, browser, sum(runs) AS runs, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
+      sum(passed_on_retry) AS passed_on_retry, sum(scored_passed) AS scored_passed, sum(scored_failed) AS scored_failed,
+      sum(attempts) AS attempts, sum(changes) AS changes, sum(duration_sum) AS duration_sum, sum(timed_runs) AS timed_runs,
+      max(duration_max) AS duration_max
+    FROM w GROUP BY test_id, browser
+  )
+  SELECT t.id AS test_id, t.title AS test_title, t.title_path, t.file AS test_file, totals.browser, totals.runs, totals.passed, totals.failed,
+    totals.skipped, totals.passed_on_retry, totals.scored_passed, totals.scored_failed, totals.attempts,
+    totals.changes + coalesce(b.changes, 0) AS changes, totals.duration_sum, totals.timed_runs, totals.duration_max
+  FROM totals
+  JOIN tests t ON t.id = totals.test_id
+  LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
+
+type Statements = ReturnType<typeof prepare>;
+const cache = new WeakMap<SqliteDatabase, Statements>();
+
+function prepare(sqlite: SqliteDatabase) {
+  const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs`;
+  return {
+    totals: sqlite.prepare(TOTALS),
+    flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS}) WHERE passed_on_retry > 0 OR changes >= 2`),
+    runCount: sqlite.prepare(`SELECT count(*) AS n FROM runs WHERE ${runFilter}`),
+    summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
+        coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to`),
+    browsers: sqlite.prepare(`SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
+        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY browser ORDER BY browser`),
+    recentRuns: sqlite.prepare(`SELECT id, started_at, browser, project, total_tests, passed_tests, failed_tests, skipped_tests, duration_ms
+      FROM runs WHERE ${runFilter} ORDER BY started_at DESC, id DESC LIMIT @limit`),
+    slowest: sqlite.prepare(`SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+        sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
+      FROM daily_test_stats d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
+      WHERE d.day BETWEEN @from AND @to
+      GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0
+      ORDER BY avg_duration DESC LIMIT @limit`),
+    days: sqlite.prepare(`SELECT day, sum(runs) AS total_tests, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
+        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY day ORDER BY day`),
+    testDays: sqlite.prepare(`SELECT d.day, sum(d.runs) AS runs, sum(d.passed) AS passed, sum(d.failed) AS failed, sum(d.skipped) AS skipped,
+        coalesce(sum(d.duration_sum) / nullif(sum(d.timed_runs), 0), 0) AS avg_duration
+      FROM tests t JOIN daily_test_stats d ON d.test_id = t.id
+      WHERE t.file = @file AND t.title = @title AND d.browser = @browser AND d.day BETWEEN @from AND @to
+      GROUP BY d.day ORDER BY d.day`),
+    testHistory: sqlite.prepare(`SELECT r.id, r.run_id, t.file AS test_file, r.status, r.outcome, r.retries, r.duration_ms, r.started_at,
+        runs.git_commit, runs.git_branch, r.error_message, r.error_location, r.error_snippet, r.error_stack,
+        (SELECT a.steps_json FROM attempts a WHERE a.result_id = r.id ORDER BY a.retry LIMIT 1) AS test_steps
+      FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
+      WHERE t.title = @title AND r.browser = @browser
+      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit`),
+    errorPatterns: sqlite.prepare(`SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
+        group_concat(DISTINCT e.browser) AS browsers, group_concat(DISTINCT t.title) AS tests
+      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint JOIN tests t ON t.id = e.test_id
+      WHERE e.day BETWEEN @from AND @to
+      GROUP BY e.fingerprint ORDER BY frequency DESC, s.category LIMIT @limit`),
+  };
+}
+
+function statements(store: Store): Statements {
+  let s = cache.get(store.sqlite);
+  if (!s) {
+    s = prepare(store.sqlite);
+    cache.set(store.sqlite, s);
+  }
+  return s;
+}
+
+const bounds = (range: DayRange) => ({ from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
+
+export function testBrowserTotals(store: Store, range: DayRange, onlyFlaky: boolean): TestBrowserTotals[] {
+  const s = statements(store);
+  return (onlyFlaky ? s.flakyTotals : s.totals).all(bounds(range)) as TestBrowserTotals[];
+}
+
+export function windowSummary(store: Store, range: DayRange) {
+  const s = statements(store);
+  const totals = s.summary.get(bounds(range)) as { total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number };
+  const { n } = s.runCount.get(bounds(range)) as { n: number };
+  return { total_runs: n, ...totals };
+}
+
+export function browserTotals(store: Store, range: DayRange) {
+  return statements(store).browsers.all(bounds(range)) as Array<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>;
+}
+
+export function recentRuns(store: Store, range: DayRange, limit: number) {
+  return statements(store).recentRuns.all({ ...bounds(range), limit }) as Array<{
+    id: number;
+    started_at: number;
+    browser: string;
+    project: string | null;
+    total_tests: number;
+    passed_tests: number;
+    failed_tests: number;
+    skipped_tests: number;
+    duration_ms: number;
+  }>;
+}
+
+export function slowestTests(store: Store, range: DayRange, limit: number) {
+  return statements(store).slowest.all({ ...bounds(range), limit }) as Array<{
+    test_title: string;
+    title_path: string;
+    test_file: string;
+    browser: string;
+    project: string;
+    avg_duration: number;
+    max_duration: number;
+    total_runs: number;
+  }>;
+}
+
+export function dailyTotals(store: Store, range: DayRange) {
+  return statements(store).days.all(bounds(range)) as Array<{ day: number; total_tests: number; passed: number; failed: number; skipped: number; avg_duration: number }>;
+}
+
+export function testDailyTotals(store: Store, test: { file: string; title: string; browser: string }, range: DayRange) {
+  return statements(store).testDays.all({ ...test, ...bounds(range) }) as Array<{ day: number; runs: number; passed: number; failed: number; skipped: number; avg_duration: number }>;
+}
+
+export function testHistory(store: Store, test: { title: string; browser: string }, limit: number) {
+  return statements(store).testHistory.all({ ...test, limit }) as Array<{
+    id: number;
+    run_id: number;
+    test_file: string;
+    status: 'passed' | 'failed' | 'timedOut' | 'skipped';
+    outcome: string;
+    retries: number;
+    duration_ms: number;
+    started_at: number;
+    git_commit: string | null;
+    git_branch: string | null;
+    error_message: string | null;
+    error_location: string | null;
+    error_snippet: string | null;
+    error_stack: string | null;
+    test_steps: string | null;
+  }>;
+}
+
+export function errorPatternRows(store: Store, range: DayRange, limit: number) {
+  return statements(store).errorPatterns.all({ ...bounds(range), limit }) as Array<{
+    fingerprint: string;
+    category: string;
+    summary: string;
+    message: string;
+    frequency: number;
+    browsers: string;
+    tests: string;
+  }>;
+}
+
+/** The days that hold any data: "all time" starts at the first. */
+export function firstDay(store: Store): number | null {
+  const row = store.sqlite.prepare('SELECT min(day) AS day FROM daily_test_stats').get() as { day: number | null };
+  return row.day;
+}

@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { smallReport } from '../../fixtures/testing/app.js';
+import { ingestValue } from '../ingest.js';
+import { openStore, type Store } from './open.js';
+import { reviewUploads } from './uploads.js';
+import { createUser } from './users.js';
+import { loadTestHistory } from './test-history.js';
+
+let store: Store;
+beforeEach(() => {
+  store = openStore(':memory:');
+});
+afterEach(() => store.close());
+
+/** smallReport in another file, started on another day (so each is its own content). */
+function report(options: { file?: string; day: number; status?: 'passed' | 'failed'; title?: string }) {
+  const r = smallReport(options.title ?? 'checkout works', options.status ?? 'passed');
+  const startTime = `2026-11-${String(options.day).padStart(2, '0')}T10:00:00.000Z`;
+  const file = options.file ?? 'shop.spec.ts';
+  r.suites[0]!.file = file;
+  r.suites[0]!.title = file;
+  const spec = r.suites[0]!.specs[0]!;
+  spec.file = file;
+  for (const test of spec.tests) test.results[0]!.startTime = startTime;
+  r.stats.startTime = startTime;
+  return r;
+}
+
+const ingest = (value: unknown, approve = true) => ingestValue(store, value, { fileName: 'r.json', approve, gitCommit: 'abc1234', gitBranch: 'main' });
+
+describe('loadTestHistory', () => {
+  it('reads every browser of the test, oldest first, with the run commit and error', async () => {
+    ingest(report({ day: 2, status: 'failed' }));
+    ingest(report({ day: 1 }));
+    const history = await loadTestHistory(store, { title: 'checkout works' });
+    expect(history.tests).toEqual([{ id: 1, file: 'shop.spec.ts' }]);
+    expect(history.entries.map((e) => [e.browser, e.status])).toEqual([
+      ['chromium', 'passed'],
+      ['firefox', 'passed'],
+      ['chromium', 'failed'],
+      ['firefox', 'failed'],
+    ]);
+    expect(history.entries[2]).toMatchObject({
+      gitCommit: 'abc1234',
+      gitBranch: 'main',
+      errorCategory: 'Element Wait Timeout',
+      errorHead: 'Error: locator.click: Timeout 5000ms exceeded.',
+      firstAttemptMs: 1200,
+      outageRun: false,
+    });
+  });
+
+  it('narrows a shared title by the file the UI sends, even as an absolute path', async () => {
+    ingest(report({ day: 1, file: 'shop.spec.ts' }));
+    ingest(report({ day: 2, file: 'cart/cart.spec.ts' }));
+    expect((await loadTestHistory(store, { title: 'checkout works' })).tests).toHaveLength(2);
+    const narrowed = await loadTestHistory(store, { title: 'checkout works', file: '/home/ci/app/tests/cart/cart.spec.ts' });
+    expect(narrowed.tests).toEqual([{ id: 2, file: 'cart/cart.spec.ts' }]);
+    expect(narrowed.entries.every((e) => e.file === 'cart/cart.spec.ts')).toBe(true);
+    // A title joined from its describe path falls back to its last part.
+    expect((await loadTestHistory(store, { title: 'Shop › checkout works', file: 'shop.spec.ts' })).tests).toEqual([{ id: 1, file: 'shop.spec.ts' }]);
+  });
+
+  it('is bounded, keeping the newest results', async () => {
+    for (let day = 1; day <= 3; day++) ingest(report({ day }));
+    const history = await loadTestHistory(store, { title: 'checkout works', limit: 3 });
+    expect(history.truncated).toBe(true);
+    expect(history.entries.map((e) => new Date(e.startedAt).getUTCDate())).toEqual([2, 3, 3]);
+  });
+
+  it('leaves out rejected runs and duplicates', async () => {
+    const reviewer = await createUser(store, { username: 'rita', passwordHash: 'x', role: 'reviewer' });
+    ingest(report({ day: 1 }));
+    const duplicate = ingest(report({ day: 1 }), false);
+    expect(duplicate.duplicate).toBe(true);
+    const rejected = ingest(report({ day: 2, status: 'failed' }), false);
+    reviewUploads(store, [{ id: rejected.runId, action: 'reject' }], { id: reviewer.id, notes: null });
+    const history = await loadTestHistory(store, { title: 'checkout works' });
+    expect(history.entries.map((e) => [e.runId, e.status])).toEqual([
+      [1, 'passed'],
+      [1, 'passed'],
+    ]);
+  });
+
+  it('finds nothing for an unknown title', async () => {
+    expect(await loadTestHistory(store, { title: 'nope' })).toEqual({ entries: [], tests: [], truncated: false });
+  });
+});
