@@ -1,3 +1,4 @@
+import type { RecentRun, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { DAY_MS } from './rollups.js';
 
@@ -123,34 +124,15 @@ export function browserTotals(store: Store, range: DayRange) {
 }
 
 export function recentRuns(store: Store, range: DayRange, limit: number) {
-  return statements(store).recentRuns.all({ ...bounds(range), limit }) as Array<{
-    id: number;
-    started_at: number;
-    browser: string;
-    project: string | null;
-    total_tests: number;
-    passed_tests: number;
-    failed_tests: number;
-    skipped_tests: number;
-    duration_ms: number;
-  }>;
+  return statements(store).recentRuns.all({ ...bounds(range), limit }) as Array<Omit<RecentRun, 'execution_time'> & { started_at: number }>;
 }
 
 export function slowestTests(store: Store, range: DayRange, limit: number) {
-  return statements(store).slowest.all({ ...bounds(range), limit }) as Array<{
-    test_title: string;
-    title_path: string;
-    test_file: string;
-    browser: string;
-    project: string;
-    avg_duration: number;
-    max_duration: number;
-    total_runs: number;
-  }>;
+  return statements(store).slowest.all({ ...bounds(range), limit }) as Array<Omit<SlowTest, 'test_full_title'> & { title_path: string }>;
 }
 
 export function dailyTotals(store: Store, range: DayRange) {
-  return statements(store).days.all(bounds(range)) as Array<{ day: number; total_tests: number; passed: number; failed: number; skipped: number; avg_duration: number }>;
+  return statements(store).days.all(bounds(range)) as Array<Omit<TrendDay, 'date'> & { day: number }>;
 }
 
 export function testDailyTotals(store: Store, test: { file: string; title: string; browser: string }, range: DayRange) {
@@ -158,23 +140,7 @@ export function testDailyTotals(store: Store, test: { file: string; title: strin
 }
 
 export function testHistory(store: Store, test: { title: string; browser: string }, limit: number) {
-  return statements(store).testHistory.all({ ...test, limit }) as Array<{
-    id: number;
-    run_id: number;
-    test_file: string;
-    status: 'passed' | 'failed' | 'timedOut' | 'skipped';
-    outcome: string;
-    retries: number;
-    duration_ms: number;
-    started_at: number;
-    git_commit: string | null;
-    git_branch: string | null;
-    error_message: string | null;
-    error_location: string | null;
-    error_snippet: string | null;
-    error_stack: string | null;
-    test_steps: string | null;
-  }>;
+  return statements(store).testHistory.all({ ...test, limit }) as Array<Omit<TestResultDetail, 'run_date'> & { started_at: number }>;
 }
 
 export function errorPatternRows(store: Store, range: DayRange, limit: number) {
