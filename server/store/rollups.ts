@@ -2,6 +2,8 @@ import type { SqliteDatabase } from './open.js';
 
 export const DAY_MS = 86_400_000;
 
+// CROSS JOIN keeps the keys as the outer loop: on tables without statistics SQLite would
+// otherwise scan every result for each import, and imports would slow down as history grows.
 // The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
 // interrupted attempts say nothing about the test and are left out.
 const REBUILD = `
@@ -12,7 +14,7 @@ const REBUILD = `
   WITH scoped AS (
     SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM rollup_keys k
-    JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+    CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
     JOIN runs ON runs.id = r.run_id
   ),
   outcomes AS (
@@ -59,7 +61,7 @@ const REBUILD_ERRORS = `
   INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
   SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
   FROM rollup_keys k
-  JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+  CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
   WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
   GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
 
