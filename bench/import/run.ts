@@ -43,7 +43,8 @@ function median(times: number, run: () => Measure, prepare?: () => void): Measur
 
 function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0]): { files: string[]; results: number; bytes: number } {
   // Generating gigabytes of JSON takes minutes: reuse it when the options are the same.
-  const manifest = join(dir, 'manifest.json');
+  // Beside the folder, not in it: `import DIR` would read it as a report.
+  const manifest = `${dir}.manifest.json`;
   if (existsSync(manifest)) {
     const saved = JSON.parse(readFileSync(manifest, 'utf8')) as { options: unknown; files: string[]; results: number; bytes: number };
     if (JSON.stringify(saved.options) === JSON.stringify(options)) return saved;

@@ -115,8 +115,6 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       ) STRICT;
       CREATE INDEX results_run ON results(run_id);
       CREATE INDEX results_test_browser ON results(test_id, browser, started_at);
-      CREATE INDEX results_started_at ON results(started_at);
-      CREATE INDEX results_fingerprint ON results(error_fingerprint) WHERE error_fingerprint IS NOT NULL;
 
       -- Every attempt of a result, retries included: history and retry flakiness are exact.
       CREATE TABLE attempts (
