@@ -72,7 +72,7 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
     },
   );
 
-  app.get('/api/uploads/pending', { config: { auth: { access: 'member' } } }, async () => {
+  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async () => {
     const uploads = await pendingUploads(store);
     return { uploads, count: uploads.length };
   });
