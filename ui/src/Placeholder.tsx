@@ -1,4 +1,4 @@
-import { Anchor, Code, Container, Stack, Text, Title } from '@mantine/core';
+import { Code, Container, Stack, Text, Title } from '@mantine/core';
 
 /** Stands in until the screens of SPEC.md land (UI issues): says what works today. */
 export function Placeholder() {
@@ -6,10 +6,10 @@ export function Placeholder() {
     <Container size="sm" py="xl">
       <Stack>
         <Title order={1}>flakeboard</Title>
-        <Text>The dashboard is on its way. Reports are already stored by the command line:</Text>
+        <Text>The dashboard screens are on their way. The server and its API are running; reports are stored with:</Text>
         <Code block>npx flakeboard import playwright-report.json</Code>
         <Text c="dimmed" size="sm">
-          See the <Anchor href="https://www.npmjs.com/package/flakeboard">README</Anchor> for every command.
+          Every command is described in the README and in <Code>npx flakeboard --help</Code>.
         </Text>
       </Stack>
     </Container>
