@@ -14,6 +14,7 @@ export interface ServeSettings {
   open: boolean;
   demo: boolean;
   bodyLimitBytes: number;
+  trustProxy: boolean;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -30,6 +31,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     store,
     host: settings.host,
     bodyLimit: settings.bodyLimitBytes,
+    trustProxy: settings.trustProxy,
     scrypt,
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },

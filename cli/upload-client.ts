@@ -25,7 +25,8 @@ const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
 /** The CLI's one client of the server API (the UI has its own, with the browser's rules). */
 export async function uploadReport(body: UploadRequest, options: UploadClientOptions): Promise<UploadResponse> {
-  const url = new URL('/api/upload', options.server.endsWith('/') ? options.server : `${options.server}/`);
+  // Relative, so a server behind a path prefix (https://ci.example/flakeboard) keeps it.
+  const url = new URL('api/upload', options.server.endsWith('/') ? options.server : `${options.server}/`);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const payload = JSON.stringify(body);
   let lastProblem = '';

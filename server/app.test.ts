@@ -107,6 +107,8 @@ describe('serving', () => {
     const rebound = await t.app.inject({ method: 'GET', url: '/api/health', headers: { host: 'evil.example:4680' } });
     expect(rebound.statusCode).toBe(421);
     expect(rebound.json().error).toMatch(/not allowed/);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health', headers: { host: '127.0.0.1.evil.example:4680' } })).statusCode).toBe(421);
+    expect((await t.app.inject({ method: 'GET', url: '/api/health', headers: { host: '127.1.2.3:4680' } })).statusCode).toBe(200);
   });
 
   it('bound to all interfaces, any Host is served', async () => {

@@ -8,6 +8,7 @@ interface ServeOptions {
   open?: boolean;
   demo?: boolean;
   bodyLimit: string;
+  trustProxy?: boolean;
 }
 
 export function registerServe(program: Command): void {
@@ -20,6 +21,7 @@ export function registerServe(program: Command): void {
     .option('--open', 'open the dashboard in a browser')
     .option('--demo', 'fill an empty database with a generated month of demo history first')
     .addOption(new Option('--body-limit <megabytes>', 'largest accepted upload').env('FLAKEBOARD_BODY_LIMIT_MB').default('100'))
+    .option('--trust-proxy', 'behind a reverse proxy: take the client address from X-Forwarded-For (sign-in limits are per address)')
     .action(async (options: ServeOptions) => {
       // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
       const { serve } = await import('../serve.js');
@@ -30,6 +32,7 @@ export function registerServe(program: Command): void {
         open: options.open ?? false,
         demo: options.demo ?? false,
         bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
+        trustProxy: options.trustProxy ?? false,
       });
     });
 }

@@ -112,9 +112,11 @@ describe('flakeboard upload against a flaky network', () => {
   afterEach(() => new Promise<void>((resolve) => fake.close(() => resolve())));
 
   /** A server that answers each request with the next scripted answer. */
-  async function scripted(answers: Array<'reset' | [number, unknown]>): Promise<{ url: string; hits: () => number }> {
+  async function scripted(answers: Array<'reset' | [number, unknown]>): Promise<{ url: string; hits: () => number; paths: string[] }> {
     let hits = 0;
+    const paths: string[] = [];
     fake = createServer((req, res) => {
+      paths.push(req.url ?? '');
       req.resume();
       req.on('end', () => {
         const answer = answers[Math.min(hits++, answers.length - 1)]!;
@@ -123,7 +125,7 @@ describe('flakeboard upload against a flaky network', () => {
       });
     });
     await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
-    return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, hits: () => hits };
+    return { url: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`, hits: () => hits, paths };
   }
 
   it('retries after a reset connection and a 503, then succeeds', async () => {
@@ -133,6 +135,13 @@ describe('flakeboard upload against a flaky network', () => {
     expect(exitCode).toBe(0);
     expect(stdout).toBe('✓ a.json: 2 tests uploaded as run 7 (pending review)');
     expect(s.hits()).toBe(3);
+  });
+
+  it('keeps the path of a server behind a prefix', async () => {
+    const s = await scripted([[200, { success: true, runId: 1, testsProcessed: 2, duplicate: false, status: 'pending' }]]);
+    write('a.json', smallReport('a'));
+    expect((await upload(['a.json', '--server', `${s.url}/flakeboard`, '--token', 'fbt_x'])).exitCode).toBe(0);
+    expect(s.paths).toEqual(['/flakeboard/api/upload']);
   });
 
   it('does not retry a 400, and says what the server said', async () => {

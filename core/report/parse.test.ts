@@ -45,8 +45,19 @@ describe('parseReport: bad input names the file and the problem', () => {
     expect(problem(() => parseReportText('[1,2]', 'r.json'))).toBe('r.json: not a Playwright JSON report: expected a JSON object at the top level, found an array');
     expect(problem(() => parseReportText('{"suites": []}', 'r.json'))).toBe('r.json: not a Playwright JSON report: the field "config" is missing');
     expect(problem(() => parseReportText('{"config": {}}', 'r.json'))).toBe('r.json: not a Playwright JSON report: the field "suites" is missing');
-    const noResults = { config: {}, suites: [{ title: 'a', file: 'a', specs: [{ title: 't', tests: [{ projectName: 'x' }] }] }] };
+    const noResults = { config: {}, suites: [{ title: 'a', file: 'a', specs: [{ title: 't', file: 'a', tests: [{ projectName: 'x' }] }] }] };
     expect(problem(() => parseReportText(JSON.stringify(noResults), 'r.json'))).toBe('r.json: not a Playwright JSON report: the field "suites[0].specs[0].tests[0].results" is missing');
+  });
+
+  it('fields the importer reads must have the right type', () => {
+    const spec = (extra: object, result: object = {}) =>
+      JSON.stringify({ config: {}, suites: [{ title: 'a', file: 'a', specs: [{ title: 't', file: 'a.spec.ts', line: 1, column: 1, ...extra, tests: [{ projectName: 'x', results: [{ status: 'passed', duration: 1, ...result }] }] }] }] });
+    const refused = (text: string) => problem(() => parseReportText(text, 'r.json')).replace('r.json: not a Playwright JSON report: ', '');
+    expect(refused(spec({ file: undefined }))).toBe('the field "suites[0].specs[0].file" is missing');
+    expect(refused(spec({ line: 'x' }))).toBe('"suites[0].specs[0].line" must be a number, found a string');
+    expect(refused(spec({}, { duration: 'abc' }))).toBe('"suites[0].specs[0].tests[0].results[0].duration" must be a number, found a string');
+    expect(refused(spec({}, { error: { message: 5 } }))).toBe('"suites[0].specs[0].tests[0].results[0].error.message" must be a string, found a number');
+    expect(refused(JSON.stringify({ config: {}, suites: [], errors: [{ message: 5 }] }))).toBe('"errors[0].message" must be a string, found a number');
   });
 
   it('accepts a report with lines printed before it (stdout capture)', () => {

@@ -1,5 +1,5 @@
 import type { DashboardResponse } from '../../core/api/analytics.js';
-import { browserTotals, firstDay, recentRuns, windowSummary } from '../store/analytics.js';
+import { browserTotals, recentRuns, windowSummary } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
 import { flakyTests, flakyTrends } from './flaky.js';
 import { slowTests } from './reports.js';
@@ -9,8 +9,6 @@ export const FLAKY_TREND_PERIOD = 7;
 
 export function dashboard(store: Store, days: number, now: number): DashboardResponse {
   const range = lastDays(days, now);
-  // All time starts at the first day with data, not at 1970.
-  if (days === 0) range.from = firstDay(store) ?? range.to;
   return {
     days,
     summary: [windowSummary(store, range)],

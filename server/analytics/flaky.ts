@@ -35,9 +35,10 @@ function scoredPassRate(t: TestBrowserTotals): number {
 
 /** Flaky tests grouped by test (title and file), one entry per flaky browser. */
 export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
-  const groups = new Map<string, FlakyTestGroup>();
+  const groups = new Map<number, FlakyTestGroup>();
   for (const t of testBrowserTotals(store, range, true)) {
-    const key = `${t.test_file}\u0000${t.test_title}`;
+    // One group per test identity: two describe blocks may hold tests of the same title.
+    const key = t.test_id;
     let group = groups.get(key);
     if (!group) {
       group = { test_title: t.test_title, test_file: t.test_file, browsers: [], worst_pass_rate: 1, total_runs_all_browsers: 0, total_failed_all_browsers: 0, highest_flaky_score: 0 };

@@ -17,7 +17,8 @@ const CSP = [
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  // 127.x.attacker.example must not pass: only dotted-quad loopback addresses do.
+  return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /**

@@ -122,6 +122,16 @@ describe('sessions', () => {
     expect((await me(s2.token)).statusCode).toBe(401);
   });
 
+  it('logout always ends the calling session, whatever x-session-token says', async () => {
+    const one = await signIn(t.app, 'max');
+    const two = await signIn(t.app, 'max');
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { ...one.headers, 'x-session-token': 'garbage' } });
+    expect(res.statusCode).toBe(200);
+    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+    expect((await me(one.token)).statusCode).toBe(401);
+    expect((await me(two.token)).statusCode).toBe(200);
+  });
+
   it('logout needs the XSRF header like every state-changing session call', async () => {
     const s = await signIn(t.app, 'max');
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${s.token}`, 'x-session-token': s.sessionToken } });

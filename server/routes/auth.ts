@@ -40,7 +40,9 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
 
   const xsrfCookie = (reply: FastifyReply, sessionHash: string | null): void => {
     const value = sessionHash ? xsrfTokenFor(options.xsrfSecret, sessionHash) : '';
-    const attributes = ['Path=/', 'SameSite=Strict', sessionHash ? `Max-Age=${Math.floor(options.sessionIdleMs / 1000)}` : 'Max-Age=0'];
+    // No Max-Age while signed in: the session slides on every call, and the server decides
+    // when it ends; a cookie with its own clock would expire under a live session.
+    const attributes = ['Path=/', 'SameSite=Strict', ...(sessionHash ? [] : ['Max-Age=0'])];
     if (options.secureCookies) attributes.push('Secure');
     // Readable by the page on purpose: the UI echoes it in X-XSRF-TOKEN (SPEC.md section 7).
     reply.header('set-cookie', `${XSRF_COOKIE}=${value}; ${attributes.join('; ')}`);
@@ -96,9 +98,9 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const caller = callerOf(request);
     const header = request.headers[SESSION_HEADER];
     if (caller.kind !== 'session') throw new HttpError(400, 'API tokens have no session to end: revoke the token instead');
-    // The session named by x-session-token, or the calling one; never another user's.
-    const sessionHash = typeof header === 'string' && header !== '' ? hashToken(header) : caller.session.session_hash;
-    await deleteSession(options.store, sessionHash, caller.user.id);
+    // The calling session always ends; the one x-session-token names too, if it is the user's.
+    await deleteSession(options.store, caller.session.session_hash, caller.user.id);
+    if (typeof header === 'string' && header !== '') await deleteSession(options.store, hashToken(header), caller.user.id);
     xsrfCookie(reply, null);
     return { success: true };
   });

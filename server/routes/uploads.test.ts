@@ -133,6 +133,17 @@ describe('review', () => {
     expect(reject.statusCode).toBe(200);
   });
 
+  it('rejecting or deleting an original takes its pending duplicates with it', async () => {
+    const original = await uploaded(max, 'same');
+    const dup = await uploaded(max, 'same');
+    await t.app.inject({ method: 'PATCH', url: `/api/uploads/${original}/review`, headers: rita.headers, payload: { action: 'reject' } });
+    expect(t.store.sqlite.prepare('SELECT status, reviewed_by FROM runs WHERE id = ?').get(dup)).toEqual({ status: 'rejected', reviewed_by: 2 });
+    const again = await uploaded(max, 'again');
+    const againDup = await uploaded(max, 'again');
+    await t.app.inject({ method: 'DELETE', url: `/api/test-run/${again}`, headers: rita.headers });
+    expect(t.store.sqlite.prepare('SELECT count(*) AS n FROM runs WHERE id IN (?, ?)').get(again, againDup)).toEqual({ n: 0 });
+  });
+
   it('bulk review is all or nothing', async () => {
     const a = await uploaded(max, 'a');
     const b = await uploaded(max, 'b');

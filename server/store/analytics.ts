@@ -58,7 +58,7 @@ function prepare(sqlite: SqliteDatabase) {
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs`;
   return {
     totals: sqlite.prepare(TOTALS),
-    flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS}) WHERE passed_on_retry > 0 OR changes >= 2`),
+    flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS}) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`),
     runCount: sqlite.prepare(`SELECT count(*) AS n FROM runs WHERE ${runFilter}`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
@@ -153,10 +153,4 @@ export function errorPatternRows(store: Store, range: DayRange, limit: number) {
     browsers: string;
     tests: string;
   }>;
-}
-
-/** The days that hold any data: "all time" starts at the first. */
-export function firstDay(store: Store): number | null {
-  const row = store.sqlite.prepare('SELECT min(day) AS day FROM daily_test_stats').get() as { day: number | null };
-  return row.day;
 }

@@ -162,6 +162,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         passed INTEGER NOT NULL,
         failed INTEGER NOT NULL,
         skipped INTEGER NOT NULL,
+        -- Outside outage runs, like the scored figures: a retry that rescues an outage says nothing.
         passed_on_retry INTEGER NOT NULL,
         duration_sum REAL NOT NULL,
         duration_max REAL NOT NULL,

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { MIGRATIONS } from './migrations.js';
+import { createRollupScratch } from './rollups.js';
 import type { DatabaseSchema } from './schema.js';
 
 export type SqliteDatabase = Database.Database;
@@ -40,7 +41,10 @@ export function openStore(path: string, options: { readonly?: boolean } = {}): S
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('cache_size = -65536');
-    if (!options.readonly) migrate(sqlite);
+    if (!options.readonly) {
+      migrate(sqlite);
+      createRollupScratch(sqlite);
+    }
   } catch (error) {
     sqlite.close();
     throw error;

@@ -65,7 +65,7 @@ function fromRawRows(store: Store): Row[] {
       passed: rs.filter((r) => r.status === 'passed').length,
       failed: rs.filter((r) => r.status === 'failed' || r.status === 'timedOut').length,
       skipped: rs.length - timed.length,
-      passed_on_retry: rs.filter((r) => r.passed_on_retry).length,
+      passed_on_retry: rs.filter((r) => r.outage === 0 && r.passed_on_retry).length,
       duration_sum: timed.reduce((n, r) => n + r.duration_ms, 0),
       duration_max: timed.reduce((n, r) => Math.max(n, r.duration_ms), 0),
       timed_runs: timed.length,

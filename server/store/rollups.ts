@@ -41,7 +41,7 @@ const REBUILD = `
     sum(s.status = 'passed'),
     sum(s.status IN ('failed', 'timedOut')),
     sum(s.status = 'skipped'),
-    sum(s.passed_on_retry),
+    sum(s.outage = 0 AND s.passed_on_retry),
     coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
     coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
     sum(s.status != 'skipped'),
@@ -68,8 +68,15 @@ const REBUILD_ERRORS = `
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
-function prepare(sqlite: SqliteDatabase) {
+/**
+ * The scratch table of the keys a change touches. Made when the store opens, outside any
+ * transaction: made inside one that rolls back, it would vanish under the cached statements.
+ */
+export function createRollupScratch(sqlite: SqliteDatabase): void {
   sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (test_id, browser, day)) WITHOUT ROWID');
+}
+
+function prepare(sqlite: SqliteDatabase) {
   return {
     clearKeys: sqlite.prepare('DELETE FROM temp.rollup_keys'),
     keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),

@@ -130,3 +130,16 @@ describe('writeRun', () => {
     expect(count('results')).toBe(4);
   });
 });
+
+describe('a refused write', () => {
+  it('leaves the store able to take the next report', () => {
+    const good = JSON.stringify({ config: {}, suites: [{ title: 'a', file: 'a.spec.ts', specs: [{ title: 't', file: 'a.spec.ts', line: 1, column: 1, tests: [{ projectName: 'p', expectedStatus: 'passed', results: [{ status: 'passed', retry: 0, duration: 1 }] }] }] }], errors: [] });
+    const run = normaliseReport(JSON.parse(good));
+    run.tests[0]!.status = 'bogus' as never;
+    // The first write on this connection fails inside its transaction…
+    expect(() => writeRun(store, { run, fileName: 'bad.json', fileSize: 1, contentHash: 'bad', fallbackStartedAt: 0, project: null, gitBranch: null, gitCommit: null, approve: false, uploadedBy: null })).toThrow();
+    // …and the next one, and a rejection after it, still work.
+    ingestBytes(store, Buffer.from(good), { fileName: 'good.json' });
+    expect(count('daily_test_stats')).toBe(1);
+  });
+});

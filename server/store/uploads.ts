@@ -145,9 +145,13 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number;
   const find = store.sqlite.prepare('SELECT id, status, is_duplicate FROM runs WHERE id = ?');
   const update = store.sqlite.prepare('UPDATE runs SET status = ?, reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE id = ?');
   const dropResults = store.sqlite.prepare('DELETE FROM results WHERE run_id = ?');
+  // Copies of a rejected original share its verdict: they would otherwise hang pending with
+  // no results to show and no way to be approved.
+  const rejectCopies = store.sqlite.prepare(`UPDATE runs SET status = 'rejected', reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE duplicate_of = ? AND status = 'pending'`);
   store.sqlite
     .transaction(() => {
       const seen = new Set<number>();
+      const rejectedOriginals: number[] = [];
       for (const { id, action } of reviews) {
         if (seen.has(id)) throw new ReviewError(400, `Upload ${id} is listed twice`);
         seen.add(id);
@@ -156,15 +160,21 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number;
         if (run.status !== 'pending') throw new ReviewError(409, `Upload ${id} was already ${run.status}`);
         if (action === 'approve' && run.is_duplicate) throw new ReviewError(400, `Upload ${id} is a duplicate and cannot be approved; reject it instead`);
         update.run(action === 'approve' ? 'approved' : 'rejected', reviewer.id, now, reviewer.notes, id);
-        if (action === 'reject') withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
+        if (action === 'reject') {
+          withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
+          if (!run.is_duplicate) rejectedOriginals.push(id);
+        }
       }
+      // After the listed reviews, so a batch may name the copies itself.
+      for (const id of rejectedOriginals) rejectCopies.run(reviewer.id, now, reviewer.notes ?? `duplicate of upload ${id}, rejected with it`, id);
     })
     .immediate();
 }
 
+/** A run goes with its duplicates: they are copies that show its results. */
 export function deleteRun(store: Store, id: number): boolean {
-  const remove = store.sqlite.prepare('DELETE FROM runs WHERE id = ?');
-  return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run(id).changes > 0)).immediate();
+  const remove = store.sqlite.prepare('DELETE FROM runs WHERE id = ? OR duplicate_of = ?');
+  return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run(id, id).changes > 0)).immediate();
 }
 
 /** Every run, result and test identity; users, sessions and tokens stay. */
