@@ -43,8 +43,6 @@ export interface TestHistory {
 export const HISTORY_LIMIT = 500;
 const MAX_CANDIDATE_TESTS = 50;
 const MESSAGE_HEAD_CHARS = 2000;
-const OUTAGE_SHARE = 0.8;
-const OUTAGE_MIN_TESTS = 5;
 
 /**
  * The test's stored results, newest `limit` of them, from runs that count in analytics: rejected
@@ -74,9 +72,7 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       'results.started_at',
       'runs.git_commit',
       'runs.git_branch',
-      'runs.total_tests',
-      'runs.failed_tests',
-      'runs.skipped_tests',
+      'runs.outage',
       'results.error_category',
       'results.error_summary',
       'results.error_location',
@@ -109,7 +105,8 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       startedAt: row.started_at,
       gitCommit: row.git_commit,
       gitBranch: row.git_branch,
-      outageRun: isOutage(row.total_tests - row.skipped_tests, row.failed_tests),
+      // Flagged at import (write-run.ts), the same rule the analytics use.
+      outageRun: row.outage === 1,
       errorCategory: row.error_category,
       errorSummary: row.error_summary,
       errorLocation: row.error_location,
@@ -119,10 +116,6 @@ export async function loadTestHistory(store: Store, query: { title: string; file
   return { entries, tests, truncated };
 }
 
-/** Skipped tests never ran, so they count neither way. */
-function isOutage(ran: number, failed: number): boolean {
-  return ran >= OUTAGE_MIN_TESTS && failed / ran > OUTAGE_SHARE;
-}
 
 /**
  * The UI names a test by its title (and its results by file). A file narrows a shared title;
