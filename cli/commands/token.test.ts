@@ -3,9 +3,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords.js';
-import { openStore, type Store } from '../../server/store/open.js';
+import type { Store } from '../../server/store/open.js';
 import { createUser } from '../../server/store/users.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -26,14 +27,7 @@ function cli(args: string[]) {
   return runCli([...args, '--db', db], { cwd: temp.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
 }
 
-async function withDb<T>(work: (store: Store) => Promise<T> | T): Promise<T> {
-  const store = openStore(db);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withDb = <T>(work: (store: Store) => Promise<T> | T): Promise<T> => withStore(db, work);
 
 const all = <T>(sql: string) => withDb((s) => s.sqlite.prepare(sql).all() as T[]);
 

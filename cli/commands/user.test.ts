@@ -2,9 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../server/auth/passwords.js';
-import { openStore, type Store } from '../../server/store/open.js';
+import type { Store } from '../../server/store/open.js';
 import { createSession } from '../../server/store/sessions.js';
 import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -28,14 +29,7 @@ async function addUser(name: string, role = 'member', password = 'password'): Pr
   expect(r.exitCode).toBe(0);
 }
 
-async function withDb<T>(work: (store: Store) => Promise<T> | T): Promise<T> {
-  const store = openStore(db);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
+const withDb = <T>(work: (store: Store) => Promise<T> | T): Promise<T> => withStore(db, work);
 
 const row = <T>(sql: string, ...params: unknown[]) => withDb((s) => s.sqlite.prepare(sql).get(...params) as T);
 const count = async (sql: string, ...params: unknown[]) => (await row<{ n: number }>(sql, ...params)).n;

@@ -10,11 +10,15 @@ import type { Store } from '../store/open.js';
 export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
   private version = '';
+  private readonly changes;
 
   constructor(
     private readonly store: Store,
     private readonly maxEntries = 500,
-  ) {}
+  ) {
+    // Asked on every analytics call: prepared once.
+    this.changes = store.sqlite.prepare('SELECT total_changes() AS changes');
+  }
 
   get<T>(key: string, today: number, compute: () => T): T {
     const version = this.currentVersion(today);
@@ -30,7 +34,7 @@ export class AnalyticsCache {
   }
 
   private currentVersion(today: number): string {
-    const { changes } = this.store.sqlite.prepare('SELECT total_changes() AS changes').get() as { changes: number };
+    const { changes } = this.changes.get() as { changes: number };
     const dataVersion = this.store.sqlite.pragma('data_version', { simple: true }) as number;
     return `${today}:${changes}:${dataVersion}`;
   }
