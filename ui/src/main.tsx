@@ -1,13 +1,11 @@
 import '@mantine/core/styles.css';
-import { MantineProvider } from '@mantine/core';
+import '@mantine/charts/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Placeholder } from './Placeholder.js';
+import { App } from './App.js';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider defaultColorScheme="auto">
-      <Placeholder />
-    </MantineProvider>
+    <App />
   </StrictMode>,
 );

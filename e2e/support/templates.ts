@@ -1,0 +1,23 @@
+import { copyFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Prepared databases, built once per run by global-setup and copied for each test:
+ * - empty: the two accounts, no runs;
+ * - demo: the accounts plus `serve --demo`'s history (61 runs, 3 pending, 1 duplicate).
+ */
+export type Template = 'empty' | 'demo';
+export const TEMPLATES: readonly Template[] = ['empty', 'demo'];
+export const TEMPLATE_DIR_ENV = 'FLAKEBOARD_E2E_TEMPLATES';
+
+export function templatePath(dir: string, template: Template): string {
+  return join(dir, `${template}.db`);
+}
+
+export function copyTemplate(template: Template, target: string): void {
+  const dir = process.env[TEMPLATE_DIR_ENV];
+  if (!dir) throw new Error(`${TEMPLATE_DIR_ENV} is not set: run the browser tests through playwright.config.ts`);
+  const source = templatePath(dir, template);
+  if (!existsSync(source)) throw new Error(`no prepared database ${source}`);
+  copyFileSync(source, target);
+}

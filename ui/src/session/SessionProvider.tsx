@@ -1,0 +1,98 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { User } from '../../../core/api/auth.js';
+import * as api from '../api/calls.js';
+import { clearSession, onSessionCleared, readSession, writeSession, writeUser } from './storage.js';
+
+export interface Session {
+  user: User | null;
+  /** True until the start-up check of a restored session has finished (SPEC.md section 4). */
+  loading: boolean;
+  pendingCount: number;
+  login(username: string, password: string): Promise<void>;
+  logout(): Promise<void>;
+  refreshPendingCount(): Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(() => readSession()?.user ?? null);
+  const [loading, setLoading] = useState(() => readSession() !== null);
+  const [pendingCount, setPendingCount] = useState(0);
+
+  const refreshPendingCount = useCallback(async () => {
+    try {
+      setPendingCount(await api.pendingCount());
+    } catch (error) {
+      console.error('Failed to load the pending uploads count', error);
+      setPendingCount(0);
+    }
+  }, []);
+
+  // A 401 anywhere clears the stored session; the provider follows.
+  useEffect(() => onSessionCleared(() => setUser(null)), []);
+
+  // Start-up: a restored session is validated against the server, and cleared if that fails.
+  useEffect(() => {
+    if (!readSession()) return;
+    let cancelled = false;
+    api
+      .me()
+      .then(({ user: fresh }) => {
+        if (cancelled) return;
+        writeUser(fresh);
+        setUser(fresh);
+        void refreshPendingCount();
+      })
+      .catch((error: unknown) => {
+        console.error('Stored session is no longer valid', error);
+        if (!cancelled) clearSession();
+      })
+      .finally(() => {
+        if (!cancelled) setLoading(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [refreshPendingCount]);
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      try {
+        const answer = await api.login(username, password);
+        writeSession({ token: answer.token, sessionToken: answer.sessionToken, user: answer.user });
+        setUser(answer.user);
+        setLoading(false);
+        await refreshPendingCount();
+      } catch (error) {
+        console.error('Login failed', error);
+        throw error;
+      }
+    },
+    [refreshPendingCount],
+  );
+
+  const logout = useCallback(async () => {
+    const sessionToken = readSession()?.sessionToken;
+    try {
+      if (sessionToken) await api.logout(sessionToken);
+    } catch (error) {
+      console.error('Logout call failed', error);
+    } finally {
+      clearSession();
+      setPendingCount(0);
+    }
+  }, []);
+
+  const value = useMemo(
+    () => ({ user, loading, pendingCount, login, logout, refreshPendingCount }),
+    [user, loading, pendingCount, login, logout, refreshPendingCount],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
