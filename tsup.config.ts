@@ -1,15 +1,17 @@
 import { defineConfig } from 'tsup';
 
 // One bundle for the binary; `serve` and the server are split out so `import` starts fast.
+// The analytics worker is its own entry: a worker thread starts from a file.
 export default defineConfig({
-  entry: { cli: 'cli/main.ts' },
+  entry: { cli: 'cli/main.ts', 'analytics-worker': 'server/analytics/worker.ts' },
   outDir: 'dist',
   format: ['esm'],
   platform: 'node',
   target: 'node20',
   splitting: true,
   sourcemap: true,
-  clean: false,
+  // Stale chunks of earlier builds would ship in the package; vite writes dist/ui afterwards.
+  clean: true,
   // Native and Node-only dependencies stay external: npm installs them beside the package.
   external: ['better-sqlite3'],
 });

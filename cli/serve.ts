@@ -33,6 +33,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
     bodyLimit: settings.bodyLimitBytes,
     trustProxy: settings.trustProxy,
     scrypt,
+    // bench:api compares against computing on the server's thread; nobody else needs this.
+    analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
   });

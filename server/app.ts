@@ -6,6 +6,7 @@ import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity } from './plugins/security.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { registerAiRoutes } from './routes/ai.js';
+import { createAnalyticsRunner } from './analytics/runner.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -32,6 +33,8 @@ export interface AppOptions {
   requestTimeoutMs?: number;
   trustProxy?: boolean;
   now?: () => number;
+  /** Compute cold analytics answers in a worker thread (default true for a database file). */
+  analyticsWorker?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
@@ -68,7 +71,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUploadRoutes(app, { store: options.store, bodyLimit });
-  registerAnalyticsRoutes(app, { store: options.store, now });
+  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
+  app.addHook('onClose', () => analytics.close());
+  registerAnalyticsRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();

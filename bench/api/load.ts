@@ -10,15 +10,17 @@ export interface LoadResult {
   perSecond: number;
 }
 
-export async function load(url: string, headers: Record<string, string>, options: { connections: number; seconds: number }): Promise<LoadResult> {
+/** `url` may be a function of the request number (a fresh URL per request defeats the cache). */
+export async function load(url: string | ((n: number) => string), headers: Record<string, string>, options: { connections: number; seconds: number }): Promise<LoadResult> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + options.seconds * 1000;
+  let sent = 0;
   const caller = async (): Promise<void> => {
     while (performance.now() < end) {
       const started = performance.now();
       try {
-        const response = await fetch(url, { headers });
+        const response = await fetch(typeof url === 'string' ? url : url(sent++), { headers });
         await response.arrayBuffer();
         if (!response.ok) errors++;
       } catch {

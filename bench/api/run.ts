@@ -37,8 +37,8 @@ async function prepareToken(dbPath: string): Promise<{ token: string; title: str
   }
 }
 
-async function startServer(dbPath: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLAKEBOARD_SCRYPT_N: '1024' } });
+async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLAKEBOARD_SCRYPT_N: '1024', ...env } });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));
@@ -87,10 +87,31 @@ async function measure(label: string, dbPath: string, runs: number) {
       load(`${server.url}/api/flaky-tests`, headers, { connections: 9, seconds }),
     ]);
     rows.push({ path: '/api/health while /api/flaky-tests is loaded', coldMs: 0, ...health });
+    rows.push(await healthUnderColdLoad(server.url, headers, 'worker'));
   } finally {
     server.stop();
   }
+  // The same with every query on the server's own thread, to show what the worker buys.
+  const inline = await startServer(dbPath, { FLAKEBOARD_ANALYTICS_WORKER: '0' });
+  try {
+    rows.push(await healthUnderColdLoad(inline.url, headers, 'server thread'));
+  } finally {
+    inline.stop();
+  }
   return { label, results: built.results, buildSeconds: Math.round(built.seconds), rows };
+}
+
+/**
+ * No request may block the others: /api/health's latency while two callers keep asking for
+ * dashboards nobody asked for before (a fresh URL each time, so every one is computed cold).
+ */
+async function healthUnderColdLoad(url: string, headers: Record<string, string>, where: string) {
+  const [health, cold] = await Promise.all([
+    load(`${url}/api/health`, {}, { connections: 1, seconds }),
+    load((n) => `${url}/api/dashboard?days=90&cold=${n}-${Math.random()}`, headers, { connections: 2, seconds }),
+  ]);
+  process.stderr.write(`  health while cold dashboards compute on the ${where}: p50 ${health.p50.toFixed(1)} ms, p95 ${health.p95.toFixed(1)} ms (cold dashboard p50 ${cold.p50.toFixed(0)} ms)\n`);
+  return { path: `/api/health while cold dashboards compute (${where})`, coldMs: cold.p50, ...health };
 }
 
 mkdirSync(data, { recursive: true });

@@ -2,9 +2,9 @@ import type { Store } from '../store/open.js';
 
 /**
  * Analytics answers change only when runs are written, so they are kept until then. The
- * key carries the database's version: this connection's change count (imports, reviews and
- * deletes through the server) and SQLite's data_version (commits by other connections, such as
- * a `flakeboard import` into the same file while the server runs), plus the UTC day, since
+ * version carries this connection's change count (imports, reviews and deletes through the
+ * server) and SQLite's data_version (commits by other connections, such as a
+ * `flakeboard import` into the same file while the server runs), plus the UTC day, since
  * windows end today. Bounded: the oldest entry goes first.
  */
 export class AnalyticsCache {
@@ -20,22 +20,25 @@ export class AnalyticsCache {
     this.changes = store.sqlite.prepare('SELECT total_changes() AS changes');
   }
 
-  get<T>(key: string, today: number, compute: () => T): T {
-    const version = this.currentVersion(today);
+  /** The data's version now; answers computed from it are stored under it. */
+  versionFor(today: number): string {
+    const { changes } = this.changes.get() as { changes: number };
+    const dataVersion = this.store.sqlite.pragma('data_version', { simple: true }) as number;
+    return `${today}:${changes}:${dataVersion}`;
+  }
+
+  lookup(version: string, key: string): { hit: true; value: unknown } | { hit: false } {
     if (version !== this.version) {
       this.entries.clear();
       this.version = version;
     }
-    if (this.entries.has(key)) return this.entries.get(key) as T;
-    const value = compute();
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, value);
-    return value;
+    return this.entries.has(key) ? { hit: true, value: this.entries.get(key) } : { hit: false };
   }
 
-  private currentVersion(today: number): string {
-    const { changes } = this.changes.get() as { changes: number };
-    const dataVersion = this.store.sqlite.pragma('data_version', { simple: true }) as number;
-    return `${today}:${changes}:${dataVersion}`;
+  /** Keeps an answer unless the data changed while it was being computed. */
+  keep(version: string, key: string, value: unknown): void {
+    if (version !== this.version) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
   }
 }

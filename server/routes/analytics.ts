@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { dashboard, FLAKY_TREND_PERIOD } from '../analytics/dashboard.js';
-import { flakyGroups, flakyTrends } from '../analytics/flaky.js';
-import { dailyStats, errorPatterns, slowTests, testDetails, trendDays } from '../analytics/reports.js';
-import { lastDays, today } from '../analytics/windows.js';
-import { AnalyticsCache } from '../analytics/cache.js';
-import type { Store } from '../store/open.js';
+import { FLAKY_TREND_PERIOD } from '../analytics/dashboard.js';
+import type { AnalyticsRunner } from '../analytics/runner.js';
+import { today } from '../analytics/windows.js';
 
 const daysQuery = (defaultDays: number) =>
   ({ type: 'object', properties: { days: { type: 'integer', minimum: 0, maximum: 3650, default: defaultDays } } }) as const;
@@ -12,29 +9,36 @@ const member = { auth: { access: 'member' as const, apiToken: true } };
 // Titles can hold any character; Fastify decodes each path parameter once.
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
-export function registerAnalyticsRoutes(app: FastifyInstance, options: { store: Store; now: () => number }): void {
-  const { store, now } = options;
-  const cache = new AnalyticsCache(store);
-  const cached = <T>(request: { url: string }, compute: () => T): T => cache.get(request.url, today(now()), compute);
+type Days = { Querystring: { days: number } };
 
-  app.get<{ Querystring: { days: number } }>('/api/dashboard', { schema: { querystring: daysQuery(30) }, config: member }, async (request) =>
-    cached(request, () => dashboard(store, request.query.days, now())),
-  );
+export function registerAnalyticsRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
+  const { analytics, now } = options;
+  // The URL is the cache key: it holds every parameter of the answer.
+  const run: AnalyticsRunner['get'] = (key, day, name, args) => analytics.get(key, day, name, args);
+
+  app.get<Days>('/api/dashboard', { schema: { querystring: daysQuery(30) }, config: member }, async (request) => {
+    const t = now();
+    return run(request.url, today(t), 'dashboard', { days: request.query.days, now: t });
+  });
 
   app.get<{ Querystring: { period: number } }>(
     '/api/flaky-trends',
     { schema: { querystring: { type: 'object', properties: { period: { type: 'integer', minimum: 1, maximum: 365, default: FLAKY_TREND_PERIOD } } } }, config: member },
-    async (request) => cached(request, () => flakyTrends(store, request.query.period, today(now()))),
+    async (request) => {
+      const t = now();
+      return run(request.url, today(t), 'flakyTrends', { period: request.query.period, now: t });
+    },
   );
 
-  app.get<{ Querystring: { days: number } }>('/api/flaky-tests', { schema: { querystring: daysQuery(0) }, config: member }, async (request) =>
-    cached(request, () => flakyGroups(store, lastDays(request.query.days, now()))),
-  );
+  app.get<Days>('/api/flaky-tests', { schema: { querystring: daysQuery(0) }, config: member }, async (request) => {
+    const t = now();
+    return run(request.url, today(t), 'flakyGroups', { days: request.query.days, now: t });
+  });
 
   app.get<{ Params: { testTitle: string; browser: string } }>(
     '/api/test-details/:testTitle/:browser',
     { schema: { params: { type: 'object', required: ['testTitle', 'browser'], properties: { testTitle: text, browser: text } } }, config: member },
-    async (request) => cached(request, () => testDetails(store, { title: request.params.testTitle, browser: request.params.browser }, 500)),
+    async (request) => run(request.url, today(now()), 'testDetails', { title: request.params.testTitle, browser: request.params.browser }),
   );
 
   app.get<{ Params: { testFile: string; testTitle: string; browser: string }; Querystring: { days: number } }>(
@@ -43,18 +47,26 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { store: 
       schema: { params: { type: 'object', required: ['testFile', 'testTitle', 'browser'], properties: { testFile: text, testTitle: text, browser: text } }, querystring: daysQuery(0) },
       config: member,
     },
-    async (request) =>
-      cached(request, () => dailyStats(store, { file: request.params.testFile, title: request.params.testTitle, browser: request.params.browser }, lastDays(request.query.days, now()))),
+    async (request) => {
+      const t = now();
+      const { testFile, testTitle, browser } = request.params;
+      return run(request.url, today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t });
+    },
   );
 
-  app.get<{ Querystring: { days: number } }>('/api/slow-tests', { schema: { querystring: daysQuery(30) }, config: member }, async (request) =>
-    cached(request, () => slowTests(store, lastDays(request.query.days, now()), 500)),
-  );
+  app.get<Days>('/api/slow-tests', { schema: { querystring: daysQuery(30) }, config: member }, async (request) => {
+    const t = now();
+    return run(request.url, today(t), 'slowTests', { days: request.query.days, now: t });
+  });
 
   // SPEC.md section 9: the trends window is 30 days.
-  app.get('/api/trends', { config: member }, async (request) => cached(request, () => trendDays(store, lastDays(30, now()))));
+  app.get('/api/trends', { config: member }, async (request) => {
+    const t = now();
+    return run(request.url, today(t), 'trendDays', { days: 30, now: t });
+  });
 
-  app.get<{ Querystring: { days: number } }>('/api/error-patterns', { schema: { querystring: daysQuery(30) }, config: member }, async (request) =>
-    cached(request, () => errorPatterns(store, lastDays(request.query.days, now()), 200)),
-  );
+  app.get<Days>('/api/error-patterns', { schema: { querystring: daysQuery(30) }, config: member }, async (request) => {
+    const t = now();
+    return run(request.url, today(t), 'errorPatterns', { days: request.query.days, now: t });
+  });
 }

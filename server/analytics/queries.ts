@@ -1,0 +1,26 @@
+import type { Store } from '../store/open.js';
+import { dashboard } from './dashboard.js';
+import { flakyGroups, flakyTrends } from './flaky.js';
+import { dailyStats, errorPatterns, slowTests, testDetails, trendDays } from './reports.js';
+import { lastDays, today } from './windows.js';
+
+/**
+ * Every analytics answer the API serves, by name, with plain-data arguments: the same table
+ * runs on the server's thread (in-memory stores, tests) and in the analytics worker, so the
+ * two can never compute different things.
+ */
+export const QUERIES = {
+  dashboard: (store: Store, a: { days: number; now: number }) => dashboard(store, a.days, a.now),
+  flakyTrends: (store: Store, a: { period: number; now: number }) => flakyTrends(store, a.period, today(a.now)),
+  flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
+  testDetails: (store: Store, a: { title: string; browser: string }) => testDetails(store, a, 500),
+  dailyStats: (store: Store, a: { file: string; title: string; browser: string; days: number; now: number }) =>
+    dailyStats(store, a, lastDays(a.days, a.now)),
+  slowTests: (store: Store, a: { days: number; now: number }) => slowTests(store, lastDays(a.days, a.now), 500),
+  trendDays: (store: Store, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
+  errorPatterns: (store: Store, a: { days: number; now: number }) => errorPatterns(store, lastDays(a.days, a.now), 200),
+} as const;
+
+export type QueryName = keyof typeof QUERIES;
+export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>[1];
+export type QueryResult<N extends QueryName> = ReturnType<(typeof QUERIES)[N]>;
