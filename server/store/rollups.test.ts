@@ -94,16 +94,29 @@ describe('daily_test_stats', () => {
     expect(rows.some((r) => Number(r.changes) > 0)).toBe(true);
   });
 
-  it('is the same whatever order the reports arrive in', () => {
-    const inOrder = newStore('in-order');
-    const shuffled = newStore('shuffled');
+  it('is the same whatever order the reports arrive in (appended in order, rebuilt out of order)', () => {
     const runs = history();
-    for (const run of runs) ingestValue(inOrder, run.report, { fileName: run.fileName });
-    for (const run of [...runs].reverse()) ingestValue(shuffled, run.report, { fileName: run.fileName });
-    // Test ids differ between the two stores: compare by test identity.
-    const keyed = (store: Store) =>
-      (store.sqlite.prepare('SELECT t.file, t.title_path, d.* FROM daily_test_stats d JOIN tests t ON t.id = d.test_id ORDER BY t.file, t.title_path, d.browser, d.day').all() as Row[]).map(({ test_id: _, ...rest }) => rest);
-    expect(keyed(shuffled)).toEqual(keyed(inOrder));
+    // A fixed interleaving: mostly in time order, with some runs arriving late.
+    const late = runs.filter((_, i) => i % 5 === 2);
+    const mixed = [...runs.filter((_, i) => i % 5 !== 2), ...late];
+    const orders = { inOrder: runs, reversed: [...runs].reverse(), mixed };
+    // Test ids differ between the stores: compare by test identity.
+    const keyed = (store: Store, table: 'daily_test_stats' | 'daily_error_stats') =>
+      (store.sqlite.prepare(`SELECT t.file, t.title_path, d.* FROM ${table} d JOIN tests t ON t.id = d.test_id ORDER BY t.file, t.title_path, d.browser, d.day${table === 'daily_error_stats' ? ', d.fingerprint' : ''}`).all() as Row[]).map(
+        ({ test_id: _, ...rest }) => rest,
+      );
+    const stores = Object.entries(orders).map(([name, order]) => {
+      const store = newStore(name);
+      for (const run of order) ingestValue(store, run.report, { fileName: run.fileName });
+      return store;
+    });
+    const [first, ...others] = stores;
+    expect(keyed(first!, 'daily_error_stats').length).toBeGreaterThan(10);
+    for (const store of others) {
+      expect(keyed(store, 'daily_test_stats')).toEqual(keyed(first!, 'daily_test_stats'));
+      expect(keyed(store, 'daily_error_stats')).toEqual(keyed(first!, 'daily_error_stats'));
+      expect(rollup(store)).toEqual(fromRawRows(store));
+    }
   });
 
   it('follows rejection and deletion of a run', () => {

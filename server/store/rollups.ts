@@ -6,17 +6,24 @@ export const DAY_MS = 86_400_000;
 // otherwise scan every result for each import, and imports would slow down as history grows.
 // The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
 // interrupted attempts say nothing about the test and are left out.
-const REBUILD = `
-  INSERT INTO daily_test_stats (
+const STATS_COLUMNS = `
     test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max, timed_runs,
-    scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at
-  )
-  WITH scoped AS (
+    scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at`;
+
+const BY_KEYS = `
     SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM rollup_keys k
     CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
-    JOIN runs ON runs.id = r.run_id
-  ),
+    JOIN runs ON runs.id = r.run_id`;
+
+const BY_RUN = `
+    SELECT r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
+    FROM results r JOIN runs ON runs.id = r.run_id
+    WHERE r.run_id = @runId`;
+
+/** The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS or BY_RUN). */
+const aggregate = (scoped: string) => `
+  WITH scoped AS (${scoped}),
   outcomes AS (
     SELECT s.test_id, s.browser, s.day, s.started_at, a.retry,
       CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
@@ -55,7 +62,51 @@ const REBUILD = `
     max(s.started_at)
   FROM scoped s
   LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
+  WHERE true
   GROUP BY s.test_id, s.browser, s.day`;
+
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_KEYS)}`;
+
+// A run that comes after everything stored for its days adds to the rows: counts add up, and
+// the change between the stored last attempt and the run's first one is counted once. (The
+// WHERE true in the SELECT lets SQLite parse ON CONFLICT after a join.)
+const APPEND = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_RUN)}
+  ON CONFLICT (test_id, browser, day) DO UPDATE SET
+    runs = runs + excluded.runs,
+    passed = passed + excluded.passed,
+    failed = failed + excluded.failed,
+    skipped = skipped + excluded.skipped,
+    passed_on_retry = passed_on_retry + excluded.passed_on_retry,
+    duration_sum = duration_sum + excluded.duration_sum,
+    duration_max = max(duration_max, excluded.duration_max),
+    timed_runs = timed_runs + excluded.timed_runs,
+    scored_runs = scored_runs + excluded.scored_runs,
+    scored_passed = scored_passed + excluded.scored_passed,
+    scored_failed = scored_failed + excluded.scored_failed,
+    attempts = attempts + excluded.attempts,
+    changes = changes + excluded.changes + coalesce(last_outcome != excluded.first_outcome, 0),
+    first_outcome = coalesce(first_outcome, excluded.first_outcome),
+    last_outcome = coalesce(excluded.last_outcome, last_outcome),
+    last_run_at = max(last_run_at, excluded.last_run_at)`;
+
+const APPEND_ERRORS = `
+  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
+  SELECT r.test_id, r.browser, r.started_at / ${DAY_MS}, r.error_fingerprint, count(*)
+  FROM results r
+  WHERE r.run_id = @runId AND r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
+  GROUP BY r.test_id, r.browser, r.started_at / ${DAY_MS}, r.error_fingerprint
+  ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = occurrences + excluded.occurrences`;
+
+// Out of order: some stored result of the same test, browser and day is not older than the run.
+const OVERLAPS = `
+  SELECT EXISTS (
+    SELECT 1 FROM (
+      SELECT test_id, browser, started_at / ${DAY_MS} AS day, min(started_at) AS first
+      FROM results WHERE run_id = ? GROUP BY test_id, browser, started_at / ${DAY_MS}
+    ) n
+    JOIN daily_test_stats d ON d.test_id = n.test_id AND d.browser = n.browser AND d.day = n.day
+    WHERE d.last_run_at >= n.first
+  ) AS overlaps`;
 
 const REBUILD_ERRORS = `
   INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
@@ -84,6 +135,9 @@ function prepare(sqlite: SqliteDatabase) {
     dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
     rebuild: sqlite.prepare(REBUILD),
     rebuildErrors: sqlite.prepare(REBUILD_ERRORS),
+    overlaps: sqlite.prepare(OVERLAPS).pluck(),
+    append: sqlite.prepare(APPEND),
+    appendErrors: sqlite.prepare(APPEND_ERRORS),
   };
 }
 
@@ -114,6 +168,22 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   s.rebuildErrors.run();
   s.clearKeys.run();
   return result;
+}
+
+/**
+ * A newly stored run's rollups. Imports mostly arrive in time order, and then the run only adds
+ * to its days (a rebuild would read every stored result of those days again, so imports would
+ * slow down as history grows); a run older than something stored on one of its days falls back
+ * to rebuilding those days. Must run inside the caller's transaction, after the results are in.
+ */
+export function addRunToRollups(sqlite: SqliteDatabase, runId: number): void {
+  const s = statementsFor(sqlite);
+  if (s.overlaps.get(runId) === 0) {
+    s.append.run({ runId });
+    s.appendErrors.run({ runId });
+    return;
+  }
+  withRollupRefresh(sqlite, [runId], () => undefined);
 }
 
 export function clearRollups(sqlite: SqliteDatabase): void {

@@ -1,6 +1,6 @@
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
-import { withRollupRefresh } from './rollups.js';
+import { addRunToRollups } from './rollups.js';
 import type { ReviewStatus } from './schema.js';
 
 export interface RunToStore {
@@ -75,15 +75,14 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
     });
     const runId = Number(info.lastInsertRowid);
     if (!duplicate) {
-      withRollupRefresh(store.sqlite, [runId], () => {
-        const testIds = new Map<string, number>();
-        const projects = new Set<string>();
-        const total = run.tests.length;
-        for (let i = 0; i < total; i++) {
-          writeResult(statements, runId, startedAt, run.tests[i]!, testIds, projects);
-          if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
-        }
-      });
+      const testIds = new Map<string, number>();
+      const projects = new Set<string>();
+      const total = run.tests.length;
+      for (let i = 0; i < total; i++) {
+        writeResult(statements, runId, startedAt, run.tests[i]!, testIds, projects);
+        if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
+      }
+      addRunToRollups(store.sqlite, runId);
     }
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
