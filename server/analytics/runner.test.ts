@@ -35,7 +35,7 @@ describe('the analytics runner', () => {
     const inline = QUERIES.dashboard(store, { days: 0, now: NOW });
     const onThisThread = vi.spyOn(QUERIES, 'dashboard');
 
-    const answer = await runner(store, true).get('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW });
+    const answer = JSON.parse(await runner(store, true).json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW })) as typeof inline;
     expect(answer).toEqual(inline);
     expect(answer.summary[0].total_failed).toBe(2);
     expect(onThisThread).not.toHaveBeenCalled();
@@ -45,29 +45,30 @@ describe('the analytics runner', () => {
     const store = fileStore();
     const compute = vi.spyOn(QUERIES, 'dashboard');
     const r = runner(store, false);
-    const ask = () => r.get('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW });
+    const ask = () => r.json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW });
 
     const [a, b, c] = await Promise.all([ask(), ask(), ask()]);
     expect(compute).toHaveBeenCalledTimes(1);
+    // One computation: the very same text, not three equal ones.
     expect(a).toBe(b);
     expect(b).toBe(c);
     await ask();
     expect(compute).toHaveBeenCalledTimes(1);
 
     ingestValue(store, smallReport('two'), { fileName: 'two.json', approve: true });
-    expect((await ask()).summary[0].total_runs).toBe(1);
+    expect(JSON.parse(await ask()).summary[0].total_runs).toBe(1);
     expect(compute).toHaveBeenCalledTimes(2);
   });
 
   it('sees writes made while it runs, and reports a failing query as an error without stopping', async () => {
     const store = fileStore();
     const r = runner(store, true);
-    const runs = async () => (await r.get('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW })).summary[0].total_runs;
+    const runs = async () => JSON.parse(await r.json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW })).summary[0].total_runs;
     expect(await runs()).toBe(0);
     ingestValue(store, smallReport('one'), { fileName: 'one.json', approve: true });
     expect(await runs()).toBe(1);
 
-    await expect(r.get('bad', DAY, 'nope' as 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
+    await expect(r.json('bad', DAY, 'nope' as 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
     ingestValue(store, smallReport('two'), { fileName: 'two.json', approve: true });
     expect(await runs()).toBe(2);
   });

@@ -1,14 +1,19 @@
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../store/open.js';
 import { AnalyticsCache } from './cache.js';
-import { QUERIES, type QueryArgs, type QueryName, type QueryResult } from './queries.js';
+import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
 
 export interface AnalyticsRunner {
-  /** The answer for `key` (the request URL) from the cache, else computed once however many ask. */
-  get<N extends QueryName>(key: string, today: number, name: N, args: QueryArgs<N>): Promise<QueryResult<N>>;
+  /**
+   * The answer for `key` (the request URL) as JSON text, from the cache, else computed once
+   * however many ask. Text, because a cached answer is then sent as it is: serialising a large
+   * dashboard on every request would cost the server's thread more than reading the cache.
+   */
+  json<N extends QueryName>(key: string, today: number, name: N, args: QueryArgs<N>): Promise<string>;
   close(): Promise<void>;
 }
+
 
 /**
  * Cold answers are computed in a worker thread when the store is a file; an in-memory store
@@ -22,14 +27,14 @@ export function createAnalyticsRunner(store: Store, options: { worker?: boolean 
   const worker = useWorker ? new QueryWorker(store.path) : null;
 
   return {
-    async get(key, today, name, args) {
+    async json(key, today, name, args) {
       const version = cache.versionFor(today);
       const cached = cache.lookup(version, key);
-      if (cached.hit) return cached.value as QueryResult<typeof name>;
+      if (cached.hit) return cached.value as string;
       const flightKey = `${version}\n${key}`;
       let pending = inFlight.get(flightKey);
       if (!pending) {
-        pending = (worker ? worker.run(name, args) : Promise.resolve().then(() => (QUERIES[name] as (s: Store, a: unknown) => unknown)(store, args)))
+        pending = (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args)))
           .then((value) => {
             cache.keep(version, key, value);
             return value;
@@ -37,7 +42,7 @@ export function createAnalyticsRunner(store: Store, options: { worker?: boolean 
           .finally(() => inFlight.delete(flightKey));
         inFlight.set(flightKey, pending);
       }
-      return pending as Promise<QueryResult<typeof name>>;
+      return pending as Promise<string>;
     },
     async close() {
       await worker?.close();
@@ -49,11 +54,11 @@ export function createAnalyticsRunner(store: Store, options: { worker?: boolean 
 class QueryWorker {
   private worker: Worker | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private readonly waiting = new Map<number, { resolve(value: string): void; reject(error: Error): void }>();
 
   constructor(private readonly path: string) {}
 
-  run(name: QueryName, args: unknown): Promise<unknown> {
+  run(name: QueryName, args: unknown): Promise<string> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -81,7 +86,7 @@ class QueryWorker {
       if (!waiter) return;
       this.waiting.delete(reply.id);
       if ('error' in reply) waiter.reject(new Error(`analytics query failed: ${reply.error}`));
-      else waiter.resolve(reply.value);
+      else waiter.resolve(reply.json);
     });
     const fail = (error: Error) => {
       if (this.worker === worker) this.worker = null;

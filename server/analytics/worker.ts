@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/open.js';
-import { QUERIES, type QueryName } from './queries.js';
+import { answerJson, type QueryName } from './queries.js';
 
 export interface WorkerRequest {
   id: number;
@@ -13,7 +13,7 @@ export interface WorkerRequest {
   args: unknown;
 }
 
-export type WorkerReply = { id: number; value: unknown } | { id: number; error: string };
+export type WorkerReply = { id: number; json: string } | { id: number; error: string };
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
@@ -21,8 +21,7 @@ const store = openStore((workerData as { path: string }).path, { readonly: true 
 
 port.on('message', (request: WorkerRequest) => {
   try {
-    const query = QUERIES[request.name] as (s: typeof store, args: unknown) => unknown;
-    port.postMessage({ id: request.id, value: query(store, request.args) } satisfies WorkerReply);
+    port.postMessage({ id: request.id, json: answerJson(store, request.name, request.args) } satisfies WorkerReply);
   } catch (error) {
     port.postMessage({ id: request.id, error: (error as Error).stack ?? String(error) } satisfies WorkerReply);
   }
