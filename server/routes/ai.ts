@@ -31,7 +31,7 @@ const analysisBody = {
         required: ['status'],
         properties: {
           status: { enum: ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'] },
-          duration: { type: ['number', 'string', 'null'], maxLength: 30 },
+          duration: { anyOf: [{ type: 'number' }, { type: 'string', maxLength: 30 }, { type: 'null' }] },
           errorMessage: optionalText(LIMITS.errorMessage),
           errorLocation: optionalText(LIMITS.shortText),
           errorStack: optionalText(LIMITS.errorStack),
