@@ -112,7 +112,16 @@ test.describe('dashboard', () => {
       await expect(card).toContainText(browserHealth(rate), { ignoreCase: true });
     }
 
+    // The full page from the top, with no tooltip left open.
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
     await shootBothThemes(page, 'dashboard');
+
+    // Still usable on a narrow screen; the score breakdown open.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.getByRole('button', { name: 'Show the score calculation' }).click();
+    await shootBothThemes(page, 'dashboard-1000');
   });
 
   test('the time range changes the call and the subtitle; View Report opens the report for it', async ({ page, flakeboard }) => {
@@ -237,6 +246,10 @@ test.describe('dashboard', () => {
     await expect(alerts.getByText('Browser Issues Detected')).toHaveCount(0);
     expect(passRatePercent(data.summary[0].total_passed, data.summary[0].total_tests)).toBeGreaterThanOrEqual(80);
     await expect(alerts.getByText('Low Overall Pass Rate')).toHaveCount(0);
+    // The rules that did not fire are listed as passing checks.
+    await expect(alerts.getByTestId('passing-checks')).toHaveText(
+      `✓Every browser passes more than it fails✓Overall pass rate ${one(passRatePercent(data.summary[0].total_passed, data.summary[0].total_tests))}% (target 80%)`,
+    );
 
     // The same answer made worse: one critical test, a failing browser, a low pass rate.
     const single = { ...data.flakyTests[0]!, pass_rate: 0.25 };

@@ -1,6 +1,7 @@
-import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { DashboardResponse } from '../../../../core/api/analytics.js';
+import { passRatePercent } from '../../../../core/analytics/formulas.js';
 import { fractionPercent, percent } from '../../lib/format.js';
 import { flakySeverityHref } from './flaky-links.js';
 import { healthAlerts, type HealthAlert } from './health-alerts.js';
@@ -8,6 +9,14 @@ import { healthAlerts, type HealthAlert } from './health-alerts.js';
 /** 'QA Health Alerts' (rules in SPEC.md section 9); a calm line when nothing needs attention. */
 export function HealthAlerts({ data }: { data: DashboardResponse }) {
   const alerts = healthAlerts(data);
+  const fired = new Set(alerts.map((a) => a.kind));
+  const summary = data.summary[0];
+  // The rules that did not fire, so an answer with one alert still says what else was checked.
+  const passing = [
+    !fired.has('critical-flaky') && 'No test fails half of its runs or more',
+    !fired.has('browser-issues') && 'Every browser passes more than it fails',
+    !fired.has('low-pass-rate') && `Overall pass rate ${percent(passRatePercent(summary?.total_passed ?? 0, summary?.total_tests ?? 0))} (target 80%)`,
+  ].filter((text): text is string => typeof text === 'string');
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid="health-alerts">
       <Title order={4} mb="sm">
@@ -21,6 +30,22 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
           <Alert color="green" variant="light" title="No health alerts">
             Flaky tests, browsers and the overall pass rate are all within limits.
           </Alert>
+        )}
+        {alerts.length > 0 && passing.length > 0 && (
+          <Stack gap={6} mt="xs" data-testid="passing-checks">
+            {passing.map((text) => (
+              <Group key={text} gap="xs" wrap="nowrap">
+                <ThemeIcon color="green" variant="light" radius="xl" size="sm" aria-hidden="true">
+                  <Text size="xs" fw={800}>
+                    ✓
+                  </Text>
+                </ThemeIcon>
+                <Text size="sm" c="dimmed">
+                  {text}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
         )}
       </Stack>
     </Paper>

@@ -4,7 +4,7 @@ import { Group, Paper, Text, type MantineColor } from '@mantine/core';
 export function MetricCard({ label, value, color, trend, higherIsBetter }: { label: string; value: string; color?: MantineColor; trend: number; higherIsBetter: boolean }) {
   const good = trend === 0 || trend > 0 === higherIsBetter;
   return (
-    <Paper withBorder radius="md" p="sm" data-testid="metric-card" aria-label={label}>
+    <Paper withBorder radius="md" p="sm" data-testid="metric-card" aria-label={label} style={{ display: 'flex', flexDirection: 'column', justifyContent: 'space-between' }}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
