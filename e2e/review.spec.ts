@@ -66,8 +66,12 @@ test.describe('pending uploads review', () => {
     expect((await pending(page, server)).count).toBe(count);
     await page.getByRole('button', { name: 'Review Now' }).click();
     await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
-    // The close button too.
+    // The close button and a click on the backdrop close it too.
     await dialog.locator('.mantine-Modal-close').click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
+    await page.mouse.click(20, 450);
     await expect(dialog).toBeHidden();
     // Once closed, going back to the dashboard does not open it again: the banner is the reminder.
     await page.getByRole('link', { name: 'Trends' }).click();
@@ -158,6 +162,9 @@ test.describe('pending uploads review', () => {
     expect(await statusOf(page, server, target.id)).toBe('rejected');
     expect(await statusOf(page, server, copy.id)).toBe('rejected');
     expect((await pending(page, server)).count).toBe(2);
+    // Closed with work left, the banner shows the new count.
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await expect(page.getByTestId('pending-banner')).toContainText('2 Upload(s) Pending Review');
   });
 
   test('View closes the dialog and opens the run', async ({ page, flakeboard }) => {
