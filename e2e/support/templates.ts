@@ -20,4 +20,7 @@ export function copyTemplate(template: Template, target: string): void {
   const source = templatePath(dir, template);
   if (!existsSync(source)) throw new Error(`no prepared database ${source}`);
   copyFileSync(source, target);
+  // The server's stop leaves the tail of the demo seed in the write-ahead log (it is not
+  // checkpointed into the file): without it the copy lacks the last runs, the pending ones.
+  if (existsSync(`${source}-wal`)) copyFileSync(`${source}-wal`, `${target}-wal`);
 }

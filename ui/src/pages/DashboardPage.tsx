@@ -1,6 +1,62 @@
-import { PageHeader } from '../components/PageHeader.js';
+import { Stack } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import * as api from '../api/calls.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { onTestDataUpdated } from '../lib/events.js';
+import { useApi } from '../lib/use-api.js';
+import { useSession } from '../session/SessionProvider.js';
+import { readSession } from '../session/storage.js';
+import { DashboardContent } from './dashboard/DashboardContent.js';
+import { EmptyDashboard } from './dashboard/EmptyDashboard.js';
+import { OverviewCard } from './dashboard/OverviewCard.js';
+import { PendingBanner } from './dashboard/PendingBanner.js';
+import { PendingReviewDialog } from './dashboard/PendingReviewDialog.js';
+import { markReviewReminderClosed, reviewReminderClosed } from './dashboard/review-reminder.js';
 
-/** Placeholder until its UI issue lands. */
+/** SPEC.md section 2, Dashboard (/): the figures of one time range, the review banner and its dialog. */
 export function DashboardPage() {
-  return <PageHeader title="Dashboard" />;
+  const [days, setDays] = useState(30);
+  // Bumped by testDataUpdated and by a finished review: both calls load again.
+  const [generation, setGeneration] = useState(0);
+  const dashboard = useApi(() => api.dashboard(days), [days, generation]);
+  // A trend failure is only logged (useApi logs it); the panel is then simply not shown.
+  const trends = useApi(() => api.flakyTrendList(), [generation]);
+  const { pendingCount, refreshPendingCount } = useSession();
+
+  const sessionToken = readSession()?.sessionToken;
+  const [reviewOpen, setReviewOpen] = useState(false);
+  // Until the user has closed it once this sign-in, the dialog opens by itself whenever something waits for review.
+  const [reminderClosed, setReminderClosed] = useState(() => reviewReminderClosed(sessionToken));
+  const dialogOpen = reviewOpen || (!reminderClosed && pendingCount > 0);
+
+  useEffect(() => onTestDataUpdated(() => setGeneration((n) => n + 1)), []);
+
+  const onReviewClosed = (reviewedAny: boolean) => {
+    markReviewReminderClosed(sessionToken);
+    setReminderClosed(true);
+    setReviewOpen(false);
+    if (!reviewedAny) return;
+    setGeneration((n) => n + 1);
+    void refreshPendingCount();
+  };
+
+  const data = dashboard.data;
+  const summary = data?.summary?.[0];
+  const totalTests = summary?.total_tests ?? 0;
+
+  let body;
+  if (dashboard.loading && !data) body = <LoadingState text="Loading dashboard..." />;
+  else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
+  else if (!data || !summary) body = <EmptyState title="No data available" />;
+  else if (totalTests === 0) body = <EmptyDashboard />;
+  else body = <DashboardContent data={data} days={days} trends={trends.data ?? []} />;
+
+  return (
+    <Stack gap="lg" pb="xl">
+      {pendingCount > 0 && <PendingBanner count={pendingCount} onReview={() => setReviewOpen(true)} />}
+      <OverviewCard days={days} onDaysChange={setDays} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} />
+      {body}
+      {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} />}
+    </Stack>
+  );
 }

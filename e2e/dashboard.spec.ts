@@ -1,0 +1,282 @@
+import type { DashboardResponse, TrendRecord } from '../core/api/analytics.js';
+import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
+import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
+import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+
+const one = (value: number) => value.toFixed(1);
+const flakyHref = (t: { test_title: string; test_file: string; browser: string }) =>
+  `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
+
+test.describe('dashboard', () => {
+  test('shows the last 30 days as GET /api/dashboard answers them', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+    const s = data.summary[0];
+    const passRate = passRatePercent(s.total_passed, s.total_tests);
+
+    await expect(page.getByRole('heading', { name: 'Dashboard Overview' })).toBeVisible();
+    await expect(page.getByTestId('overview-subtitle')).toHaveText('Showing test results from the last 30 days');
+    await expect(page.getByLabel('Time Range')).toHaveValue('30');
+
+    const stats = page.getByTestId('stat-cards');
+    await expect(stats).toContainText(`Test Runs${s.total_runs.toLocaleString('en-US')}`);
+    await expect(stats).toContainText(`Passed Tests${s.total_passed.toLocaleString('en-US')}`);
+    await expect(stats).toContainText(`Failed Tests${s.total_failed.toLocaleString('en-US')}`);
+    await expect(stats).toContainText(`Pass Rate (%)${one(passRate)}%`);
+
+    // Executive Summary: the formulas of SPEC.md section 9 over the same answer.
+    const summary = page.getByTestId('executive-summary');
+    await expect(page.getByTestId('report-period')).toHaveText('Last 30 Days');
+    const score = qualityScore(passRate, data.flakyTests.length, s.total_tests);
+    await expect(page.getByTestId('quality-score-value')).toHaveText(one(score));
+    await expect(page.getByTestId('quality-level')).toHaveText(qualityLevel(score));
+    const metric = (label: string) => summary.getByLabel(label, { exact: true });
+    await expect(metric('Pass Rate').getByTestId('metric-value')).toHaveText(`${one(passRate)}%`);
+    await expect(metric('Tests/Day').getByTestId('metric-value')).toHaveText(one(s.total_tests / 30));
+    await expect(metric('Avg Duration').getByTestId('metric-value')).toHaveText(formatDuration(s.avg_duration));
+    await expect(metric('Flaky Tests').getByTestId('metric-value')).toHaveText(String(data.flakyTests.length));
+    await expect(summary.getByTestId('metric-trend')).toHaveText(['▲ +2.3%', '▲ +1.8%', '▼ -5.2%', '▼ -12%']);
+
+    // The info button toggles the calculation.
+    await expect(page.getByTestId('score-breakdown')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Show the score calculation' }).click();
+    const breakdown = page.getByTestId('score-breakdown');
+    await expect(breakdown).toContainText(`Pass rate${one(passRate)}%`);
+    await expect(breakdown).toContainText(`-${one(100 - qualityScore(100, data.flakyTests.length, s.total_tests))}`);
+    await expect(breakdown).toContainText(`Result${one(score)}`);
+    await page.getByRole('button', { name: 'Hide the score calculation' }).click();
+    await expect(breakdown).toHaveCount(0);
+
+    const failureRate = s.total_failed / s.total_tests;
+    const risks = [
+      score < 80 && 'Quality Score Below Target',
+      failureRate > 0.1 && 'High Failure Rate',
+      data.flakyTests.length > 5 && 'Multiple Flaky Tests',
+      score >= 90 && failureRate <= 0.05 && data.flakyTests.length <= 2 && 'All Systems Healthy',
+    ].filter((r): r is string => typeof r === 'string');
+    expect(risks.length).toBeGreaterThan(0);
+    for (const risk of risks) await expect(page.getByTestId('risk-assessment')).toContainText(risk);
+
+    // 7-Day Flaky Test Trends: tests per direction, as the trend call answers.
+    const trends = await apiGet<TrendRecord[]>(page, server, '/api/flaky-trends?period=7');
+    const count = (direction: string) => new Set(trends.filter((t) => t.trend_direction === direction).map((t) => `${t.test_file}|${t.test_title}`)).size;
+    await expect(page.getByRole('heading', { name: '7-Day Flaky Test Trends' })).toBeVisible();
+    for (const [label, direction] of [['Getting Worse', 'declining'], ['Improving', 'improving'], ['Stable', 'stable'], ['New Issues', 'new']]) {
+      await expect(page.getByRole('link', { name: `${label}: ${count(direction!)}`, exact: true })).toBeVisible();
+    }
+
+    await expect(page.getByTestId('status-donut')).toContainText(`Passed: ${s.total_passed.toLocaleString('en-US')}`);
+    await expect(page.getByTestId('status-donut')).toContainText(`Failed: ${s.total_failed.toLocaleString('en-US')}`);
+    await expect(page.getByTestId('status-donut')).toContainText(`Skipped: ${s.total_skipped.toLocaleString('en-US')}`);
+    await expect(page.getByTestId('browser-comparison').locator('.recharts-bar-rectangle')).toHaveCount(data.browserComparison.length * 2);
+
+    // Recent Test Runs: one row per run, a browser list shown as Multi-browser.
+    const runs = page.getByTestId('recent-runs');
+    await expect(runs.getByRole('columnheader')).toHaveText(['Date', 'Browser', 'Project', 'Total', 'Passed', 'Failed', 'Duration']);
+    await expect(runs.locator('tbody tr')).toHaveCount(data.recentRuns.length);
+    const first = data.recentRuns[0]!;
+    expect(first.browser).toContain(', ');
+    const firstRow = runs.locator('tbody tr').first();
+    await expect(firstRow.getByRole('cell')).toHaveText([
+      /.+/,
+      'Multi-browser',
+      first.project ?? '—',
+      first.total_tests.toLocaleString('en-US'),
+      first.passed_tests.toLocaleString('en-US'),
+      first.failed_tests.toLocaleString('en-US'),
+      formatDuration(first.duration_ms),
+    ]);
+    await firstRow.getByRole('cell').nth(1).getByText('Multi-browser').hover();
+    await expect(page.getByRole('tooltip')).toHaveText(first.browser);
+
+    // Most Critical Tests: the first 5 flaky tests with their risk scores.
+    const critical = page.getByTestId('most-critical');
+    await expect(critical.getByRole('columnheader')).toHaveText(['Test', 'Browser', 'Pass Rate', 'Risk Score']);
+    const top = data.flakyTests.slice(0, 5);
+    await expect(critical.locator('tbody tr')).toHaveCount(top.length);
+    for (const [i, t] of top.entries()) {
+      await expect(critical.locator('tbody tr').nth(i).getByRole('cell').nth(2)).toHaveText(`${one(t.pass_rate * 100)}%`);
+      await expect(critical.locator('tbody tr').nth(i).getByRole('cell').nth(3)).toHaveText(String(riskScore(t.pass_rate, t.total_runs)));
+    }
+
+    // Browser Health Summary: one card per browser.
+    const cards = page.getByTestId('browser-health-card');
+    await expect(cards).toHaveCount(data.browserComparison.length);
+    for (const b of data.browserComparison) {
+      const card = page.getByTestId('browser-health').getByLabel(b.browser, { exact: true });
+      const rate = passRatePercent(b.passed, b.total);
+      await expect(card.getByTestId('browser-pass-rate')).toHaveText(`${one(rate)}%`);
+      await expect(card.getByTestId('browser-failures')).toHaveText(b.failed.toLocaleString('en-US'));
+      await expect(card.getByTestId('browser-duration')).toHaveText(formatDuration(b.avg_duration));
+      await expect(card).toContainText(browserHealth(rate), { ignoreCase: true });
+    }
+
+    // The full page from the top, with no tooltip left open.
+    await page.mouse.move(0, 0);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(page.getByRole('tooltip')).toHaveCount(0);
+    await shootBothThemes(page, 'dashboard');
+
+    // Still usable on a narrow screen; the score breakdown open.
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.getByRole('button', { name: 'Show the score calculation' }).click();
+    await shootBothThemes(page, 'dashboard-1000');
+  });
+
+  test('the time range changes the call and the subtitle; View Report opens the report for it', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    await expect(page.getByTestId('report-period')).toHaveText('Last 30 Days');
+
+    for (const [value, subtitle, period] of [
+      ['7', 'Showing test results from the last 7 days', 'Last 7 Days'],
+      ['90', 'Showing test results from the last 90 days', 'Last 90 Days'],
+      ['0', 'Showing all test results', 'All Time'],
+    ] as const) {
+      const call = page.waitForResponse((r) => r.url().endsWith(`/api/dashboard?days=${value}`));
+      await page.getByLabel('Time Range').selectOption(value);
+      const answer = (await (await call).json()) as DashboardResponse;
+      await expect(page.getByTestId('overview-subtitle')).toHaveText(subtitle);
+      await expect(page.getByTestId('report-period')).toHaveText(period);
+      const s = answer.summary[0];
+      await expect(page.getByTestId('stat-cards')).toContainText(`Test Runs${s.total_runs.toLocaleString('en-US')}`);
+      await expect(page.getByLabel('Tests/Day', { exact: true }).getByTestId('metric-value')).toHaveText(one(s.total_tests / (value === '0' ? 30 : Number(value))));
+    }
+    await expect(page.getByLabel('Time Range').locator('option')).toHaveText(['Last 7 days', 'Last 30 days', 'Last 90 days', 'All time']);
+
+    await page.getByRole('link', { name: 'View Report' }).click();
+    await expect(page).toHaveURL(/#\/report\?days=0$/);
+  });
+
+  test('shows Loading dashboard... while the call runs, then the error text when it fails', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/dashboard?*', async (route) => {
+      await held;
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"database is locked"}' });
+    });
+    await signIn(page, server);
+    await expect(page.getByText('Loading dashboard...')).toBeVisible();
+    release();
+    await expect(page.getByRole('alert')).toHaveText('Failed to load dashboard data');
+    await expect(page.getByText('Loading dashboard...')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'View Report' })).toHaveCount(0);
+  });
+
+  test('an answer without a summary shows No data available', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    await page.route('**/api/dashboard?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+    await signIn(page, server);
+    await expect(page.getByText('No data available', { exact: true })).toBeVisible();
+  });
+
+  test('with no test results it welcomes the user and links to Upload', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    await signIn(page, server);
+    await expect(page.getByText('Get started by uploading your first test results to see analytics and insights.')).toBeVisible();
+    // Nothing to review and nothing to report.
+    await expect(page.getByTestId('pending-banner')).toHaveCount(0);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'View Report' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Executive Summary' })).toHaveCount(0);
+    await shootBothThemes(page, 'dashboard-empty');
+    await page.getByRole('link', { name: 'Upload Test Results' }).click();
+    await expect(page).toHaveURL(/#\/upload$/);
+  });
+
+  test('reloads its data and the trends when testDataUpdated fires', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+    const dashboardCall = page.waitForRequest((r) => r.url().endsWith('/api/dashboard?days=30'));
+    const trendCall = page.waitForRequest((r) => r.url().endsWith('/api/flaky-trends?period=7'));
+    await page.evaluate(() => window.dispatchEvent(new Event('testDataUpdated')));
+    await dashboardCall;
+    await trendCall;
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+  });
+
+  test('trend cards, Most Critical rows and View All lead to the flaky screen with exact queries', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+
+    for (const [label, severity] of [['Getting Worse', 'declining'], ['Improving', 'improving'], ['Stable', 'stable'], ['New Issues', 'new']]) {
+      await expect(page.getByRole('link', { name: new RegExp(`^${label}: \\d+$`) })).toHaveAttribute('href', `#/flaky-tests?severity=${severity}`);
+    }
+    const critical = page.getByTestId('most-critical');
+    await expect(critical.getByRole('link', { name: 'View All' })).toHaveAttribute('href', '#/flaky-tests?severity=severe');
+    const top = data.flakyTests.slice(0, 5);
+    for (const [i, t] of top.entries()) {
+      await expect(critical.locator('tbody tr').nth(i).getByRole('link')).toHaveAttribute('href', flakyHref(t));
+    }
+    // The demo has a title with '?', '&' and '/': it must survive the query string.
+    const tricky = data.flakyTests.find((t) => /[?&/]/.test(t.test_title));
+    expect(tricky, 'the demo data has a title with URL characters').toBeDefined();
+
+    // Clicking anywhere on a row opens that test (the flaky screen may then tidy its address).
+    const navigations = await recordNavigations(page);
+    await critical.locator('tbody tr').nth(1).getByRole('cell').nth(3).click();
+    await expect.poll(navigations).toEqual([flakyHref(top[1]!)]);
+    await expect(page.getByRole('link', { name: 'Flaky Tests' })).toHaveAttribute('aria-current', 'page');
+
+    await page.goBack();
+    await expect(page.getByTestId('most-critical')).toBeVisible();
+    await page.getByRole('link', { name: /^Getting Worse: / }).click();
+    await expect.poll(async () => (await navigations()).at(-1)).toBe('#/flaky-tests?severity=declining');
+  });
+
+  test('health alerts follow the rules of SPEC section 9', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+    const alerts = page.getByTestId('health-alerts');
+
+    // The demo: several tests failing half the time or more, healthy browsers and pass rate.
+    const critical = data.flakyTests.filter((t) => t.pass_rate <= 0.5);
+    expect(critical.length).toBeGreaterThan(1);
+    const worst = [...critical].sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs)[0]!;
+    await expect(alerts.getByTestId('alert-critical-flaky')).toContainText(`${critical.length} Critical Flaky Tests`);
+    await expect(alerts.getByTestId('alert-critical-flaky')).toContainText(`${worst.test_title} (${worst.browser}) is failing ≥50% of the time`);
+    await expect(alerts.getByRole('link', { name: 'View Worst' })).toHaveAttribute('href', flakyHref(worst));
+    await expect(alerts.getByRole('link', { name: 'View All' })).toHaveAttribute('href', '#/flaky-tests?severity=severe');
+    expect(data.browserComparison.some((b) => b.failed > b.passed)).toBe(false);
+    await expect(alerts.getByText('Browser Issues Detected')).toHaveCount(0);
+    expect(passRatePercent(data.summary[0].total_passed, data.summary[0].total_tests)).toBeGreaterThanOrEqual(80);
+    await expect(alerts.getByText('Low Overall Pass Rate')).toHaveCount(0);
+    // The rules that did not fire are listed as passing checks.
+    await expect(alerts.getByTestId('passing-checks')).toHaveText(
+      `✓Every browser passes more than it fails✓Overall pass rate ${one(passRatePercent(data.summary[0].total_passed, data.summary[0].total_tests))}% (target 80%)`,
+    );
+
+    // The same answer made worse: one critical test, a failing browser, a low pass rate.
+    const single = { ...data.flakyTests[0]!, pass_rate: 0.25 };
+    const worse: DashboardResponse = {
+      ...data,
+      summary: [{ ...data.summary[0], total_passed: Math.floor(data.summary[0].total_tests * 0.6) }],
+      flakyTests: [single, ...data.flakyTests.filter((t) => t.pass_rate > 0.5)],
+      browserComparison: data.browserComparison.map((b, i) => (i === 1 ? { ...b, failed: b.passed + 1 } : b)),
+    };
+    await page.route('**/api/dashboard?*', (route) => route.fulfill({ json: worse }));
+    await page.getByLabel('Time Range').selectOption('7');
+    await expect(alerts.getByTestId('alert-critical-flaky')).toContainText('Critical Flaky Test');
+    await expect(alerts.getByTestId('alert-critical-flaky')).toContainText(`${single.test_title} (${single.browser}) is failing ≥50% of the time`);
+    await expect(alerts.getByRole('link', { name: 'View Test' })).toHaveAttribute('href', flakyHref(single));
+    await expect(alerts.getByRole('link', { name: 'View Worst' })).toHaveCount(0);
+    await expect(alerts.getByTestId('alert-browser-issues')).toContainText('Browser Issues Detected');
+    await expect(alerts.getByTestId('alert-browser-issues')).toContainText(data.browserComparison[1]!.browser);
+    await expect(alerts.getByTestId('alert-browser-issues').getByRole('link')).toHaveAttribute('href', '#/browser-analysis');
+    await expect(alerts.getByTestId('alert-low-pass-rate')).toContainText('Low Overall Pass Rate');
+    await expect(alerts.getByTestId('alert-low-pass-rate').getByRole('link')).toHaveAttribute('href', '#/trends');
+
+    // And made healthy: nothing to alert about.
+    const healthy: DashboardResponse = { ...data, flakyTests: data.flakyTests.filter((t) => t.pass_rate > 0.5) };
+    await page.unroute('**/api/dashboard?*');
+    await page.route('**/api/dashboard?*', (route) => route.fulfill({ json: healthy }));
+    await page.getByLabel('Time Range').selectOption('90');
+    await expect(alerts).toContainText('No health alerts');
+    await expect(alerts.getByTestId(/^alert-/)).toHaveCount(0);
+  });
+});

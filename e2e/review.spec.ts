@@ -1,0 +1,261 @@
+import type { Page } from '@playwright/test';
+import type { PendingUploadsResponse, RecentUpload } from '../core/api/uploads.js';
+import type { RunningServer } from './support/cli.js';
+import { apiGet, apiReview } from './support/dashboard-helpers.js';
+import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+
+const reviewDialog = (page: Page) => page.getByRole('dialog', { name: /Pending Uploads Review/ });
+const card = (page: Page, id: number) => reviewDialog(page).locator(`[data-testid="pending-upload"][data-upload-id="${id}"]`);
+const pending = (page: Page, server: RunningServer) => apiGet<PendingUploadsResponse>(page, server, '/api/uploads/pending');
+const statusOf = async (page: Page, server: RunningServer, id: number) =>
+  (await apiGet<RecentUpload[]>(page, server, '/api/recent-uploads')).find((u) => u.id === id)?.status;
+
+/** Every native dialog (alert, confirm) the page opens, answered as `answer` says. */
+function nativeDialogs(page: Page, answer: (type: string) => boolean = () => true) {
+  const seen: Array<{ type: string; message: string }> = [];
+  page.on('dialog', (dialog) => {
+    seen.push({ type: dialog.type(), message: dialog.message() });
+    void (answer(dialog.type()) ? dialog.accept() : dialog.dismiss());
+  });
+  return seen;
+}
+
+test.describe('pending uploads review', () => {
+  test('opens by itself with the pending uploads; search narrows the list; a duplicate has no Keep', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads, count } = await pending(page, server);
+    expect(count).toBe(4);
+    const dialog = reviewDialog(page);
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByTestId('pending-review-count')).toHaveText(String(count));
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
+    await expect(dialog.getByTestId('pending-review-footer')).toHaveText(`${count} upload(s) pending review`);
+    await expect(page.getByTestId('pending-banner')).toContainText(`${count} Upload(s) Pending Review`);
+    await expect(page.getByTestId('pending-banner')).toContainText('Click here to review and approve or reject recent uploads');
+
+    // Each card: file name, browser, project, totals; the duplicate can only be deleted.
+    const duplicate = uploads.find((u) => u.is_duplicate === 1)!;
+    const original = uploads.find((u) => u.is_duplicate === 0)!;
+    await expect(card(page, duplicate.id)).toContainText('Duplicate');
+    await expect(card(page, duplicate.id).getByRole('button', { name: 'Keep' })).toHaveCount(0);
+    await expect(card(page, duplicate.id).getByRole('button', { name: 'Delete' })).toBeVisible();
+    await expect(card(page, original.id)).not.toContainText('Duplicate');
+    await expect(card(page, original.id).getByRole('button', { name: 'Keep' })).toBeVisible();
+    await expect(card(page, original.id)).toContainText(original.file_path);
+    await expect(card(page, original.id)).toContainText('Multi-browser');
+    await expect(card(page, original.id)).toContainText(original.project!);
+    await expect(card(page, original.id).getByTestId('pending-upload-totals')).toHaveText(
+      `${original.total_tests} tests · ${original.passed_tests} passed · ${original.failed_tests} failed`,
+    );
+    await shootBothThemes(page, 'review-dialog', { fullPage: false });
+
+    const search = dialog.getByPlaceholder('Search by filename, browser, project, or user...');
+    await search.fill(original.file_path.toUpperCase());
+    const sameFile = uploads.filter((u) => u.file_path === original.file_path);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(sameFile.length);
+    await search.fill('no-such-upload');
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(0);
+    await expect(dialog.getByText('No uploads match your search.')).toBeVisible();
+    await search.fill('WEBKIT');
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
+
+    // Review Later closes it without touching anything; Review Now opens it again.
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await pending(page, server)).count).toBe(count);
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
+    // The close button and a click on the backdrop close it too.
+    await dialog.locator('.mantine-Modal-close').click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(count);
+    await page.mouse.click(20, 450);
+    await expect(dialog).toBeHidden();
+    // Once closed, going back to the dashboard does not open it again: the banner is the reminder.
+    await page.getByRole('link', { name: 'Trends' }).click();
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByTestId('pending-banner')).toBeVisible();
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+  });
+
+  test('bulk Keep asks first: cancel changes nothing, OK keeps the selected uploads', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads } = await pending(page, server);
+    const [a, b] = uploads.filter((u) => u.is_duplicate === 0);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    await expect(dialog.getByRole('button', { name: /^Keep \(/ })).toHaveCount(0);
+
+    await card(page, a!.id).getByRole('checkbox').check();
+    await card(page, b!.id).getByRole('checkbox').check();
+    await expect(dialog.getByRole('button', { name: 'Keep (2)' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Delete (2)' })).toBeVisible();
+
+    let answer = false;
+    const seen = nativeDialogs(page, () => answer);
+    let bulkCalls = 0;
+    page.on('request', (r) => r.url().endsWith('/api/uploads/bulk-review') && bulkCalls++);
+    await dialog.getByRole('button', { name: 'Keep (2)' }).click();
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]).toEqual({ type: 'confirm', message: 'Are you sure you want to keep 2 upload(s)?' });
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    expect(bulkCalls).toBe(0);
+    expect(await statusOf(page, server, a!.id)).toBe('pending');
+
+    answer = true;
+    await dialog.getByRole('button', { name: 'Keep (2)' }).click();
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(2);
+    await expect(dialog.getByTestId('pending-review-count')).toHaveText('2');
+    await expect(dialog.getByTestId('pending-review-footer')).toHaveText('2 upload(s) pending review');
+    expect(seen.map((d) => d.message)).toEqual(['Are you sure you want to keep 2 upload(s)?', 'Are you sure you want to keep 2 upload(s)?']);
+    expect(await statusOf(page, server, a!.id)).toBe('approved');
+    expect(await statusOf(page, server, b!.id)).toBe('approved');
+
+    // Select All, then the last two (one a duplicate) are deleted together: the dialog closes.
+    await dialog.getByRole('button', { name: 'Select All' }).click();
+    await expect(dialog.getByRole('button', { name: 'Deselect All' })).toBeVisible();
+    // Duplicates cannot be kept, so Keep counts only the other one.
+    await expect(dialog.getByRole('button', { name: 'Keep (1)' })).toBeVisible();
+    await dialog.getByRole('button', { name: 'Deselect All' }).click();
+    await expect(dialog.getByRole('button', { name: /^(Keep|Delete) \(/ })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Select All' }).click();
+    const dashboardReload = page.waitForRequest((r) => r.url().endsWith('/api/dashboard?days=30'));
+    await dialog.getByRole('button', { name: 'Delete (2)' }).click();
+    await expect(dialog).toBeHidden();
+    expect(seen.at(-1)?.message).toBe('Are you sure you want to delete 2 upload(s)?');
+    await dashboardReload;
+    await expect(page.getByTestId('pending-banner')).toHaveCount(0);
+    expect((await pending(page, server)).count).toBe(0);
+  });
+
+  test('a single Delete dims its card while the call runs, then it leaves the list with its duplicate', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads } = await pending(page, server);
+    const copy = uploads.find((u) => u.is_duplicate === 1)!;
+    const target = uploads.find((u) => u.is_duplicate === 0 && u.file_path === copy.file_path)!;
+    const other = uploads.find((u) => u.id !== target.id && u.id !== copy.id)!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/uploads/${target.id}/review`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const dialog = reviewDialog(page);
+    await card(page, target.id).getByRole('button', { name: 'Delete' }).click();
+    await expect(card(page, target.id)).toHaveAttribute('aria-busy', 'true');
+    await expect(card(page, target.id)).toHaveCSS('opacity', '0.5');
+    await expect(card(page, target.id).getByRole('button', { name: 'Delete' })).toBeDisabled();
+    await expect(card(page, target.id).getByRole('button', { name: 'Keep' })).toBeDisabled();
+    // Only that card is busy.
+    await expect(card(page, other.id).getByRole('button', { name: 'Delete' })).toBeEnabled();
+    release();
+    await expect(card(page, target.id)).toHaveCount(0);
+    // The server rejects the original's pending copy with it; the list follows.
+    await expect(card(page, copy.id)).toHaveCount(0);
+    await expect(dialog.getByTestId('pending-review-count')).toHaveText('2');
+    await expect(dialog.getByTestId('pending-review-footer')).toHaveText('2 upload(s) pending review');
+    expect(await statusOf(page, server, target.id)).toBe('rejected');
+    expect(await statusOf(page, server, copy.id)).toBe('rejected');
+    expect((await pending(page, server)).count).toBe(2);
+    // Closed with work left, the banner shows the new count.
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await expect(page.getByTestId('pending-banner')).toContainText('2 Upload(s) Pending Review');
+  });
+
+  test('View closes the dialog and opens the run', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads } = await pending(page, server);
+    await card(page, uploads[1]!.id).getByRole('link', { name: 'View' }).click();
+    await expect(reviewDialog(page)).toHaveCount(0);
+    await expect(page).toHaveURL(new RegExp(`#/upload/${uploads[1]!.id}$`));
+  });
+
+  test('a failed list load offers Try Again; an emptied list reads All Caught Up!', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const dialog = reviewDialog(page);
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+
+    await page.route('**/api/uploads/pending', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error"}' }));
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Failed to load pending uploads. Please try again.');
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(0);
+    await page.unroute('**/api/uploads/pending');
+    await dialog.getByRole('button', { name: 'Try Again' }).click();
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+
+    // Another reviewer clears the queue meanwhile.
+    const { uploads } = await pending(page, server);
+    for (const u of uploads) await apiReview(page, server, u.id, 'reject');
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(dialog.getByText('All Caught Up!')).toBeVisible();
+    await expect(dialog.getByText('No pending uploads to review.')).toBeVisible();
+    await expect(dialog.getByTestId('pending-review-footer')).toHaveText('0 upload(s) pending review');
+  });
+
+  test('failed reviews alert the server text or the fallback, and bulk failures their own text', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads } = await pending(page, server);
+    const [a, b] = uploads.filter((u) => u.is_duplicate === 0);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    const seen = nativeDialogs(page);
+
+    // The server's own refusal: another reviewer kept it first.
+    await apiReview(page, server, a!.id, 'approve');
+    await card(page, a!.id).getByRole('button', { name: 'Keep' }).click();
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]).toEqual({ type: 'alert', message: `Upload ${a!.id} was already approved` });
+    // A failed review leaves the card in place and usable.
+    await expect(card(page, a!.id).getByRole('button', { name: 'Keep' })).toBeEnabled();
+
+    await page.route(`**/api/uploads/${b!.id}/review`, (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html>Bad gateway</html>' }));
+    await card(page, b!.id).getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen[1]).toEqual({ type: 'alert', message: 'Failed to review upload. Please try again.' });
+    await expect(card(page, b!.id)).toBeVisible();
+
+    await page.route('**/api/uploads/bulk-review', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"database is locked"}' }));
+    await card(page, b!.id).getByRole('checkbox').check();
+    await dialog.getByRole('button', { name: 'Delete (1)' }).click();
+    await expect.poll(() => seen.length).toBe(4);
+    expect(seen.slice(2)).toEqual([
+      { type: 'confirm', message: 'Are you sure you want to delete 1 upload(s)?' },
+      { type: 'alert', message: 'Failed to bulk review uploads. Please try again.' },
+    ]);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    expect(await statusOf(page, server, b!.id)).toBe('pending');
+  });
+
+  test('reviewing the last upload closes the dialog, reloads the dashboard and removes the banner', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const { uploads } = await pending(page, server);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(uploads.length);
+    const runsBefore = await page.getByTestId('stat-cards').textContent();
+
+    // Keep the originals, delete the duplicate, one at a time.
+    for (const [i, u] of uploads.entries()) {
+      const last = i === uploads.length - 1;
+      const reloads = last ? [page.waitForRequest((r) => r.url().endsWith('/api/dashboard?days=30')), page.waitForRequest((r) => r.url().endsWith('/api/flaky-trends?period=7'))] : [];
+      await card(page, u.id).getByRole('button', { name: u.is_duplicate ? 'Delete' : 'Keep' }).click();
+      if (!last) await expect(dialog.getByTestId('pending-upload')).toHaveCount(uploads.length - i - 1);
+      await Promise.all(reloads);
+    }
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('pending-banner')).toHaveCount(0);
+    expect((await pending(page, server)).count).toBe(0);
+    for (const u of uploads) expect(await statusOf(page, server, u.id)).toBe(u.is_duplicate ? 'rejected' : 'approved');
+    // Keeping changes no figures (pending runs already count); the dashboard is still there.
+    await expect(page.getByTestId('stat-cards')).toHaveText(runsBefore!);
+  });
+});

@@ -1,0 +1,54 @@
+import { Grid, SimpleGrid, Stack } from '@mantine/core';
+import type { DashboardResponse, TrendRecord } from '../../../../core/api/analytics.js';
+import { StatCard } from '../../components/StatCard.js';
+import { StatusDonut } from '../../components/StatusDonut.js';
+import { passRateColor, percent } from '../../lib/format.js';
+import { BrowserComparisonChart } from './BrowserComparisonChart.js';
+import { BrowserHealthGrid } from './BrowserHealthGrid.js';
+import { ExecutiveSummaryPanel } from './ExecutiveSummaryPanel.js';
+import { FlakyTrendCards } from './FlakyTrendCards.js';
+import { HealthAlerts } from './HealthAlerts.js';
+import { MostCriticalTests } from './MostCriticalTests.js';
+import { RecentRunsTable } from './RecentRunsTable.js';
+import { passRatePercent } from '../../../../core/analytics/formulas.js';
+
+/** Everything below the overview card once the range holds test results. */
+export function DashboardContent({ data, days, trends }: { data: DashboardResponse; days: number; trends: TrendRecord[] }) {
+  const summary = data.summary[0];
+  const passRate = passRatePercent(summary.total_passed, summary.total_tests);
+  return (
+    <Stack gap="lg">
+      <ExecutiveSummaryPanel data={data} days={days} />
+
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" data-testid="stat-cards">
+        <StatCard label="Test Runs" value={summary.total_runs.toLocaleString()} />
+        <StatCard label="Passed Tests" value={summary.total_passed.toLocaleString()} color="green" />
+        <StatCard label="Failed Tests" value={summary.total_failed.toLocaleString()} color="red" />
+        <StatCard label="Pass Rate (%)" value={percent(passRate)} color={passRateColor(passRate)} />
+      </SimpleGrid>
+
+      {trends.length > 0 && <FlakyTrendCards records={trends} />}
+
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          <StatusDonut passed={summary.total_passed} failed={summary.total_failed} skipped={summary.total_skipped} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+          <BrowserComparisonChart browsers={data.browserComparison} />
+        </Grid.Col>
+      </Grid>
+
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <HealthAlerts data={data} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <MostCriticalTests tests={data.flakyTests} />
+        </Grid.Col>
+      </Grid>
+
+      <RecentRunsTable runs={data.recentRuns} />
+      <BrowserHealthGrid browsers={data.browserComparison} />
+    </Stack>
+  );
+}

@@ -1,0 +1,49 @@
+import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import type { TrendRecord } from '../../../../core/api/analytics.js';
+import { flakySeverityHref } from './flaky-links.js';
+import { trendCounts } from './trend-counts.js';
+
+const CARDS = [
+  { direction: 'declining', label: 'Getting Worse', color: 'red', arrow: '↘' },
+  { direction: 'improving', label: 'Improving', color: 'green', arrow: '↗' },
+  { direction: 'stable', label: 'Stable', color: 'blue', arrow: '→' },
+  { direction: 'new', label: 'New Issues', color: 'orange', arrow: '✦' },
+] as const;
+
+/** '7-Day Flaky Test Trends': tests per trend direction, each a way into the flaky screen filtered by it. */
+export function FlakyTrendCards({ records }: { records: TrendRecord[] }) {
+  const counts = trendCounts(records);
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Title order={3} mb="md">
+        7-Day Flaky Test Trends
+      </Title>
+      <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
+        {CARDS.map((card) => (
+          <Paper
+            key={card.direction}
+            component={Link}
+            to={flakySeverityHref(card.direction)}
+            withBorder
+            radius="md"
+            p="md"
+            aria-label={`${card.label}: ${counts[card.direction]}`}
+            style={{ textDecoration: 'none', color: 'inherit', borderLeft: `4px solid var(--mantine-color-${card.color}-filled)` }}
+          >
+            <Text size="sm" c="dimmed" fw={600}>
+              <span aria-hidden="true">{card.arrow} </span>
+              {card.label}
+            </Text>
+            <Text fz={28} fw={700} c={card.color} data-testid="trend-count">
+              {counts[card.direction]}
+            </Text>
+            <Text size="xs" c="dimmed">
+              tests
+            </Text>
+          </Paper>
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}

@@ -1,0 +1,77 @@
+import { Anchor, Badge, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { Link, useNavigate } from 'react-router-dom';
+import type { FlakyTestSummary } from '../../../../core/api/analytics.js';
+import { riskLevel, riskScore } from '../../../../core/analytics/formulas.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
+import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
+
+const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
+
+/** SPEC.md section 9: the first 5 flaky tests of the answer. */
+const ROWS = 5;
+
+/** 'Most Critical Tests': each row opens that test on the flaky screen. */
+export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
+  const navigate = useNavigate();
+  const rows = tests.slice(0, ROWS);
+  return (
+    <Paper withBorder radius="md" p="md" h="100%" data-testid="most-critical">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Most Critical Tests</Title>
+        <Anchor component={Link} to={flakySeverityHref('severe')} size="sm" fw={600}>
+          View All
+        </Anchor>
+      </Group>
+      {rows.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No flaky tests in this period.
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={480}>
+          <Table highlightOnHover verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Test</Table.Th>
+                <Table.Th>Browser</Table.Th>
+                <Table.Th ta="right">Pass Rate</Table.Th>
+                <Table.Th ta="right">Risk Score</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((test) => {
+                const href = flakyTestHref(test);
+                const score = riskScore(test.pass_rate, test.total_runs);
+                return (
+                  <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
+                    <Table.Td maw={320}>
+                      <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title}>
+                        {truncate(test.test_title, 60)}
+                      </Anchor>
+                      <Text size="xs" c="dimmed" truncate>
+                        {fileName(test.test_file)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <BrowserLabel browser={test.browser} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Text size="sm" fw={600} c={flakyPassRateColor(test.pass_rate)}>
+                        {fractionPercent(test.pass_rate)}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Badge color={RISK_COLORS[riskLevel(score)]} variant="light" title={riskLevel(score)}>
+                        {score}
+                      </Badge>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,81 @@
+import { Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import type { PendingUpload } from '../../../../core/api/uploads.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { fileName, formatDateTime } from '../../lib/format.js';
+
+/** One upload waiting for review; dimmed with its buttons disabled while its review call runs. */
+export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, onView }: {
+  upload: PendingUpload;
+  selected: boolean;
+  busy: boolean;
+  onSelect(selected: boolean): void;
+  onReview(action: 'approve' | 'reject'): void;
+  onView(): void;
+}) {
+  const name = fileName(upload.file_path);
+  const duplicate = upload.is_duplicate === 1;
+  return (
+    <Paper
+      withBorder
+      radius="md"
+      p="sm"
+      data-testid="pending-upload"
+      data-upload-id={upload.id}
+      aria-busy={busy}
+      style={{ opacity: busy ? 0.5 : 1, transition: 'opacity 150ms', borderColor: selected ? 'var(--mantine-primary-color-filled)' : undefined }}
+    >
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+        <Group wrap="nowrap" align="flex-start" gap="sm" style={{ minWidth: 0 }}>
+          <Checkbox mt={3} checked={selected} disabled={busy} onChange={(event) => onSelect(event.currentTarget.checked)} aria-label={`Select ${name} (upload ${upload.id})`} />
+          <Stack gap={4} style={{ minWidth: 0 }}>
+            <Group gap="xs" wrap="wrap">
+              <Text fw={600} title={upload.file_path} style={{ wordBreak: 'break-all' }}>
+                {name}
+              </Text>
+              {duplicate && (
+                <Badge color="orange" variant="light" size="sm">
+                  Duplicate
+                </Badge>
+              )}
+            </Group>
+            <Group gap="xs" wrap="wrap">
+              <BrowserLabel browser={upload.browser} />
+              {upload.project && (
+                <Text size="sm" c="dimmed">
+                  {upload.project}
+                </Text>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {upload.uploaded_by_username ? `Uploaded by ${upload.uploaded_by_username}` : 'Uploader unknown'} · {formatDateTime(upload.timestamp)}
+            </Text>
+            <Text size="sm" data-testid="pending-upload-totals">
+              {upload.total_tests.toLocaleString()} tests ·{' '}
+              <Text span c="green" fw={600}>
+                {upload.passed_tests.toLocaleString()} passed
+              </Text>{' '}
+              ·{' '}
+              <Text span c="red" fw={600}>
+                {upload.failed_tests.toLocaleString()} failed
+              </Text>
+            </Text>
+          </Stack>
+        </Group>
+        <Group gap={6} wrap="nowrap">
+          <Button component={Link} to={`/upload/${upload.id}`} size="xs" variant="default" onClick={onView} disabled={busy}>
+            View
+          </Button>
+          {!duplicate && (
+            <Button size="xs" color="green" disabled={busy} onClick={() => onReview('approve')}>
+              Keep
+            </Button>
+          )}
+          <Button size="xs" color="red" variant="light" disabled={busy} onClick={() => onReview('reject')}>
+            Delete
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

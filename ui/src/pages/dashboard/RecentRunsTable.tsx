@@ -1,0 +1,59 @@
+import { Anchor, Paper, Table, Text, Title } from '@mantine/core';
+import { Link, useNavigate } from 'react-router-dom';
+import type { RecentRun } from '../../../../core/api/analytics.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { formatDateTime, formatDuration } from '../../lib/format.js';
+
+/** 'Recent Test Runs': each row opens that run's details. */
+export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
+  const navigate = useNavigate();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="recent-runs">
+      <Title order={4} mb="sm">
+        Recent Test Runs
+      </Title>
+      {runs.length === 0 ? (
+        <Text c="dimmed">No test runs found. Upload some test results to get started!</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={720}>
+          <Table highlightOnHover verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Date</Table.Th>
+                <Table.Th>Browser</Table.Th>
+                <Table.Th>Project</Table.Th>
+                <Table.Th ta="right">Total</Table.Th>
+                <Table.Th ta="right">Passed</Table.Th>
+                <Table.Th ta="right">Failed</Table.Th>
+                <Table.Th ta="right">Duration</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {runs.map((run) => (
+                <Table.Tr key={run.id} style={{ cursor: 'pointer' }} onClick={() => navigate(`/upload/${run.id}`)}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/upload/${run.id}`} size="sm" onClick={(event) => event.stopPropagation()}>
+                      {formatDateTime(run.execution_time)}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <BrowserLabel browser={run.browser} />
+                  </Table.Td>
+                  <Table.Td>{run.project ?? '—'}</Table.Td>
+                  <Table.Td ta="right">{run.total_tests.toLocaleString()}</Table.Td>
+                  <Table.Td ta="right" c="green">
+                    {run.passed_tests.toLocaleString()}
+                  </Table.Td>
+                  <Table.Td ta="right" c={run.failed_tests > 0 ? 'red' : undefined}>
+                    {run.failed_tests.toLocaleString()}
+                  </Table.Td>
+                  <Table.Td ta="right">{formatDuration(run.duration_ms)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { DashboardResponse, FlakyTestSummary, TrendRecord } from '../../../../core/api/analytics.js';
+import { executiveSummary } from './executive-summary.js';
+import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
+import { healthAlerts } from './health-alerts.js';
+import { trendCounts } from './trend-counts.js';
+
+const flaky = (title: string, pass_rate: number, failed_runs = 1): FlakyTestSummary => ({
+  test_title: title,
+  test_file: 'a.spec.ts',
+  browser: 'chromium',
+  pass_rate,
+  failed_runs,
+  total_runs: 10,
+  flaky_score: 10,
+});
+
+function data(summary: { total: number; passed: number; failed: number }, flakyTests: FlakyTestSummary[] = [], browsers: Array<[string, number, number]> = []): DashboardResponse {
+  return {
+    days: 30,
+    summary: [{ total_runs: 1, total_tests: summary.total, total_passed: summary.passed, total_failed: summary.failed, total_skipped: 0, avg_duration: 1500 }],
+    browserComparison: browsers.map(([browser, passed, failed]) => ({ browser, passed, failed, skipped: 0, total: passed + failed, avg_duration: 1 })),
+    flakyTests,
+    recentRuns: [],
+    slowTests: [],
+    flakyTrends: [],
+  };
+}
+
+describe('executiveSummary', () => {
+  it('scores pass rate minus flaky impact and names the period', () => {
+    const s = executiveSummary(data({ total: 100, passed: 95, failed: 5 }, [flaky('a', 0.9)]), 7);
+    expect(s.period).toBe('Last 7 Days');
+    expect(s.passRate).toBe(95);
+    expect(s.flakyImpact).toBeCloseTo(1);
+    expect(s.score).toBeCloseTo(94);
+    expect(s.level).toBe('Excellent');
+    expect(s.testsPerDay).toBeCloseTo(100 / 7);
+    expect(s.risks.map((r) => r.title)).toEqual(['All Systems Healthy']);
+  });
+
+  it('uses 30 days for Tests/Day when all time, and caps the flaky impact at 20', () => {
+    const s = executiveSummary(data({ total: 60, passed: 60, failed: 0 }, Array.from({ length: 30 }, (_, i) => flaky(`t${i}`, 0.9))), 0);
+    expect(s.period).toBe('All Time');
+    expect(s.testsPerDay).toBe(2);
+    expect(s.flakyImpact).toBe(20);
+    expect(s.score).toBe(80);
+  });
+
+  it('lists every risk that applies', () => {
+    const s = executiveSummary(data({ total: 100, passed: 70, failed: 30 }, Array.from({ length: 6 }, (_, i) => flaky(`t${i}`, 0.9))), 30);
+    expect(s.risks.map((r) => r.title)).toEqual(['Quality Score Below Target', 'High Failure Rate', 'Multiple Flaky Tests']);
+  });
+
+  it('is not healthy with more than 5% failures even at a high score', () => {
+    const s = executiveSummary(data({ total: 100, passed: 94, failed: 6 }), 30);
+    expect(s.score).toBe(94);
+    expect(s.risks).toEqual([]);
+  });
+
+  it('copes with no tests at all', () => {
+    const s = executiveSummary(data({ total: 0, passed: 0, failed: 0 }), 30);
+    expect([s.passRate, s.score, s.failureRate, s.flakyImpact]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('healthAlerts', () => {
+  it('reports nothing for a healthy answer', () => {
+    expect(healthAlerts(data({ total: 100, passed: 90, failed: 10 }, [flaky('ok', 0.51)], [['chromium', 5, 5]]))).toEqual([]);
+  });
+
+  it('picks the lowest pass rate as the most critical, then the most failures', () => {
+    const [alert] = healthAlerts(data({ total: 100, passed: 90, failed: 10 }, [flaky('b', 0.5, 2), flaky('c', 0.2, 1), flaky('d', 0.2, 4)]));
+    expect(alert?.kind).toBe('critical-flaky');
+    if (alert?.kind !== 'critical-flaky') return;
+    expect(alert.tests).toHaveLength(3);
+    expect(alert.worst.test_title).toBe('d');
+    expect(alert.worstHref).toBe('/flaky-tests?test=d&file=a.spec.ts&browser=chromium');
+  });
+
+  it('flags browsers with more failures than passes and a pass rate below 80%', () => {
+    const alerts = healthAlerts(data({ total: 100, passed: 79, failed: 21 }, [], [['firefox', 4, 5], ['webkit', 5, 4]]));
+    expect(alerts.map((a) => a.kind)).toEqual(['browser-issues', 'low-pass-rate']);
+    expect(alerts[0]?.kind === 'browser-issues' && alerts[0].browsers.map((b) => b.browser)).toEqual(['firefox']);
+  });
+});
+
+describe('flaky links', () => {
+  it('encodes the query with URLSearchParams', () => {
+    expect(flakyTestHref({ test_title: 'redirects /a?page=2&sort=desc', test_file: 'x y.spec.ts', browser: 'edge' })).toBe(
+      '/flaky-tests?test=redirects+%2Fa%3Fpage%3D2%26sort%3Ddesc&file=x+y.spec.ts&browser=edge',
+    );
+    expect(flakySeverityHref('severe')).toBe('/flaky-tests?severity=severe');
+  });
+});
+
+describe('trendCounts', () => {
+  const record = (title: string, browser: string, trend_direction: TrendRecord['trend_direction']): TrendRecord => ({
+    test_file: 'a.spec.ts',
+    test_title: title,
+    browser,
+    trend_direction,
+    trend_percentage: 0,
+    pass_rate: 1,
+    previous_pass_rate: 1,
+    period_start: '2026-11-01',
+    period_end: '2026-11-07',
+  });
+
+  it('counts each test once per direction', () => {
+    expect(trendCounts([record('a', 'chromium', 'declining'), record('a', 'firefox', 'declining'), record('a', 'webkit', 'stable'), record('b', 'edge', 'new')])).toEqual({
+      declining: 1,
+      improving: 0,
+      stable: 1,
+      new: 1,
+    });
+  });
+});

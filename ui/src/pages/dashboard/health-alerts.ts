@@ -1,0 +1,25 @@
+import type { BrowserComparison, DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
+import { passRatePercent } from '../../../../core/analytics/formulas.js';
+import { flakyTestHref } from './flaky-links.js';
+
+export type HealthAlert =
+  | { kind: 'critical-flaky'; tests: FlakyTestSummary[]; worst: FlakyTestSummary; worstHref: string }
+  | { kind: 'browser-issues'; browsers: BrowserComparison[] }
+  | { kind: 'low-pass-rate'; passRate: number };
+
+/** The QA Health Alerts rules of SPEC.md section 9, most urgent first. */
+export function healthAlerts(data: DashboardResponse): HealthAlert[] {
+  const alerts: HealthAlert[] = [];
+  const critical = data.flakyTests.filter((test) => test.pass_rate <= 0.5);
+  if (critical.length > 0) {
+    // Most critical: the lowest pass rate; among equals, the one that failed most often.
+    const worst = [...critical].sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs)[0]!;
+    alerts.push({ kind: 'critical-flaky', tests: critical, worst, worstHref: flakyTestHref(worst) });
+  }
+  const failing = data.browserComparison.filter((browser) => browser.failed > browser.passed);
+  if (failing.length > 0) alerts.push({ kind: 'browser-issues', browsers: failing });
+  const summary = data.summary[0];
+  const passRate = passRatePercent(summary?.total_passed ?? 0, summary?.total_tests ?? 0);
+  if ((summary?.total_tests ?? 0) > 0 && passRate < 80) alerts.push({ kind: 'low-pass-rate', passRate });
+  return alerts;
+}
