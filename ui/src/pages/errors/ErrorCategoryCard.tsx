@@ -5,7 +5,7 @@ import type { CategoryGroup } from './pattern-groups.js';
 
 const COLORS: Record<ErrorCategory, string> = {
   'Test Timeout': 'orange',
-  'Element Wait Timeout': 'yellow',
+  'Element Wait Timeout': 'cyan',
   'Page Load Timeout': 'grape',
   'Assertion Error': 'red',
   'Browser Protocol Error': 'violet',
