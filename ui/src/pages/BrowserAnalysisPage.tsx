@@ -1,6 +1,57 @@
+import { Select, Stack, Text } from '@mantine/core';
+import { Link, useSearchParams } from 'react-router-dom';
+import { dashboard } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
+import { useApi } from '../lib/use-api.js';
+import { BrowserComparisonChart } from './browsers/BrowserComparisonChart.js';
+import { BrowserIssues } from './browsers/BrowserIssues.js';
+import { browserRows, parseDays, TIME_RANGES } from './browsers/browser-rows.js';
+import { BrowserTable } from './browsers/BrowserTable.js';
 
-/** Placeholder until its UI issue lands. */
 export function BrowserAnalysisPage() {
-  return <PageHeader title="Browser Analysis" />;
+  const [params, setParams] = useSearchParams();
+  const days = parseDays(params.get('days'));
+  const { data, error, loading, reload } = useApi(() => dashboard(days), [days]);
+  useReloadOnTestDataUpdated(reload);
+
+  const range = (
+    <Select
+      label="Time Range"
+      w={180}
+      allowDeselect={false}
+      data={TIME_RANGES.map((r) => ({ ...r }))}
+      value={String(days)}
+      onChange={(value) => value !== null && setParams({ days: value }, { replace: true })}
+    />
+  );
+
+  let content;
+  if (error) content = <ErrorState text="Failed to load browser analysis" action={{ label: 'Try Again', onClick: reload }} />;
+  else if (!data || loading) content = <LoadingState text="Loading browser analysis..." />;
+  else {
+    const rows = browserRows(data.browserComparison);
+    content =
+      rows.length === 0 ? (
+        <EmptyState title="No browser data available">
+          <Text c="dimmed">
+            No test results in this period. <Link to="/upload">Upload Test Results</Link>
+          </Text>
+        </EmptyState>
+      ) : (
+        <Stack gap="lg">
+          <BrowserIssues rows={rows} />
+          <BrowserTable rows={rows} />
+          <BrowserComparisonChart rows={rows} />
+        </Stack>
+      );
+  }
+
+  return (
+    <>
+      <PageHeader title="Browser Analysis" subtitle={days === 0 ? 'Showing all test results' : `Showing test results from the last ${days} days`} actions={range} />
+      {content}
+    </>
+  );
 }

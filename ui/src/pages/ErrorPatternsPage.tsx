@@ -1,6 +1,46 @@
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { errorPatterns } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { StatCard } from '../components/StatCard.js';
+import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
+import { useApi } from '../lib/use-api.js';
+import { ErrorCategoryCard } from './errors/ErrorCategoryCard.js';
+import { groupByCategory, patternStats } from './errors/pattern-groups.js';
 
-/** Placeholder until its UI issue lands. */
 export function ErrorPatternsPage() {
-  return <PageHeader title="Error Patterns" />;
+  const { data, error, loading, reload } = useApi(errorPatterns, []);
+  useReloadOnTestDataUpdated(reload);
+
+  let content;
+  if (error) content = <ErrorState text="Failed to load error patterns" action={{ label: 'Try Again', onClick: reload }} />;
+  else if (!data || (loading && data.length === 0)) content = <LoadingState text="Loading error patterns..." />;
+  else if (data.length === 0) {
+    content = (
+      <EmptyState title="No error patterns found">
+        <Text c="dimmed">Failures of uploaded test runs are grouped here by what went wrong.</Text>
+      </EmptyState>
+    );
+  } else {
+    const stats = patternStats(data);
+    content = (
+      <Stack gap="lg">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <StatCard label="Error Categories" value={stats.categories.toLocaleString()} />
+          <StatCard label="Total Failures" value={stats.failures.toLocaleString()} color="red" />
+          <StatCard label="Browsers Affected" value={stats.browsers.toLocaleString()} />
+        </SimpleGrid>
+        {groupByCategory(data).map((group) => (
+          <ErrorCategoryCard key={group.category} group={group} />
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Error Patterns" subtitle="Failures grouped by category and by message" />
+      {content}
+    </>
+  );
 }

@@ -1,6 +1,71 @@
-import { PageHeader } from '../components/PageHeader.js';
+import { Anchor, Container, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { dashboard } from '../api/calls.js';
+import { errorText } from '../api/client.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
+import { useApi } from '../lib/use-api.js';
+import { parseDays } from './browsers/browser-rows.js';
+import { BrowserHealthPanel } from './report/BrowserHealthPanel.js';
+import { CriticalIssues } from './report/CriticalIssues.js';
+import { KeyMetrics } from './report/KeyMetrics.js';
+import { QualityScoreCard } from './report/QualityScoreCard.js';
+import { QuickStats } from './report/QuickStats.js';
+import { ReportFooter } from './report/ReportFooter.js';
+import { ReportHeader } from './report/ReportHeader.js';
+import { reportFigures } from './report/report-figures.js';
+import classes from './report/report.module.css';
 
-/** Placeholder until its UI issue lands. */
+/** /report?days= : the executive report, outside the app layout so it prints as a page of its own. */
 export function ReportPage() {
-  return <PageHeader title="Executive Report" />;
+  const [params] = useSearchParams();
+  const days = parseDays(params.get('days'));
+  const { data, error, loading, reload } = useApi(() => dashboard(days), [days]);
+  useReloadOnTestDataUpdated(reload);
+  // The moment this report was put together, for its id and footer.
+  const [generatedAt] = useState(() => new Date());
+
+  let content;
+  if (error) content = <ErrorState text={`Failed to load report data: ${errorText(error)}`} action={{ label: 'Try Again', onClick: reload }} />;
+  else if (!data || loading) content = <LoadingState text="Generating report..." />;
+  else if ((data.summary[0]?.total_tests ?? 0) === 0) {
+    content = (
+      <EmptyState title="No test results in this period">
+        <Text c="dimmed">
+          <Anchor component={Link} to="/upload">
+            Upload Test Results
+          </Anchor>{' '}
+          to build a report.
+        </Text>
+      </EmptyState>
+    );
+  } else {
+    const figures = reportFigures(data);
+    content = (
+      <Stack gap="lg">
+        <Grid gap="md" align="stretch">
+          <Grid.Col span={{ base: 12, md: 4 }}>
+            <QualityScoreCard figures={figures} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 8 }}>
+            <KeyMetrics figures={figures} />
+          </Grid.Col>
+        </Grid>
+        <SimpleGrid cols={{ base: 1, md: 2 }}>
+          <CriticalIssues figures={figures} />
+          <BrowserHealthPanel figures={figures} />
+        </SimpleGrid>
+        <QuickStats figures={figures} slowTests={data.slowTests} />
+        <ReportFooter days={days} generatedAt={generatedAt} />
+      </Stack>
+    );
+  }
+
+  return (
+    <Container size="lg" py="xl" className={classes.page}>
+      <ReportHeader days={days} />
+      {content}
+    </Container>
+  );
 }

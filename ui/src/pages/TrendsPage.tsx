@@ -1,6 +1,50 @@
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { trends } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { StatCard } from '../components/StatCard.js';
+import { formatDuration, passRateColor, percent } from '../lib/format.js';
+import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
+import { useApi } from '../lib/use-api.js';
+import { DailyBreakdownTable } from './trends/DailyBreakdownTable.js';
+import { TrendCharts } from './trends/TrendCharts.js';
+import { hasResults, trendRows, trendSummary } from './trends/trend-summary.js';
+import { readableTextColor } from '../lib/readable-color.js';
 
-/** Placeholder until its UI issue lands. */
 export function TrendsPage() {
-  return <PageHeader title="Test Trends (Last 30 Days)" />;
+  const { data, error, loading, reload } = useApi(trends, []);
+  useReloadOnTestDataUpdated(reload);
+
+  let content;
+  if (error) content = <ErrorState text="Failed to load trends data" action={{ label: 'Try Again', onClick: reload }} />;
+  else if (!data || (loading && data.length === 0)) content = <LoadingState text="Loading trends..." />;
+  else if (!hasResults(trendRows(data))) {
+    content = (
+      <EmptyState title="No trend data available">
+        <Text c="dimmed">Daily trends appear once test results from the last 30 days are uploaded.</Text>
+      </EmptyState>
+    );
+  } else {
+    const rows = trendRows(data);
+    const summary = trendSummary(rows);
+    const activeDays = rows.filter((r) => r.total_tests > 0).length;
+    content = (
+      <Stack gap="lg">
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          <StatCard label="Total Tests Run" value={summary.totalTests.toLocaleString()} hint={`on ${activeDays} of the last ${rows.length} days`} />
+          <StatCard label="Average Pass Rate" value={percent(summary.avgPassRate)} color={readableTextColor(passRateColor(summary.avgPassRate))} hint="mean of the daily pass rates" />
+          <StatCard label="Average Duration" value={formatDuration(summary.avgDuration)} hint="mean of the daily averages per test" />
+        </SimpleGrid>
+        <TrendCharts rows={rows} />
+        <DailyBreakdownTable rows={rows} />
+      </Stack>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Test Trends (Last 30 Days)" />
+      {content}
+    </>
+  );
 }

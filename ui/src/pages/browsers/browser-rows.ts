@@ -1,0 +1,42 @@
+import type { BrowserComparison } from '../../../../core/api/analytics.js';
+import { browserHealth, passRatePercent, type BrowserHealth } from '../../../../core/analytics/formulas.js';
+
+export interface BrowserRow extends BrowserComparison {
+  /** passed / total × 100 */
+  passRate: number;
+  health: BrowserHealth;
+  /** SPEC.md section 9: a browser with more failures than passes is an issue. */
+  failingMoreThanPassing: boolean;
+}
+
+export const HEALTH_COLORS: Record<BrowserHealth, string> = { excellent: 'green', good: 'teal', warning: 'yellow', critical: 'red' };
+
+export function healthLabel(health: BrowserHealth): string {
+  return health.charAt(0).toUpperCase() + health.slice(1);
+}
+
+export function browserRows(comparison: readonly BrowserComparison[]): BrowserRow[] {
+  return comparison.map((b) => {
+    const total = b.total ?? b.passed + b.failed + (b.skipped ?? 0);
+    const passRate = passRatePercent(b.passed, total);
+    return { ...b, total, passRate, health: browserHealth(passRate), failingMoreThanPassing: b.failed > b.passed };
+  });
+}
+
+/** The time ranges of SPEC.md section 2 (0 = all time); anything else falls back to the default 30. */
+export const TIME_RANGES = [
+  { value: '7', label: 'Last 7 days' },
+  { value: '30', label: 'Last 30 days' },
+  { value: '90', label: 'Last 90 days' },
+  { value: '0', label: 'All time' },
+] as const;
+
+export function parseDays(value: string | null, fallback = 30): number {
+  if (value === null || value.trim() === '') return fallback;
+  const days = Number(value);
+  return Number.isInteger(days) && days >= 0 ? days : fallback;
+}
+
+export function periodLabel(days: number): string {
+  return days === 0 ? 'All Time' : `Last ${days} Days`;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import type { ErrorPattern } from '../../../../core/api/analytics.js';
+import { affectedTests, groupByCategory, patternStats, splitList } from './pattern-groups.js';
+
+const pattern = (category: string, frequency: number, browsers = 'chromium'): ErrorPattern => ({
+  error_category: category,
+  error_summary: `${category} summary`,
+  fingerprint: `${category}-${frequency}`,
+  frequency,
+  affected_browsers: browsers,
+  affected_tests: 'a,b',
+  full_error: 'boom',
+});
+
+describe('groupByCategory', () => {
+  it("groups in SPEC.md's category order, most frequent pattern first, unknown categories under other", () => {
+    const groups = groupByCategory([pattern('Navigation Error', 3), pattern('Test Timeout', 1), pattern('Navigation Error', 9), pattern('Mystery', 2), pattern('other', 4)]);
+    expect(groups.map((g) => [g.label, g.occurrences, g.patterns.map((p) => p.frequency)])).toEqual([
+      ['Test Timeout', 1, [1]],
+      ['Navigation Error', 12, [9, 3]],
+      ['Other', 6, [4, 2]],
+    ]);
+  });
+});
+
+describe('patternStats', () => {
+  it('counts categories, sums failures and counts distinct browsers', () => {
+    expect(patternStats([pattern('Test Timeout', 2, 'chromium,firefox'), pattern('Assertion Error', 5, 'firefox, webkit')])).toEqual({ categories: 2, failures: 7, browsers: 3 });
+    expect(patternStats([])).toEqual({ categories: 0, failures: 0, browsers: 0 });
+  });
+});
+
+describe('lists', () => {
+  it('splits comma lists and drops blanks', () => {
+    expect(splitList('a, b,,c ')).toEqual(['a', 'b', 'c']);
+    expect(splitList('')).toEqual([]);
+  });
+  it('shows three affected tests and counts the rest', () => {
+    expect(affectedTests('a,b,c,d,e')).toEqual({ first: ['a', 'b', 'c'], more: 2 });
+    expect(affectedTests('a,b')).toEqual({ first: ['a', 'b'], more: 0 });
+  });
+});

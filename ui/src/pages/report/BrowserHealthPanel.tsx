@@ -1,0 +1,42 @@
+import { Badge, Group, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { formatDuration, percent } from '../../lib/format.js';
+import { TONE_COLORS, type ReportFigures } from './report-figures.js';
+import classes from './report.module.css';
+import { readableTextColor } from '../../lib/readable-color.js';
+
+export function BrowserHealthPanel({ figures }: { figures: ReportFigures }) {
+  return (
+    <Paper withBorder radius="md" p="md" h="100%" className={classes.keepTogether} data-testid="browser-health">
+      <Title order={4} mb="sm">
+        Browser Health
+      </Title>
+      {figures.browsers.length === 0 && <Text c="dimmed">No browser results in this period.</Text>}
+      <Stack gap="md">
+        {figures.browsers.map((b) => {
+          const color = TONE_COLORS[b.tone];
+          return (
+            <div key={b.browser} data-testid="browser-health-row">
+              <Group justify="space-between" mb={4} wrap="nowrap">
+                <Group gap="xs">
+                  <Text fw={600}>{b.browser}</Text>
+                  {b.issue && (
+                    <Badge color="red" variant="light" size="sm" tt="none">
+                      Issue: {percent(b.failureShare * 100)} failing
+                    </Badge>
+                  )}
+                </Group>
+                <Text fw={700} c={readableTextColor(color)}>
+                  {percent(b.passRate)}
+                </Text>
+              </Group>
+              <Progress value={b.passRate} color={color} size="md" aria-label={`${b.browser} pass rate`} />
+              <Text size="xs" c="dimmed" mt={2}>
+                {b.failed.toLocaleString()} failed of {b.total.toLocaleString()} · avg {formatDuration(b.avgDuration)}
+              </Text>
+            </div>
+          );
+        })}
+      </Stack>
+    </Paper>
+  );
+}

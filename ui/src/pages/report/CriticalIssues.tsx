@@ -1,0 +1,75 @@
+import { Badge, Group, Paper, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { fractionPercent } from '../../lib/format.js';
+import type { ReportFigures } from './report-figures.js';
+import classes from './report.module.css';
+
+const SHOWN = 5;
+
+/** Critical flaky tests (pass rate 0.5 or less) and what they cost, per SPEC.md section 9's estimates. */
+export function CriticalIssues({ figures }: { figures: ReportFigures }) {
+  const count = figures.critical.length;
+  return (
+    <Paper withBorder radius="md" p="md" h="100%" className={classes.keepTogether} data-testid="critical-issues">
+      <Group justify="space-between" mb="sm">
+        <Title order={4}>Critical Issues</Title>
+        <Badge color={count > 0 ? 'red' : 'green'} variant="light" tt="none" data-testid="critical-count">
+          {count} critical
+        </Badge>
+      </Group>
+      {count === 0 ? (
+        <Text c="dimmed">No critical issues: no flaky test fails half of its runs or more.</Text>
+      ) : (
+        <>
+          <Text size="sm" mb="xs">
+            {count} flaky {count === 1 ? 'test fails' : 'tests fail'} ≥50% of the time.
+          </Text>
+          <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" data-testid="critical-tests" style={{ tableLayout: 'fixed' }}>
+            <Table.Tbody>
+              {figures.critical.slice(0, SHOWN).map((t) => (
+                <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
+                  <Table.Td>
+                    <Text size="sm" title={t.test_title} truncate="end">
+                      {t.test_title}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td w={110}>
+                    <BrowserLabel browser={t.browser} />
+                  </Table.Td>
+                  <Table.Td w={64} ta="right">
+                    <Text size="sm" c="red" fw={600}>
+                      {fractionPercent(t.pass_rate)}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {count > SHOWN && (
+            <Text size="xs" c="dimmed" mb="sm">
+              and {count - SHOWN} more
+            </Text>
+          )}
+        </>
+      )}
+      <SimpleGrid cols={2} mt="xs">
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+            Estimated cost
+          </Text>
+          <Text fw={700} data-testid="critical-cost">
+            ${figures.costPerWeek.toLocaleString('en-US')}/week
+          </Text>
+        </div>
+        <div>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+            Estimated fix time
+          </Text>
+          <Text fw={700} data-testid="fix-days">
+            {figures.fixDays} {figures.fixDays === 1 ? 'day' : 'days'}
+          </Text>
+        </div>
+      </SimpleGrid>
+    </Paper>
+  );
+}

@@ -1,0 +1,32 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useNavigate } from 'react-router-dom';
+import { ThemeToggle } from '../../theme/ThemeToggle.js';
+import { periodLabel } from '../browsers/browser-rows.js';
+import classes from './report.module.css';
+
+export function ReportHeader({ days }: { days: number }) {
+  const navigate = useNavigate();
+  return (
+    <Group justify="space-between" align="center" wrap="nowrap" mb="lg" component="header">
+      <Group gap="md" wrap="nowrap">
+        <Button variant="default" onClick={() => navigate('/')} className={classes.noPrint} leftSection={<span aria-hidden="true">←</span>}>
+          Back to Dashboard
+        </Button>
+        <Stack gap={0}>
+          <Title order={1} fz={28} data-testid="report-title">
+            Executive Quality Report
+          </Title>
+          <Text c="dimmed" fw={500} data-testid="report-period">
+            {periodLabel(days)}
+          </Text>
+        </Stack>
+      </Group>
+      <Group gap="sm" wrap="nowrap" className={classes.noPrint}>
+        <Button variant="light" onClick={() => window.print()}>
+          Print
+        </Button>
+        <ThemeToggle />
+      </Group>
+    </Group>
+  );
+}

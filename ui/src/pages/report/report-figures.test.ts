@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
+import { browserTone, reportFigures, reportId, scoreTone } from './report-figures.js';
+
+const flaky = (pass_rate: number): FlakyTestSummary => ({ test_title: `t${pass_rate}`, test_file: 'a.spec.ts', browser: 'chromium', pass_rate, failed_runs: 1, total_runs: 2, flaky_score: 50 });
+
+const data: DashboardResponse = {
+  days: 30,
+  summary: [{ total_runs: 4, total_tests: 200, total_passed: 180, total_failed: 15, total_skipped: 5, avg_duration: 1200 }],
+  browserComparison: [
+    { browser: 'chromium', passed: 96, failed: 4, skipped: 0, total: 100, avg_duration: 1000 },
+    { browser: 'firefox', passed: 84, failed: 11, skipped: 5, total: 100, avg_duration: 1400 },
+  ],
+  flakyTests: [flaky(0.9), flaky(0.5), flaky(0.3)],
+  recentRuns: [],
+  slowTests: [],
+  flakyTrends: [],
+};
+
+describe('reportFigures', () => {
+  const f = reportFigures(data);
+  it('scores the pass rate less the flaky impact', () => {
+    // 90 − min(3 / 200 × 100, 20) = 88.5
+    expect([f.passRate, f.flakyCount, f.score, f.level, f.scoreTone]).toEqual([90, 3, 88.5, 'Good', 'medium']);
+  });
+  it('estimates half an hour per flaky test, 800 per critical test and half the flaky count in days', () => {
+    expect(f.devHoursLostPerWeek).toBe(1.5);
+    expect(f.critical.map((t) => t.pass_rate)).toEqual([0.3, 0.5]);
+    expect(f.costPerWeek).toBe(1600);
+    expect(f.fixDays).toBe(2);
+  });
+  it('colours browsers at 95 and 90 and flags a failure share over 10 percent', () => {
+    expect(f.browsers.map((b) => [b.browser, b.tone, b.issue])).toEqual([
+      ['chromium', 'good', false],
+      ['firefox', 'bad', true],
+    ]);
+  });
+  it('copes with an empty period', () => {
+    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 }], flakyTests: [], browserComparison: [] });
+    expect([empty.passRate, empty.score, empty.fixDays, empty.costPerWeek]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('tones and id', () => {
+  it('uses the report thresholds', () => {
+    expect([scoreTone(90), scoreTone(75), scoreTone(74.9)]).toEqual(['good', 'medium', 'bad']);
+    expect([browserTone(95), browserTone(90), browserTone(89.9)]).toEqual(['good', 'medium', 'bad']);
+  });
+  it('derives the id from the date and the period', () => {
+    const now = new Date('2026-11-21T10:00:00Z');
+    expect(reportId(30, now)).toBe('QR-20261121-30D');
+    expect(reportId(0, now)).toBe('QR-20261121-ALL');
+  });
+});

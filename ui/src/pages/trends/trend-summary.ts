@@ -1,0 +1,46 @@
+import type { TrendDay } from '../../../../core/api/analytics.js';
+import { passRatePercent } from '../../../../core/analytics/formulas.js';
+
+export interface TrendRow extends TrendDay {
+  /** passed / total_tests × 100 for the day; null on a day without results (the API lists every day of the window). */
+  passRate: number | null;
+}
+
+export interface TrendSummary {
+  totalTests: number;
+  /** Mean of the daily pass rates, percent. */
+  avgPassRate: number;
+  /** Mean of the daily average durations, ms. */
+  avgDuration: number;
+}
+
+/** The days oldest first (as the charts read left to right), each with its pass rate. */
+export function trendRows(days: readonly TrendDay[]): TrendRow[] {
+  return [...days].sort((a, b) => a.date.localeCompare(b.date)).map((d) => ({ ...d, passRate: d.total_tests > 0 ? passRatePercent(d.passed, d.total_tests) : null }));
+}
+
+/** The window has results when any of its days has. */
+export function hasResults(rows: readonly TrendRow[]): boolean {
+  return rows.some((r) => r.total_tests > 0);
+}
+
+/** The Daily Breakdown order of SPEC.md section 2: newest first. */
+export function newestFirst(rows: readonly TrendRow[]): TrendRow[] {
+  return [...rows].sort((a, b) => b.date.localeCompare(a.date));
+}
+
+/** Averages over the days that had results, so a quiet weekend does not read as a 0% pass rate. */
+export function trendSummary(rows: readonly TrendRow[]): TrendSummary {
+  const active = rows.filter((r) => r.total_tests > 0);
+  const mean = (pick: (r: TrendRow) => number) => (active.length > 0 ? active.reduce((s, r) => s + pick(r), 0) / active.length : 0);
+  return { totalTests: rows.reduce((s, r) => s + r.total_tests, 0), avgPassRate: mean((r) => r.passRate ?? 0), avgDuration: mean((r) => r.avg_duration) };
+}
+
+/** A 'YYYY-MM-DD' day as the viewer reads it. The day is a UTC calendar day, so it is formatted in UTC, never shifted by the viewer's zone. */
+export function dayLabel(date: string, style: 'short' | 'medium' = 'medium'): string {
+  const parsed = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  return style === 'short'
+    ? parsed.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' })
+    : parsed.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+}
