@@ -23,7 +23,7 @@ export function StatusDonut({ passed, failed, skipped, title = 'Test Status Dist
         </Center>
       ) : (
         <Stack align="center" gap="sm">
-          <DonutChart data={data} size={200} thickness={32} withTooltip tooltipDataSource="segment" chartLabel={total} paddingAngle={data.length > 1 ? 2 : 0} />
+          <DonutChart data={data} size={200} thickness={32} withTooltip tooltipDataSource="segment" chartLabel={total.toLocaleString()} paddingAngle={data.length > 1 ? 2 : 0} />
           <Group gap="md" justify="center">
             {SEGMENTS.map((s) => (
               <Group key={s.key} gap={6} wrap="nowrap">
