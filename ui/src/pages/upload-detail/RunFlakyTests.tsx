@@ -3,6 +3,9 @@ import type { TestResultRow } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { TestStatusBadge } from './TestStatusBadge.js';
 
+/** A run of thousands of tests can retry hundreds: the list stays short, the table has them all. */
+const SHOWN = 100;
+
 /** 'Flaky Tests': the tests of this run that needed retries. */
 export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
   return (
@@ -17,7 +20,7 @@ export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
       ) : (
         <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
           <Stack gap="xs">
-            {tests.map((test) => (
+            {tests.slice(0, SHOWN).map((test) => (
               <Group key={test.id} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
                 <Stack gap={0} style={{ minWidth: 0 }}>
                   <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
@@ -33,6 +36,11 @@ export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
                 </Group>
               </Group>
             ))}
+            {tests.length > SHOWN && (
+              <Text size="xs" c="dimmed">
+                and {(tests.length - SHOWN).toLocaleString()} more; filter the Test Results table to see them all.
+              </Text>
+            )}
           </Stack>
         </ScrollArea.Autosize>
       )}

@@ -85,15 +85,15 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
       <Table highlightOnHover verticalSpacing="sm" style={{ opacity: uploads.loading ? 0.6 : undefined }} aria-busy={uploads.loading}>
         <Table.Thead>
           <Table.Tr>
-            {/* Badges truncate in a squeezed column: those columns keep their width. */}
-            <Table.Th miw={120}>Status</Table.Th>
-            <Table.Th miw={120}>Upload Date</Table.Th>
-            <Table.Th miw={120}>Test Execution</Table.Th>
+            {/* Badges truncate in a squeezed column, and table cells ignore min-width: a width keeps them whole. */}
+            <Table.Th w={120}>Status</Table.Th>
+            <Table.Th w={130}>Upload Date</Table.Th>
+            <Table.Th w={130}>Test Execution</Table.Th>
             <Table.Th>Project</Table.Th>
-            <Table.Th miw={140}>Browser</Table.Th>
+            <Table.Th w={150}>Browser</Table.Th>
             <Table.Th>Tests</Table.Th>
             <Table.Th style={{ whiteSpace: 'nowrap' }}>Pass Rate</Table.Th>
-            <Table.Th miw={150}>Git Info</Table.Th>
+            <Table.Th w={170}>Git Info</Table.Th>
             <Table.Th>Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
