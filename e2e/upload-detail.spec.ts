@@ -185,6 +185,30 @@ test.describe('upload details', () => {
     await expect(page.getByTestId('error-pattern')).toHaveText(['Error: expect(locator).toBeVisible() failed1']);
   });
 
+  test('a run of thousands of tests stays responsive: one page of rows in the page, search over all', async ({ page, flakeboard }, testInfo) => {
+    const path = testInfo.outputPath('large.json');
+    const count = 3000;
+    const specs = Array.from({ length: count }, (_, i) => ({
+      title: `case ${String(i).padStart(4, '0')}`,
+      file: `suite-${i % 30}.spec.ts`,
+      line: i + 1,
+      column: 1,
+      tests: [{ projectName: 'chromium', expectedStatus: 'passed', results: [{ status: i % 10 === 0 ? 'failed' : 'passed', duration: (i * 37) % 20_000, retry: 0, ...(i % 10 === 0 ? { error: { message: `Error: case ${i} broke` } } : {}) }] }],
+    }));
+    writeFileSync(path, JSON.stringify({ config: { projects: [{ name: 'chromium' }] }, suites: [{ title: 'large', file: 'large.spec.ts', specs }], errors: [] }));
+    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [path] }] });
+    await openNewestRun(page, server);
+    await expect(range(page)).toHaveText(`Showing 1-50 of ${count.toLocaleString('en-US')} tests`);
+    await expect(testRows(page)).toHaveCount(50);
+    await page.getByRole('button', { name: String(count / 50) }).click();
+    await expect(range(page)).toHaveText(`Showing ${count - 49}-${count} of ${count.toLocaleString('en-US')} tests`);
+    await page.getByRole('textbox', { name: 'Search tests' }).fill('case 2999');
+    await expect(testRows(page)).toHaveCount(1);
+    await expect(range(page)).toHaveText('Showing 1-1 of 1 tests');
+    await page.getByRole('textbox', { name: 'Search tests' }).fill('broke');
+    await expect(range(page)).toHaveText(`Showing 1-50 of ${count / 10} tests`);
+  });
+
   test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, flakeboard }) => {
     const server = await flakeboard.start({ template: 'empty' });
     await signIn(page, server, { hash: '/upload' });

@@ -70,8 +70,13 @@ test.describe('upload page', () => {
     await page.getByLabel('Git Branch (optional)').fill('release/7');
     await shootBothThemes(page, 'upload-detected-files');
 
+    // SPEC.md section 4: on success the pending count refreshes and testDataUpdated is broadcast.
+    await page.evaluate(() => window.addEventListener('testDataUpdated', () => ((window as { updates?: number }).updates = ((window as { updates?: number }).updates ?? 0) + 1)));
+    const pendingCountRefresh = page.waitForRequest((r) => r.url().endsWith('/api/uploads/pending'));
     await page.getByRole('button', { name: 'Upload Results' }).click();
     await expect(page.getByTestId('upload-summary')).toBeVisible();
+    await pendingCountRefresh;
+    expect(await page.evaluate(() => (window as { updates?: number }).updates)).toBe(1);
     const runs = await getApi<RecentUpload[]>(page, '/api/recent-uploads');
     expect(runs).toHaveLength(2);
     const run1 = runs.find((r) => r.file_path === 'run-1.json')!;
@@ -313,7 +318,11 @@ test.describe('upload page', () => {
     await expect(rows(page)).toHaveCount(before.length);
 
     const both = answerDialogs(page, [true, true]);
+    await page.evaluate(() => window.addEventListener('testDataUpdated', () => ((window as { updates?: number }).updates = 1)));
+    const pendingCountRefresh = page.waitForRequest((r) => r.url().endsWith('/api/uploads/pending'));
     await clear.click();
+    await pendingCountRefresh;
+    await expect.poll(() => page.evaluate(() => (window as { updates?: number }).updates)).toBe(1);
     await expect.poll(() => both).toEqual([first[0], second[1], 'All test data cleared successfully']);
     await expect(page.getByText('No uploads yet.')).toBeVisible();
     expect(await getApi<RecentUpload[]>(page, '/api/recent-uploads')).toEqual([]);
