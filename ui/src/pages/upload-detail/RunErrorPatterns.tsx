@@ -1,0 +1,33 @@
+import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import type { TestResultRow } from '../../../../core/api/uploads.js';
+import { topErrorPatterns } from './test-results-view.js';
+
+/** 'Error Patterns': the five most frequent error first lines of this run. */
+export function RunErrorPatterns({ results }: { results: readonly TestResultRow[] }) {
+  const patterns = topErrorPatterns(results);
+  return (
+    <Paper withBorder p="md" radius="md" h="100%" data-testid="run-error-patterns">
+      <Title order={4} mb="sm">
+        Error Patterns
+      </Title>
+      {patterns.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No errors in this run.
+        </Text>
+      ) : (
+        <Stack gap="xs">
+          {patterns.map((p) => (
+            <Group key={p.pattern} justify="space-between" wrap="nowrap" gap="sm" align="flex-start" data-testid="error-pattern">
+              <Text size="sm" ff="monospace" style={{ wordBreak: 'break-word', minWidth: 0 }}>
+                {p.pattern}
+              </Text>
+              <Badge color="red" variant="light" style={{ flexShrink: 0 }}>
+                {p.count}
+              </Badge>
+            </Group>
+          ))}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,49 @@
+import { Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
+import type { TestResultRow } from '../../../../core/api/uploads.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { TestStatusBadge } from './TestStatusBadge.js';
+
+/** A run of thousands of tests can retry hundreds: the list stays short, the table has them all. */
+const SHOWN = 100;
+
+/** 'Flaky Tests': the tests of this run that needed retries. */
+export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
+  return (
+    <Paper withBorder p="md" radius="md" h="100%" data-testid="run-flaky-tests">
+      <Title order={4} mb="sm">
+        Flaky Tests
+      </Title>
+      {tests.length === 0 ? (
+        <Text c="dimmed" size="sm">
+          No test needed a retry in this run.
+        </Text>
+      ) : (
+        <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
+          <Stack gap="xs">
+            {tests.slice(0, SHOWN).map((test) => (
+              <Group key={test.id} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+                <Stack gap={0} style={{ minWidth: 0 }}>
+                  <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
+                    {test.test_title}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+                    {test.test_file} · Retried {test.retry_count} time(s)
+                  </Text>
+                </Stack>
+                <Group gap={6} wrap="nowrap">
+                  <BrowserLabel browser={test.browser} />
+                  <TestStatusBadge status={test.status} />
+                </Group>
+              </Group>
+            ))}
+            {tests.length > SHOWN && (
+              <Text size="xs" c="dimmed">
+                and {(tests.length - SHOWN).toLocaleString()} more; filter the Test Results table to see them all.
+              </Text>
+            )}
+          </Stack>
+        </ScrollArea.Autosize>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,108 @@
+import { Group, Paper, Select, Table, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { RecentUpload, ReviewStatus } from '../../../../core/api/uploads.js';
+import { deleteRun } from '../../api/calls.js';
+import { errorText } from '../../api/client.js';
+import { EmptyState, ErrorState, LoadingState } from '../../components/PageState.js';
+import type { ApiState } from '../../lib/use-api.js';
+import { ClearAllDataButton } from './ClearAllDataButton.js';
+import { RecentUploadRow } from './RecentUploadRow.js';
+
+export type StatusFilter = ReviewStatus | 'all';
+
+const FILTERS = [
+  { value: 'all', label: 'All Status' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rejected', label: 'Rejected' },
+];
+
+export const DELETE_CONFIRM = 'Are you sure you want to delete this test run and all its results? This cannot be undone.';
+
+/** 'Recent Uploads': the server-filtered list, DELETE per row and Clear All Data. */
+export function RecentUploadsSection({ status, onStatusChange, uploads, onDataChanged }: {
+  status: StatusFilter;
+  onStatusChange(status: StatusFilter): void;
+  uploads: ApiState<RecentUpload[]>;
+  /** A run was deleted or everything was cleared. */
+  onDataChanged(): void;
+}) {
+  const navigate = useNavigate();
+  const [deleting, setDeleting] = useState<number | null>(null);
+
+  const remove = async (upload: RecentUpload) => {
+    if (!window.confirm(DELETE_CONFIRM)) return;
+    setDeleting(upload.id);
+    try {
+      await deleteRun(upload.id);
+      window.alert('Test run deleted successfully');
+      onDataChanged();
+    } catch (error) {
+      console.error(`Deleting run ${upload.id} failed`, error);
+      window.alert(`Failed to delete test run: ${errorText(error)}`);
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Group justify="space-between" mb="md" wrap="wrap">
+        <Title order={3}>Recent Uploads</Title>
+        <Group gap="sm">
+          <Select
+            aria-label="Status filter"
+            data={FILTERS}
+            value={status}
+            onChange={(value) => onStatusChange((value ?? 'all') as StatusFilter)}
+            allowDeselect={false}
+            w={160}
+          />
+          <ClearAllDataButton onCleared={onDataChanged} />
+        </Group>
+      </Group>
+      <RecentUploadsBody uploads={uploads} filtered={status !== 'all'} deleting={deleting} onOpen={(id) => navigate(`/upload/${id}`)} onDelete={(u) => void remove(u)} />
+    </Paper>
+  );
+}
+
+function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
+  uploads: ApiState<RecentUpload[]>;
+  filtered: boolean;
+  deleting: number | null;
+  onOpen(id: number): void;
+  onDelete(upload: RecentUpload): void;
+}) {
+  // useApi keeps the last list on a failed reload; a stale list for another filter would mislead.
+  if (uploads.error && !uploads.loading) return <ErrorState text="Failed to load recent uploads" action={{ label: 'Try Again', onClick: uploads.reload }} />;
+  if (uploads.data === undefined) return <LoadingState text="Loading uploads..." />;
+  if (uploads.data.length === 0) {
+    return <EmptyState title="No uploads yet.">{filtered && <Text c="dimmed">None with this status.</Text>}</EmptyState>;
+  }
+  return (
+    <Table.ScrollContainer minWidth={1100}>
+      <Table highlightOnHover verticalSpacing="sm" style={{ opacity: uploads.loading ? 0.6 : undefined }} aria-busy={uploads.loading}>
+        <Table.Thead>
+          <Table.Tr>
+            {/* Badges truncate in a squeezed column, and table cells ignore min-width: a width keeps them whole. */}
+            <Table.Th w={120}>Status</Table.Th>
+            <Table.Th w={130}>Upload Date</Table.Th>
+            <Table.Th w={130}>Test Execution</Table.Th>
+            <Table.Th>Project</Table.Th>
+            <Table.Th w={150}>Browser</Table.Th>
+            <Table.Th>Tests</Table.Th>
+            <Table.Th style={{ whiteSpace: 'nowrap' }}>Pass Rate</Table.Th>
+            <Table.Th w={170}>Git Info</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {uploads.data.map((upload) => (
+            <RecentUploadRow key={upload.id} upload={upload} deleting={deleting === upload.id} onOpen={() => onOpen(upload.id)} onDelete={() => onDelete(upload)} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
