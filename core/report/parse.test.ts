@@ -37,6 +37,10 @@ describe('parseReport: bad input names the file and the problem', () => {
     expect(problem(() => parseReportText('{\n  "config": {},\n  oops\n}', 'r.json'))).toMatch(/^r\.json: invalid JSON: .* at line 3, column 3$/);
   });
 
+  it('not JSON, where the engine quotes an excerpt that holds quotes itself', () => {
+    expect(problem(() => parseReportText('{"config": {"projects": [}', 'r.json'))).toMatch(/^r\.json: invalid JSON: Unexpected token '\}'( at line 1, column 26)?$/);
+  });
+
   it('a truncated file', () => {
     expect(problem(() => parseReportText(text.slice(0, 30), 'r.json'))).toMatch(/^r\.json: invalid JSON: the file ends before the JSON is complete \(truncated\?\)/);
   });

@@ -60,7 +60,8 @@ export function describeJsonError(error: unknown, text: string): string {
   const match = /position (\d+)/.exec(raw);
   const reason = raw
     .replace(/\s*\(line \d+ column \d+\)/, '')
-    .replace(/,? ?"[^"]*"(\.\.\.)? is not valid JSON/, '')
+    // The quoted excerpt may itself hold quotes: cut from the first quote to the message's end.
+    .replace(/,?\s*(?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '')
     .replace(/ in JSON at position \d+/, '')
     .trim();
   if (!match) return reason;
