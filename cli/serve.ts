@@ -53,7 +53,6 @@ export async function serve(settings: ServeSettings): Promise<number> {
   const port = typeof address === 'object' && address ? address.port : settings.port;
   const shown = settings.host === '0.0.0.0' || settings.host === '::' ? 'localhost' : settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${shown}:${port}/`;
-  say(`flakeboard is serving ${settings.dbPath} at ${url}`);
 
   let closing = false;
   const shutdown = async (signal: string): Promise<void> => {
@@ -67,6 +66,9 @@ export async function serve(settings: ServeSettings): Promise<number> {
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
+  // server as soon as it reads this line must not kill it before the database is closed.
+  say(`flakeboard is serving ${settings.dbPath} at ${url}`);
   if (settings.open) openBrowser(url);
   return 0;
 }

@@ -30,7 +30,7 @@ export interface RunningServer {
 export function serve(dbPath: string, extraArgs: string[] = []): Promise<RunningServer> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', dbPath, ...extraArgs], { cwd: ROOT, env: E2E_ENV, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`flakeboard serve did not start in 30 s:\n${output}`)), 30_000);
     const fail = (error: Error) => {
@@ -49,7 +49,9 @@ export function serve(dbPath: string, extraArgs: string[] = []): Promise<Running
         dbPath,
         async stop() {
           if (child.exitCode === null) child.kill('SIGTERM');
-          await exited;
+          // A clean stop closes the database and exits 0; anything else is a server bug.
+          const code = await exited;
+          if (code !== 0) throw new Error(`flakeboard serve did not stop cleanly (exit ${code}):\n${output}`);
         },
       });
     });
