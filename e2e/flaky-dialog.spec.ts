@@ -220,6 +220,8 @@ test.describe('flaky detail dialog', () => {
     for (const text of analysisText(stats)) await expect(panel).toContainText(text);
     const slider = dialog.getByTestId('day-slider');
     await expect(slider).toContainText(`Days shown: ${stats[0]!.date} to ${stats[stats.length - 1]!.date} (${stats.length} of ${stats.length})`);
+    // Tall enough for the whole tab: the dialog scrolls inside the viewport.
+    await page.setViewportSize({ width: 1440, height: 1500 });
     await shootBothThemes(page, 'flaky-dialog-trends', { fullPage: false });
 
     // The slider narrows the days the chart and the analysis use.
@@ -262,7 +264,8 @@ test.describe('flaky detail dialog', () => {
     const browser = group.browsers[0]!.browser;
     const dialog = await openDialog(page, groups, group, browser);
     await dialog.getByRole('tab', { name: 'Trends' }).click();
-    await expect(dialog.getByTestId('pass-rate-chart').locator('svg.recharts-surface path.recharts-curve').first()).toBeVisible();
+    // A flat line has no height, so "visible" would never hold: wait for it to be drawn.
+    await expect(dialog.getByTestId('pass-rate-chart').locator('svg.recharts-surface path.recharts-curve').first()).toBeAttached();
     const downloading = page.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Export PNG' }).click();
     const download = await downloading;
@@ -370,6 +373,7 @@ test.describe('flaky detail dialog', () => {
     expect(result.engine).toBe('local');
     const withCode = result.recommendations.filter((r) => typeof r !== 'string' && r.codeExample);
     await expect(view.locator('pre')).toHaveCount(withCode.length);
+    await page.setViewportSize({ width: 1440, height: 1800 });
     await shootBothThemes(page, 'flaky-dialog-ai', { fullPage: false });
 
     // Regenerate asks again.

@@ -15,7 +15,7 @@ export function TrendCharts({ days, chartRef }: { days: readonly DailyStat[]; ch
           Daily pass rate
         </Text>
         <LineChart
-          h={260}
+          h={240}
           data={data}
           dataKey="date"
           series={[{ name: 'passRate', label: 'Pass rate', color: 'indigo.6' }]}
@@ -36,7 +36,7 @@ export function TrendCharts({ days, chartRef }: { days: readonly DailyStat[]; ch
           Runs per day
         </Text>
         <AreaChart
-          h={140}
+          h={120}
           data={data}
           dataKey="date"
           type="stacked"

@@ -16,13 +16,13 @@ export const PNG_UNAVAILABLE = 'PNG export requires html2canvas library. Please 
 /** Daily pass rate of one test on one browser, with range, slider, analysis and exports. Stats undefined while loading. */
 export function TrendsTab({ title, browser, stats }: { title: string; browser: string; stats: DailyStat[] | undefined }) {
   const [range, setRange] = useState<DayRange>('all');
-  const [window_, setWindow] = useState<[number, number] | null>(null);
+  const [dayWindow, setWindow] = useState<[number, number] | null>(null);
   const [today] = useState(() => new Date());
   const chartRef = useRef<HTMLDivElement>(null);
 
   const inRange = statsInRange(stats ?? [], range, today);
   const last = Math.max(0, inRange.length - 1);
-  const [from, to] = window_ ? [Math.min(window_[0], last), Math.min(window_[1], last)] : [0, last];
+  const [from, to] = dayWindow ? [Math.min(dayWindow[0], last), Math.min(dayWindow[1], last)] : [0, last];
   const days = inRange.slice(from, to + 1);
 
   const exportCsv = () => downloadBlob(new Blob([trendsCsv(days)], { type: 'text/csv;charset=utf-8' }), trendsFileName(title, browser, 'csv'));
@@ -73,7 +73,6 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
         </Text>
       ) : (
         <>
-          <TrendCharts days={days} chartRef={chartRef} />
           {inRange.length >= SLIDER_MIN_DAYS && (
             <div data-testid="day-slider">
               <Text size="xs" c="dimmed" mb={4}>
@@ -94,6 +93,7 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
               />
             </div>
           )}
+          <TrendCharts days={days} chartRef={chartRef} />
           <TrendAnalysisPanel passRatesPercent={days.map((d) => d.pass_rate * 100)} />
         </>
       )}

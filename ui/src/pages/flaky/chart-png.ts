@@ -54,15 +54,19 @@ export interface PngOptions {
 
 const HEADER = 36;
 const PADDING = 16;
+const BLEED = 12;
 
 export async function svgToPng(svg: SVGSVGElement, options: PngOptions): Promise<Blob> {
-  const { width, height } = svg.getBoundingClientRect();
+  const box = svg.getBoundingClientRect();
+  // On screen the chart draws past its box (end dots, axis labels); as an image it would be cut.
+  const width = box.width + BLEED * 2;
+  const height = box.height + BLEED * 2;
   const clone = svg.cloneNode(true) as SVGSVGElement;
   inlineStyles(svg, clone);
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   clone.setAttribute('width', String(width));
   clone.setAttribute('height', String(height));
-  if (!clone.hasAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  clone.setAttribute('viewBox', `${-BLEED} ${-BLEED} ${width} ${height}`);
   const markup = new XMLSerializer().serializeToString(clone);
   const url = URL.createObjectURL(new Blob([markup], { type: 'image/svg+xml;charset=utf-8' }));
   try {
