@@ -2,15 +2,7 @@ import type { Page } from '@playwright/test';
 import { flakySeverity, worstTrend, type TrendDirection } from '../core/analytics/formulas.js';
 import type { FlakyTestGroup, TrendRecord } from '../core/api/analytics.js';
 import { expect, shootBothThemes, signIn, test, type Flakeboard } from './support/fixtures.js';
-
-/** A signed-in call from the page, as the UI makes it. */
-async function api<T>(page: Page, path: string): Promise<T> {
-  return page.evaluate(async (p) => {
-    const answer = await fetch(p, { headers: { authorization: `Bearer ${localStorage.getItem('auth_token')}` } });
-    if (!answer.ok) throw new Error(`${p} answered ${answer.status}`);
-    return answer.json();
-  }, path);
-}
+import { api } from './support/flaky.js';
 
 const percent1 = (fraction: number) => `${(fraction * 100).toFixed(1)}%`;
 const trendOf = (records: TrendRecord[], g: FlakyTestGroup, browser: string) =>
