@@ -1,0 +1,92 @@
+import { Group, Modal, Stack, Tabs, Text } from '@mantine/core';
+import { useState } from 'react';
+import type { AiAnalysisResult } from '../../../../core/api/ai.js';
+import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
+import { dailyStats } from '../../api/calls.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { useApi } from '../../lib/use-api.js';
+import { AiAnalysisTab } from './AiAnalysisTab.js';
+import { DetailSummary } from './DetailSummary.js';
+import { cachedTestDetails } from './test-details-cache.js';
+import { TestHistoryTab } from './TestHistoryTab.js';
+import { TrendsTab } from './TrendsTab.js';
+
+export interface DialogSelection {
+  group: FlakyTestGroup;
+  entry: BrowserEntry;
+}
+
+export type DetailTab = 'history' | 'trends' | 'ai';
+
+/**
+ * The detail dialog of one test on one browser (SPEC.md section 2). It opens on Test History;
+ * closing it (Escape, backdrop, close button) resets it to that tab.
+ */
+export function FlakyDetailDialog({ selection, opened, onClose }: { selection: DialogSelection | null; opened: boolean; onClose(): void }) {
+  const [tab, setTab] = useState<DetailTab>('history');
+  const close = () => {
+    setTab('history');
+    onClose();
+  };
+  return (
+    <Modal
+      opened={opened && selection !== null}
+      onClose={close}
+      size={1040}
+      padding="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={
+        selection && (
+          <Stack gap={4}>
+            <Text fw={700} size="lg" style={{ overflowWrap: 'anywhere' }} data-testid="dialog-title">
+              {selection.group.test_title}
+            </Text>
+            <Group gap="xs">
+              <BrowserLabel browser={selection.entry.browser} />
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {selection.group.test_file}
+              </Text>
+            </Group>
+          </Stack>
+        )
+      }
+    >
+      {selection && <DetailContent key={`${selection.group.test_file}\u0000${selection.group.test_title}\u0000${selection.entry.browser}`} selection={selection} tab={tab} onTab={setTab} />}
+    </Modal>
+  );
+}
+
+function DetailContent({ selection, tab, onTab }: { selection: DialogSelection; tab: DetailTab; onTab(tab: DetailTab): void }) {
+  const { group, entry } = selection;
+  const details = useApi(() => cachedTestDetails(group.test_title, entry.browser), [group.test_title, entry.browser]);
+  // SPEC.md section 8: a daily stats failure clears the stats and shows the empty state.
+  const stats = useApi(() => dailyStats(group.test_file, group.test_title, entry.browser), [group.test_file, group.test_title, entry.browser]);
+  const [analysis, setAnalysis] = useState<AiAnalysisResult | null>(null);
+
+  // The details call is per title and browser; a title used in two files shares it, so keep this file's runs.
+  const history = details.data?.filter((r) => !r.test_file || r.test_file === group.test_file);
+  const historyLoaded = details.data !== undefined && !details.loading;
+
+  return (
+    <Stack gap="md">
+      <DetailSummary entry={entry} />
+      <Tabs value={tab} onChange={(value) => onTab((value as DetailTab | null) ?? 'history')} keepMounted={false}>
+        <Tabs.List mb="md">
+          <Tabs.Tab value="history">Test History</Tabs.Tab>
+          <Tabs.Tab value="trends">Trends</Tabs.Tab>
+          <Tabs.Tab value="ai">AI Analysis</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="history">
+          {/* A failed history load is only logged (SPEC.md section 8): it shows as no history. */}
+          <TestHistoryTab history={details.error && !details.loading ? (history ?? []) : history} />
+        </Tabs.Panel>
+        <Tabs.Panel value="trends">
+          <TrendsTab title={group.test_title} browser={entry.browser} stats={stats.error && !stats.loading ? [] : stats.data} />
+        </Tabs.Panel>
+        <Tabs.Panel value="ai">
+          <AiAnalysisTab title={group.test_title} entry={entry} history={historyLoaded ? (history ?? []) : null} analysis={analysis} onAnalysis={setAnalysis} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

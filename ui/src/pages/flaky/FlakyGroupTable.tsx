@@ -1,0 +1,67 @@
+import { Paper, Table, Text } from '@mantine/core';
+import type { TrendDirection } from '../../../../core/analytics/formulas.js';
+import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
+import { groupKey, type TrendIndex } from './flaky-filter.js';
+import { FlakyGroupRow } from './FlakyGroupRow.js';
+
+interface Props {
+  groups: readonly FlakyTestGroup[];
+  trends: TrendIndex;
+  expanded: ReadonlySet<string>;
+  highlighted: string | null;
+  rowRef(key: string, element: HTMLTableRowElement | null): void;
+  onToggle(key: string): void;
+  onOpen(group: FlakyTestGroup, entry: BrowserEntry): void;
+  onTrend(direction: TrendDirection): void;
+}
+
+export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend }: Props) {
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={1000}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th aria-label="Expand" />
+              <Table.Th>Test Name</Table.Th>
+              <Table.Th>File</Table.Th>
+              <Table.Th>Browsers Affected</Table.Th>
+              <Table.Th>Worst Pass Rate</Table.Th>
+              <Table.Th>Overall Trend</Table.Th>
+              <Table.Th>Total Runs</Table.Th>
+              <Table.Th>Total Failed</Table.Th>
+              <Table.Th>Flaky Score</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {groups.map((group) => {
+              const key = groupKey(group);
+              return (
+                <FlakyGroupRow
+                  key={key}
+                  group={group}
+                  trends={trends}
+                  expanded={expanded.has(key)}
+                  highlighted={highlighted === key}
+                  rowRef={(element) => rowRef(key, element)}
+                  onToggle={() => onToggle(key)}
+                  onOpen={(entry) => onOpen(group, entry)}
+                  onTrend={onTrend}
+                />
+              );
+            })}
+            {groups.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={9}>
+                  <Text c="dimmed" ta="center" py="md">
+                    No flaky tests match this filter.
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Paper>
+  );
+}
