@@ -205,7 +205,9 @@ test.describe('Flaky Test Analysis', () => {
     const index = groups.indexOf(group);
     const browser = group.browsers[group.browsers.length - 1]!.browser;
 
-    await page.goto(`${server.url}#/`);
+    // Start from a screen with no dialog of its own (the dashboard opens the review dialog).
+    await page.goto(`${server.url}#/slow-tests`);
+    await expect(page.getByRole('heading', { name: 'Test Performance Analysis' })).toBeVisible();
     await page.setViewportSize({ width: 1440, height: 600 });
     await page.evaluate(() => {
       const marks = (window as unknown as { __marks: Record<string, number> }).__marks;
