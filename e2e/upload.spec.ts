@@ -345,6 +345,10 @@ test.describe('upload page', () => {
     await signIn(page, server, { hash: '/upload' });
     await expect(page.getByText('No uploads yet.')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);
+    // The drop zone's dashed outline comes from module CSS with light-dark(): a build that
+    // mangles it leaves no border at all.
+    const zone = page.getByTestId('drop-zone');
+    expect(await zone.evaluate((el) => [getComputedStyle(el).borderTopStyle, getComputedStyle(el).borderTopWidth])).toEqual(['dashed', '2px']);
     await shootBothThemes(page, 'upload-empty');
   });
 });
