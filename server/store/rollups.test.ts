@@ -119,6 +119,40 @@ describe('daily_test_stats', () => {
     }
   });
 
+  it('orders results that started at the same moment by how they were stored, so appending equals rebuilding', () => {
+    // --repeat-each: two results of one test on one browser with the same start, one passing.
+    const report = (startTime: string, statuses: Array<'passed' | 'failed'>) => ({
+      config: { version: '1.50.0', projects: [{ name: 'chromium' }] },
+      suites: [
+        {
+          title: 'a.spec.ts',
+          file: 'a.spec.ts',
+          specs: [
+            {
+              title: 'repeated',
+              file: 'a.spec.ts',
+              line: 1,
+              column: 1,
+              tests: statuses.map((status) => ({
+                projectName: 'chromium',
+                expectedStatus: 'passed',
+                status: status === 'passed' ? 'expected' : 'unexpected',
+                results: [{ status, retry: 0, duration: 10, startTime, ...(status === 'failed' ? { error: { message: 'Error: boom' } } : {}) }],
+              })),
+            },
+          ],
+        },
+      ],
+      errors: [],
+    });
+    const store = newStore('ties');
+    ingestValue(store, report('2026-11-20T10:00:00.000Z', ['passed', 'failed']), { fileName: 'one.json' });
+    ingestValue(store, report('2026-11-20T11:00:00.000Z', ['failed']), { fileName: 'two.json' });
+    const rows = rollup(store);
+    expect(rows).toEqual(fromRawRows(store));
+    expect(rows[0]).toMatchObject({ attempts: 3, changes: 1, first_outcome: 1, last_outcome: 0 });
+  });
+
   it('follows rejection and deletion of a run', () => {
     const store = newStore('b');
     const ids = history().map((run) => ingestValue(store, run.report, { fileName: run.fileName }).runId);

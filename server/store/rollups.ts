@@ -25,7 +25,7 @@ const BY_RUN = `
 const aggregate = (scoped: string) => `
   WITH scoped AS (${scoped}),
   outcomes AS (
-    SELECT s.test_id, s.browser, s.day, s.started_at, a.retry,
+    SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
       CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
     FROM scoped s JOIN attempts a ON a.result_id = s.id
     WHERE s.outage = 0
@@ -34,9 +34,11 @@ const aggregate = (scoped: string) => `
     SELECT test_id, browser, day, outcome,
       LAG(outcome) OVER w AS previous,
       ROW_NUMBER() OVER w AS n,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser, day ORDER BY started_at DESC, retry DESC) AS from_end
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser, day ORDER BY started_at DESC, id DESC, retry DESC) AS from_end
     FROM outcomes WHERE outcome IS NOT NULL
-    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, retry)
+    -- Results that started at the same moment keep their stored order (id), and each one's
+    -- retries stay together: the order is total, so appending a later run equals a rebuild.
+    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
   ),
   flips AS (
     SELECT test_id, browser, day, count(*) AS attempts, sum(previous IS NOT NULL AND previous != outcome) AS changes,
