@@ -27,5 +27,10 @@ describe('cached analytics answers', () => {
     const rita = await signIn(t.app, 'rita');
     await t.app.inject({ method: 'DELETE', url: '/api/test-run/1', headers: rita.headers });
     expect(await runs()).toBe(1);
+
+    // A rejection removes the run's results from the figures.
+    const review = await t.app.inject({ method: 'PATCH', url: '/api/uploads/2/review', headers: rita.headers, payload: { action: 'reject' } });
+    expect(review.statusCode).toBe(200);
+    expect(await runs()).toBe(0);
   });
 });

@@ -2,29 +2,31 @@ import type { Store } from '../store/open.js';
 
 /**
  * Analytics answers change only when runs are written, so they are kept until then. The
- * version carries this connection's change count (imports, reviews and deletes through the
- * server) and SQLite's data_version (commits by other connections, such as a
- * `flakeboard import` into the same file while the server runs), plus the UTC day, since
- * windows end today. Bounded: the oldest entry goes first.
+ * version is a signature of the runs table, read on every call: an import adds a run, a delete
+ * or a clear removes runs, a review sets reviewed_at; it sees writes by this server and by other
+ * processes alike (a `flakeboard import` into the same file while the server runs). Sessions and
+ * other bookkeeping do not empty the cache. The UTC day is part of it, since windows end today.
+ * Bounded: the oldest entry goes first.
  */
 export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
   private version = '';
-  private readonly changes;
+  private readonly signature;
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     private readonly maxEntries = 500,
   ) {
-    // Asked on every analytics call: prepared once.
-    this.changes = store.sqlite.prepare('SELECT total_changes() AS changes');
+    // Asked on every analytics call: prepared once; runs holds one row per report (thousands).
+    this.signature = store.sqlite.prepare(
+      "SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') AS signature FROM runs",
+    );
   }
 
   /** The data's version now; answers computed from it are stored under it. */
   versionFor(today: number): string {
-    const { changes } = this.changes.get() as { changes: number };
-    const dataVersion = this.store.sqlite.pragma('data_version', { simple: true }) as number;
-    return `${today}:${changes}:${dataVersion}`;
+    const { signature } = this.signature.get() as { signature: string };
+    return `${today}:${signature}`;
   }
 
   lookup(version: string, key: string): { hit: true; value: unknown } | { hit: false } {

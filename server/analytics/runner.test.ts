@@ -4,7 +4,7 @@ import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestValue } from '../ingest.js';
 import { openStore, type Store } from '../store/open.js';
 import { QUERIES } from './queries.js';
-import { createAnalyticsRunner, type AnalyticsRunner } from './runner.js';
+import { createAnalyticsRunner, queryKey, type AnalyticsRunner } from './runner.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const DAY = Math.floor(NOW / 86_400_000);
@@ -35,7 +35,7 @@ describe('the analytics runner', () => {
     const inline = QUERIES.dashboard(store, { days: 0, now: NOW });
     const onThisThread = vi.spyOn(QUERIES, 'dashboard');
 
-    const answer = JSON.parse(await runner(store, true).json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW })) as typeof inline;
+    const answer = JSON.parse(await runner(store, true).json(DAY, 'dashboard', { days: 0, now: NOW })) as typeof inline;
     expect(answer).toEqual(inline);
     expect(answer.summary[0].total_failed).toBe(2);
     expect(onThisThread).not.toHaveBeenCalled();
@@ -45,7 +45,7 @@ describe('the analytics runner', () => {
     const store = fileStore();
     const compute = vi.spyOn(QUERIES, 'dashboard');
     const r = runner(store, false);
-    const ask = () => r.json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW });
+    const ask = () => r.json(DAY, 'dashboard', { days: 0, now: NOW });
 
     const [a, b, c] = await Promise.all([ask(), ask(), ask()]);
     expect(compute).toHaveBeenCalledTimes(1);
@@ -63,13 +63,19 @@ describe('the analytics runner', () => {
   it('sees writes made while it runs, and reports a failing query as an error without stopping', async () => {
     const store = fileStore();
     const r = runner(store, true);
-    const runs = async () => JSON.parse(await r.json('/api/dashboard?days=0', DAY, 'dashboard', { days: 0, now: NOW })).summary[0].total_runs;
+    const runs = async () => JSON.parse(await r.json(DAY, 'dashboard', { days: 0, now: NOW })).summary[0].total_runs;
     expect(await runs()).toBe(0);
     ingestValue(store, smallReport('one'), { fileName: 'one.json', approve: true });
     expect(await runs()).toBe(1);
 
-    await expect(r.json('bad', DAY, 'nope' as 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
+    await expect(r.json(DAY, 'nope' as 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
     ingestValue(store, smallReport('two'), { fileName: 'two.json', approve: true });
     expect(await runs()).toBe(2);
+  });
+
+  it('keys answers by query and arguments, not by the clock or extra URL parameters', () => {
+    expect(queryKey('dashboard', { days: 7, now: NOW })).toBe(queryKey('dashboard', { days: 7, now: NOW + 5_000 }));
+    expect(queryKey('dashboard', { days: 7, now: NOW })).not.toBe(queryKey('dashboard', { days: 30, now: NOW }));
+    expect(queryKey('slowTests', { days: 7, now: NOW })).not.toBe(queryKey('errorPatterns', { days: 7, now: NOW }));
   });
 });

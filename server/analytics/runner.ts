@@ -6,14 +6,22 @@ import type { WorkerReply, WorkerRequest } from './worker.js';
 
 export interface AnalyticsRunner {
   /**
-   * The answer for `key` (the request URL) as JSON text, from the cache, else computed once
-   * however many ask. Text, because a cached answer is then sent as it is: serialising a large
-   * dashboard on every request would cost the server's thread more than reading the cache.
+   * The answer of query `name` as JSON text, from the cache, else computed once however many
+   * ask. Text, because a cached answer is then sent as it is: serialising a large dashboard on
+   * every request would cost the server's thread more than reading the cache.
    */
-  json<N extends QueryName>(key: string, today: number, name: N, args: QueryArgs<N>): Promise<string>;
+  json<N extends QueryName>(today: number, name: N, args: QueryArgs<N>): Promise<string>;
   close(): Promise<void>;
 }
 
+/**
+ * The cache key: the query and its arguments, without the clock (windows end on `today`, which
+ * the cache version carries). Not the URL: extra query parameters must not buy a caller a fresh
+ * cold computation each.
+ */
+export function queryKey(name: QueryName, args: unknown): string {
+  return `${name}${JSON.stringify(args, (key, value: unknown) => (key === 'now' ? undefined : value))}`;
+}
 
 /**
  * Cold answers are computed in a worker thread when the store is a file; an in-memory store
@@ -22,12 +30,13 @@ export interface AnalyticsRunner {
  */
 export function createAnalyticsRunner(store: Store, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
-  const inFlight = new Map<string, Promise<unknown>>();
+  const inFlight = new Map<string, Promise<string>>();
   const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
   const worker = useWorker ? new QueryWorker(store.path) : null;
 
   return {
-    async json(key, today, name, args) {
+    async json(today, name, args) {
+      const key = queryKey(name, args);
       const version = cache.versionFor(today);
       const cached = cache.lookup(version, key);
       if (cached.hit) return cached.value as string;
@@ -42,7 +51,7 @@ export function createAnalyticsRunner(store: Store, options: { worker?: boolean 
           .finally(() => inFlight.delete(flightKey));
         inFlight.set(flightKey, pending);
       }
-      return pending as Promise<string>;
+      return pending;
     },
     async close() {
       await worker?.close();
@@ -50,57 +59,65 @@ export function createAnalyticsRunner(store: Store, options: { worker?: boolean 
   };
 }
 
+type Waiters = Map<number, { resolve(value: string): void; reject(error: Error): void }>;
+
 /** One worker thread, started on first use and again after a crash. */
 class QueryWorker {
-  private worker: Worker | null = null;
+  private current: { worker: Worker; waiting: Waiters } | null = null;
   private nextId = 1;
-  private readonly waiting = new Map<number, { resolve(value: string): void; reject(error: Error): void }>();
 
   constructor(private readonly path: string) {}
 
   run(name: QueryName, args: unknown): Promise<string> {
-    const worker = this.worker ?? this.start();
+    const { worker, waiting } = this.current ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      // Busy, the worker keeps the process alive until it answers; idle, it must not.
+      if (waiting.size === 0) worker.ref();
+      waiting.set(id, { resolve, reject });
       worker.postMessage({ id, name, args } satisfies WorkerRequest);
     });
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (worker) await worker.terminate();
+    const current = this.current;
+    this.current = null;
+    if (current) await current.worker.terminate();
   }
 
-  private start(): Worker {
+  private start(): { worker: Worker; waiting: Waiters } {
     // From the bundle the worker is dist/analytics-worker.js beside this chunk; from source
     // (tests) it is worker.ts, loaded through tsx.
     const worker = import.meta.url.endsWith('.ts')
       ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData: { path: this.path } })
       : new Worker(new URL('./analytics-worker.js', import.meta.url), { workerData: { path: this.path } });
-    // Idle, the worker must not keep the process alive (a CLI command that built an app exits).
     worker.unref();
+    // Each worker has its own waiters: a crashed worker's late exit must not fail the requests
+    // of the one that replaced it.
+    const waiting: Waiters = new Map();
+    const settle = (id: number) => {
+      const waiter = waiting.get(id);
+      waiting.delete(id);
+      if (waiting.size === 0) worker.unref();
+      return waiter;
+    };
     worker.on('message', (reply: WorkerReply) => {
-      const waiter = this.waiting.get(reply.id);
+      const waiter = settle(reply.id);
       if (!waiter) return;
-      this.waiting.delete(reply.id);
       if ('error' in reply) waiter.reject(new Error(`analytics query failed: ${reply.error}`));
       else waiter.resolve(reply.json);
     });
     const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
+      if (this.current?.worker === worker) this.current = null;
+      for (const id of [...waiting.keys()]) settle(id)?.reject(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the analytics worker stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
+    this.current = { worker, waiting };
+    return this.current;
   }
 }
 
-/** Running from TypeScript sources (tests): register tsx in the worker, then load the entry. */
 // The specifier resolves from the working directory: sources only run inside the checkout.
 function sourceBootstrap(entry: URL): string {
   return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
