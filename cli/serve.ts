@@ -65,14 +65,23 @@ export async function serve(settings: ServeSettings): Promise<number> {
     // one as soon as it is idle, and every one after ten seconds.
     const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
     const deadline = setTimeout(() => app.server.closeAllConnections(), 10_000);
-    await app.close();
-    clearInterval(sweep);
-    clearTimeout(deadline);
-    await store.close();
-    process.exit(0);
+    let code = 0;
+    try {
+      await app.close();
+    } catch (error) {
+      code = 1;
+      process.stderr.write(`flakeboard: closing the server failed: ${(error as Error).message}\n`);
+    } finally {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      await store.close();
+    }
+    process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // `on`, not `once`: a second Ctrl-C while requests drain must not kill the process before the
+  // database is closed.
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
   say(`flakeboard is serving ${settings.dbPath} at ${url}`);

@@ -63,7 +63,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       parsed = text;
     }
   }
-  if (response.status === 401) {
+  // A 401 ends the session that made the call; one answered after a new sign-in (a start-up
+  // check with the old token) must not end the new session.
+  if (response.status === 401 && localStorage.getItem(AUTH_TOKEN_KEY) === token) {
     clearSession();
     if (window.location.hash.split('?')[0] !== '#/login') window.location.hash = '#/login';
   }
@@ -86,7 +88,14 @@ function readCookie(name: string): string | null {
   for (const part of document.cookie.split(';')) {
     const eq = part.indexOf('=');
     if (eq === -1) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      // A malformed cookie must not break every call: send it as it is, the server judges it.
+      return value;
+    }
   }
   return null;
 }

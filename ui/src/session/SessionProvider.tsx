@@ -34,19 +34,22 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Start-up: a restored session is validated against the server, and cleared if that fails.
   useEffect(() => {
-    if (!readSession()) return;
+    const restored = readSession();
+    if (!restored) return;
+    // A sign-in that happens while this check runs replaces the session it is checking.
     let cancelled = false;
+    const superseded = () => cancelled || readSession()?.token !== restored.token;
     api
       .me()
       .then(({ user: fresh }) => {
-        if (cancelled) return;
+        if (superseded()) return;
         writeUser(fresh);
         setUser(fresh);
         void refreshPendingCount();
       })
       .catch((error: unknown) => {
         console.error('Stored session is no longer valid', error);
-        if (!cancelled) clearSession();
+        if (!superseded()) clearSession();
       })
       .finally(() => {
         if (!cancelled) setLoading(false);
