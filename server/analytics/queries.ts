@@ -23,7 +23,6 @@ export const QUERIES = {
 
 export type QueryName = keyof typeof QUERIES;
 export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>[1];
-export type QueryResult<N extends QueryName> = ReturnType<(typeof QUERIES)[N]>;
 
 /** The answer of `name`, serialised (the worker sends text, which crosses threads cheaply). */
 export function answerJson(store: Store, name: QueryName, args: unknown): string {

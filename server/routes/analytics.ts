@@ -11,16 +11,15 @@ const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
 type Days = { Querystring: { days: number } };
 
+// Answers come as JSON text, cached per query and arguments.
 const sendJson = async (reply: FastifyReply, text: Promise<string>) => reply.type('application/json; charset=utf-8').send(await text);
 
 export function registerAnalyticsRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
   const { analytics, now } = options;
-  // Answers come as JSON text, cached per query and arguments.
-  const run: AnalyticsRunner['json'] = (day, name, args) => analytics.json(day, name, args);
 
   app.get<Days>('/api/dashboard', { schema: { querystring: daysQuery(30) }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, run(today(t), 'dashboard', { days: request.query.days, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days: request.query.days, now: t }));
   });
 
   app.get<{ Querystring: { period: number } }>(
@@ -28,19 +27,19 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     { schema: { querystring: { type: 'object', properties: { period: { type: 'integer', minimum: 1, maximum: 365, default: FLAKY_TREND_PERIOD } } } }, config: member },
     async (request, reply) => {
       const t = now();
-      return sendJson(reply, run(today(t), 'flakyTrends', { period: request.query.period, now: t }));
+      return sendJson(reply, analytics.json(today(t), 'flakyTrends', { period: request.query.period, now: t }));
     },
   );
 
   app.get<Days>('/api/flaky-tests', { schema: { querystring: daysQuery(0) }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, run(today(t), 'flakyGroups', { days: request.query.days, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'flakyGroups', { days: request.query.days, now: t }));
   });
 
   app.get<{ Params: { testTitle: string; browser: string } }>(
     '/api/test-details/:testTitle/:browser',
     { schema: { params: { type: 'object', required: ['testTitle', 'browser'], properties: { testTitle: text, browser: text } } }, config: member },
-    async (request, reply) => sendJson(reply, run(today(now()), 'testDetails', { title: request.params.testTitle, browser: request.params.browser })),
+    async (request, reply) => sendJson(reply, analytics.json(today(now()), 'testDetails', { title: request.params.testTitle, browser: request.params.browser })),
   );
 
   app.get<{ Params: { testFile: string; testTitle: string; browser: string }; Querystring: { days: number } }>(
@@ -52,23 +51,23 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     async (request, reply) => {
       const t = now();
       const { testFile, testTitle, browser } = request.params;
-      return sendJson(reply, run(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }));
+      return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }));
     },
   );
 
   app.get<Days>('/api/slow-tests', { schema: { querystring: daysQuery(30) }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, run(today(t), 'slowTests', { days: request.query.days, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'slowTests', { days: request.query.days, now: t }));
   });
 
   // SPEC.md section 9: the trends window is 30 days.
   app.get('/api/trends', { config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, run(today(t), 'trendDays', { days: 30, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }));
   });
 
   app.get<Days>('/api/error-patterns', { schema: { querystring: daysQuery(30) }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, run(today(t), 'errorPatterns', { days: request.query.days, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'errorPatterns', { days: request.query.days, now: t }));
   });
 }

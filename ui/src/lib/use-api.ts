@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 export interface ApiState<T> {
   data: T | undefined;
@@ -41,5 +41,7 @@ export function useApi<T>(fetch: () => Promise<T>, deps: readonly unknown[]): Ap
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [request]);
 
-  return { data: settled.data, error: settled.error, loading: settled.request !== request, reload: () => setNonce((n) => n + 1) };
+  // Stable, so pages can subscribe it to events without re-subscribing on every render.
+  const reload = useCallback(() => setNonce((n) => n + 1), []);
+  return { data: settled.data, error: settled.error, loading: settled.request !== request, reload };
 }

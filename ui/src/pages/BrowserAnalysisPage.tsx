@@ -7,7 +7,8 @@ import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
 import { BrowserComparisonChart } from './browsers/BrowserComparisonChart.js';
 import { BrowserIssues } from './browsers/BrowserIssues.js';
-import { browserRows, parseDays, TIME_RANGES } from './browsers/browser-rows.js';
+import { parseDays, TIME_RANGES } from '../lib/time-range.js';
+import { browserRows } from './browsers/browser-rows.js';
 import { BrowserTable } from './browsers/BrowserTable.js';
 
 export function BrowserAnalysisPage() {
@@ -21,7 +22,7 @@ export function BrowserAnalysisPage() {
       label="Time Range"
       w={180}
       allowDeselect={false}
-      data={TIME_RANGES.map((r) => ({ ...r }))}
+      data={TIME_RANGES}
       value={String(days)}
       onChange={(value) => value !== null && setParams({ days: value }, { replace: true })}
     />

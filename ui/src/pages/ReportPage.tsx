@@ -6,7 +6,7 @@ import { errorText } from '../api/client.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
-import { parseDays } from './browsers/browser-rows.js';
+import { parseDays } from '../lib/time-range.js';
 import { BrowserHealthPanel } from './report/BrowserHealthPanel.js';
 import { CriticalIssues } from './report/CriticalIssues.js';
 import { KeyMetrics } from './report/KeyMetrics.js';

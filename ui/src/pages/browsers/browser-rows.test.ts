@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserRows, healthLabel, parseDays, periodLabel } from './browser-rows.js';
+import { browserRows, healthLabel } from './browser-rows.js';
 
 describe('browserRows', () => {
   it('computes the pass rate over all results, the health level and the failing flag', () => {
@@ -10,17 +10,5 @@ describe('browserRows', () => {
     expect([a!.passRate, a!.health, a!.failingMoreThanPassing]).toEqual([90, 'excellent', false]);
     expect([b!.passRate, b!.health, b!.failingMoreThanPassing]).toEqual([40, 'critical', true]);
     expect(healthLabel('warning')).toBe('Warning');
-  });
-});
-
-describe('days', () => {
-  it('reads the days query with 30 as the default and 0 as all time', () => {
-    expect(parseDays(null)).toBe(30);
-    expect(parseDays('7')).toBe(7);
-    expect(parseDays('0')).toBe(0);
-    expect(parseDays('-3')).toBe(30);
-    expect(parseDays('abc')).toBe(30);
-    expect(periodLabel(0)).toBe('All Time');
-    expect(periodLabel(7)).toBe('Last 7 Days');
   });
 });

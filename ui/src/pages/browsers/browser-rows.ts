@@ -22,21 +22,3 @@ export function browserRows(comparison: readonly BrowserComparison[]): BrowserRo
     return { ...b, total, passRate, health: browserHealth(passRate), failingMoreThanPassing: b.failed > b.passed };
   });
 }
-
-/** The time ranges of SPEC.md section 2 (0 = all time); anything else falls back to the default 30. */
-export const TIME_RANGES = [
-  { value: '7', label: 'Last 7 days' },
-  { value: '30', label: 'Last 30 days' },
-  { value: '90', label: 'Last 90 days' },
-  { value: '0', label: 'All time' },
-] as const;
-
-export function parseDays(value: string | null, fallback = 30): number {
-  if (value === null || value.trim() === '') return fallback;
-  const days = Number(value);
-  return Number.isInteger(days) && days >= 0 ? days : fallback;
-}
-
-export function periodLabel(days: number): string {
-  return days === 0 ? 'All Time' : `Last ${days} Days`;
-}

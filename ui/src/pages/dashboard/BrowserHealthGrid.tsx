@@ -1,15 +1,8 @@
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { BrowserComparison } from '../../../../core/api/analytics.js';
-import { browserHealth, passRatePercent } from '../../../../core/analytics/formulas.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDuration, percent } from '../../lib/format.js';
-
-const HEALTH = {
-  excellent: { label: 'Excellent', color: 'green' },
-  good: { label: 'Good', color: 'teal' },
-  warning: { label: 'Warning', color: 'yellow' },
-  critical: { label: 'Critical', color: 'red' },
-} as const;
+import { browserRows, HEALTH_COLORS, healthLabel } from '../browsers/browser-rows.js';
 
 /** 'Browser Health Summary': one card per browser with its pass rate, failures and average duration. */
 export function BrowserHealthGrid({ browsers }: { browsers: BrowserComparison[] }) {
@@ -24,10 +17,10 @@ export function BrowserHealthGrid({ browsers }: { browsers: BrowserComparison[] 
         </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="md">
-          {browsers.map((b) => {
+          {browserRows(browsers).map((b) => {
             // Same rule as the Pass Rate (%) card: passed over every result, skipped included.
-            const rate = passRatePercent(b.passed, b.total);
-            const health = HEALTH[browserHealth(rate)];
+            const rate = b.passRate;
+            const health = { label: healthLabel(b.health), color: HEALTH_COLORS[b.health] };
             return (
               <Paper key={b.browser} withBorder radius="md" p="md" data-testid="browser-health-card" aria-label={b.browser}>
                 <Group justify="space-between" mb="xs" wrap="nowrap">

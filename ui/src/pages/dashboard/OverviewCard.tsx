@@ -1,13 +1,7 @@
 import { Button, Group, Loader, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { TIME_RANGES } from '../../lib/time-range.js';
 
-/** SPEC.md section 9: 7, 30, 90 days or all time (0). */
-const RANGES = [
-  { value: '7', label: 'Last 7 days' },
-  { value: '30', label: 'Last 30 days' },
-  { value: '90', label: 'Last 90 days' },
-  { value: '0', label: 'All time' },
-];
 
 /** The 'Dashboard Overview' card: the time range every figure below is computed over. */
 export function OverviewCard({ days, onDaysChange, showReport, refreshing }: { days: number; onDaysChange(days: number): void; showReport: boolean; refreshing: boolean }) {
@@ -24,7 +18,7 @@ export function OverviewCard({ days, onDaysChange, showReport, refreshing }: { d
           </Text>
         </Stack>
         <Group align="flex-end" gap="sm">
-          <NativeSelect label="Time Range" data={RANGES} value={String(days)} onChange={(event) => onDaysChange(Number(event.currentTarget.value))} w={170} />
+          <NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => onDaysChange(Number(event.currentTarget.value))} w={170} />
           {showReport && (
             <Button component={Link} to={`/report?days=${days}`} variant="light">
               View Report

@@ -1,5 +1,7 @@
 import type { DashboardResponse } from '../../../../core/api/analytics.js';
-import { passRatePercent, qualityLevel, qualityScore, type QualityLevel } from '../../../../core/analytics/formulas.js';
+import { qualityScore, type QualityLevel } from '../../../../core/analytics/formulas.js';
+import { qualityFigures } from '../../lib/quality.js';
+import { periodLabel } from '../../lib/time-range.js';
 
 export interface Risk {
   level: 'high' | 'medium' | 'healthy';
@@ -28,10 +30,7 @@ export interface ExecutiveSummary {
 /** The Executive Summary figures of SPEC.md section 9 from one dashboard answer and its time window (0 = all time). */
 export function executiveSummary(data: DashboardResponse, days: number): ExecutiveSummary {
   const summary = data.summary[0];
-  const total = summary?.total_tests ?? 0;
-  const passRate = passRatePercent(summary?.total_passed ?? 0, total);
-  const flakyCount = data.flakyTests.length;
-  const score = qualityScore(passRate, flakyCount, total);
+  const { totalTests: total, passRate, flakyCount, score, level } = qualityFigures(data);
   // The impact is what the formula subtracts; at a 100 pass rate nothing is clamped, so this is it exactly.
   const flakyImpact = 100 - qualityScore(100, flakyCount, total);
   const failureRate = total > 0 ? (summary?.total_failed ?? 0) / total : 0;
@@ -45,13 +44,13 @@ export function executiveSummary(data: DashboardResponse, days: number): Executi
   }
 
   return {
-    period: days === 0 ? 'All Time' : `Last ${days} Days`,
+    period: periodLabel(days),
     passRate,
     flakyCount,
     totalTests: total,
     flakyImpact,
     score,
-    level: qualityLevel(score),
+    level,
     failureRate,
     testsPerDay: total / (days === 0 ? 30 : days),
     avgDuration: summary?.avg_duration ?? 0,

@@ -1,5 +1,6 @@
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
+import { criticalFlakyTests } from '../../lib/quality.js';
 import { flakyTestHref } from './flaky-links.js';
 
 export type HealthAlert =
@@ -10,7 +11,7 @@ export type HealthAlert =
 /** The QA Health Alerts rules of SPEC.md section 9, most urgent first. */
 export function healthAlerts(data: DashboardResponse): HealthAlert[] {
   const alerts: HealthAlert[] = [];
-  const critical = data.flakyTests.filter((test) => test.pass_rate <= 0.5);
+  const critical = criticalFlakyTests(data.flakyTests);
   if (critical.length > 0) {
     // Most critical: the lowest pass rate; among equals, the one that failed most often.
     const worst = [...critical].sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs)[0]!;

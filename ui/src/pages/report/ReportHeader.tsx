@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { ThemeToggle } from '../../theme/ThemeToggle.js';
-import { periodLabel } from '../browsers/browser-rows.js';
+import { periodLabel } from '../../lib/time-range.js';
 import classes from './report.module.css';
 
 export function ReportHeader({ days }: { days: number }) {

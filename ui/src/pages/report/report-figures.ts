@@ -1,10 +1,10 @@
 import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
-import { passRatePercent, qualityLevel, qualityScore, type QualityLevel } from '../../../../core/analytics/formulas.js';
+import { passRatePercent, type QualityLevel } from '../../../../core/analytics/formulas.js';
+import { criticalFlakyTests, qualityFigures } from '../../lib/quality.js';
 
 /** SPEC.md section 9, report estimates. */
 export const DEV_HOURS_PER_FLAKY_TEST_PER_WEEK = 0.5;
 export const COST_PER_CRITICAL_TEST_PER_WEEK = 800;
-export const CRITICAL_PASS_RATE = 0.5;
 /** The report flags a browser whose failure share is over this fraction. */
 export const BROWSER_ISSUE_FAILURE_SHARE = 0.1;
 
@@ -53,17 +53,15 @@ export function browserTone(passRate: number): Tone {
 
 export function reportFigures(data: DashboardResponse): ReportFigures {
   const s = data.summary[0] ?? { total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 };
-  const passRate = passRatePercent(s.total_passed, s.total_tests);
-  const flakyCount = data.flakyTests.length;
-  const score = qualityScore(passRate, flakyCount, s.total_tests);
-  const critical = data.flakyTests.filter((t) => t.pass_rate <= CRITICAL_PASS_RATE).sort((a, b) => a.pass_rate - b.pass_rate);
+  const { passRate, flakyCount, score, level } = qualityFigures(data);
+  const critical = criticalFlakyTests(data.flakyTests).sort((a, b) => a.pass_rate - b.pass_rate);
   return {
     totalRuns: s.total_runs,
     totalTests: s.total_tests,
     passRate,
     flakyCount,
     score,
-    level: qualityLevel(score),
+    level,
     scoreTone: scoreTone(score),
     devHoursLostPerWeek: flakyCount * DEV_HOURS_PER_FLAKY_TEST_PER_WEEK,
     critical,

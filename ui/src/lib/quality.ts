@@ -1,0 +1,28 @@
+import type { DashboardResponse, FlakyTestSummary } from '../../../core/api/analytics.js';
+import { passRatePercent, qualityLevel, qualityScore, type QualityLevel } from '../../../core/analytics/formulas.js';
+
+export interface QualityFigures {
+  totalTests: number;
+  /** 0-100 */
+  passRate: number;
+  flakyCount: number;
+  score: number;
+  level: QualityLevel;
+}
+
+/** The quality score of SPEC.md section 9 from one dashboard answer: the executive summary's and the report's. */
+export function qualityFigures(data: DashboardResponse): QualityFigures {
+  const summary = data.summary[0];
+  const totalTests = summary?.total_tests ?? 0;
+  const passRate = passRatePercent(summary?.total_passed ?? 0, totalTests);
+  const flakyCount = data.flakyTests.length;
+  const score = qualityScore(passRate, flakyCount, totalTests);
+  return { totalTests, passRate, flakyCount, score, level: qualityLevel(score) };
+}
+
+/** SPEC.md section 9: a flaky test is critical at a pass rate of 0.5 or less (health alerts and the report). */
+export const CRITICAL_PASS_RATE = 0.5;
+
+export function criticalFlakyTests(tests: readonly FlakyTestSummary[]): FlakyTestSummary[] {
+  return tests.filter((test) => test.pass_rate <= CRITICAL_PASS_RATE);
+}
