@@ -11,7 +11,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const program = new Command('flakeboard')
   .description('Understand your Playwright test results: flaky, slow and failing tests, from JSON reports.')
-  .version(version, '-v, --version')
+  .version(version, '-V, --version')
   .showHelpAfterError('(add --help for usage)')
   .configureHelp({ sortSubcommands: false });
 
@@ -21,7 +21,12 @@ registerUpload(program);
 registerUser(program);
 registerToken(program);
 
-program.parseAsync(process.argv).catch((error: unknown) => {
+// `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.
+const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process.argv.slice(0, 2), '-V'] : process.argv;
+
+// Plain `flakeboard` is someone asking what it does: the help, and success.
+if (argv.length <= 2) program.outputHelp();
+else program.parseAsync(argv).catch((error: unknown) => {
   process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -145,11 +145,30 @@ test.describe('sign-in and the shell', () => {
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
   });
 
-  test('an unknown route shows the default error screen', async ({ page, flakeboard }) => {
+  test('an unknown address shows a not-found page with the way back, not an error screen', async ({ page, flakeboard }) => {
     const server = await flakeboard.start({ template: 'empty' });
     await signIn(page, server);
     await page.goto(`${server.url}#/no-such-screen`);
-    await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
-    await expect(page.getByText('404 Not Found')).toBeVisible();
+    await expect(page.getByText('Page not found')).toBeVisible();
+    await expect(page.getByText('#/no-such-screen')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toHaveCount(0);
+    // The shell stays: the header and its tabs are there to go elsewhere.
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await shootBothThemes(page, 'not-found');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: 'test-results/screens/not-found-390.png', fullPage: true });
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click();
+    await expect(page).toHaveURL(/#\/$/);
+  });
+
+  test('the page has a favicon that the server serves', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    await page.goto(server.url);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const res = await page.request.get(new URL(href!, server.url).toString());
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toContain('image/svg+xml');
+    expect(await res.text()).toContain('<svg');
   });
 });

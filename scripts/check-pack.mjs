@@ -1,6 +1,6 @@
 // `npm pack` output installs into an empty folder and its binary runs: how users get the tool.
 // Prints the closing line CI reads ("N passed, N failed") and exits non-zero on failure.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,14 +26,19 @@ try {
   const app = join(work, 'app');
   run('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, allowScripts: { 'better-sqlite3': true } }));
-  await check('the tarball ships the binary, the bundle and the built UI', () => {
+  await check('the tarball ships the binary, the bundle, the built UI, the licence and the README', () => {
     const listing = run('tar', ['-tzf', tarball], work);
-    for (const path of ['package/bin/flakeboard.js', 'package/dist/cli.js', 'package/dist/ui/index.html']) {
+    for (const path of ['package/bin/flakeboard.js', 'package/dist/cli.js', 'package/dist/ui/index.html', 'package/LICENSE', 'package/README.md']) {
       if (!listing.includes(path)) throw new Error(`${path} is not in the tarball`);
     }
     if (/package\/(core|server|cli|ui\/src)\//.test(listing)) throw new Error('sources are in the tarball');
   });
-  await check('npm install of the tarball in an empty folder', () => run('npm', ['install', '--no-audit', '--no-fund', tarball], app));
+  await check('npm install of the tarball in an empty folder, with no engine warning', () => {
+    // npm prints its warnings on stderr, which run() keeps out of its answer.
+    const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, encoding: 'utf8' });
+    if (install.status !== 0) throw new Error(`npm install failed:\n${install.stderr}`);
+    if (/EBADENGINE/.test(install.stderr + install.stdout)) throw new Error(`npm warned about engines:\n${install.stderr}`);
+  });
   await check('npx flakeboard --help runs', () => {
     const help = run('npx', ['--no-install', 'flakeboard', '--help'], app);
     if (!help.includes('Usage: flakeboard')) throw new Error(`unexpected help:\n${help}`);

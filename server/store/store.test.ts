@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseReport } from '../../core/report/normalise.js';
 import { parseReportBytes } from '../../core/report/parse.js';
-import { publicReports } from '../../fixtures/testing/public-reports.js';
+import { PUBLIC_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestBytes } from '../ingest.js';
 import { MIGRATIONS } from './migrations.js';
@@ -45,7 +45,10 @@ describe('openStore', () => {
 });
 
 describe('importing public sample reports', () => {
-  for (const file of publicReports()) {
+  const samples = publicReports();
+  // A suite with no test fails the run: without ../shared the skip is one named test.
+  if (samples.length === 0) it.skip(`skipped: no sample reports at ${PUBLIC_REPORTS_DIR}`, () => {});
+  for (const file of samples) {
     it(`${basename(file)} is stored as the report says`, () => {
       const bytes = readFileSync(file);
       const run = normaliseReport(parseReportBytes(bytes, basename(file)));

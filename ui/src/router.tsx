@@ -5,7 +5,8 @@ import { RequireAuth } from './layout/RequireAuth.js';
 /**
  * Hash routes of SPEC.md section 2. Each page is its own chunk so the sign-in page loads
  * fast. No errorElement: React Router's default screen ('Unexpected Application Error!' with
- * the message and stack) is the one SPEC.md asks for.
+ * the message and stack) is the one SPEC.md asks for, for errors; unknown addresses get a
+ * not-found page of their own.
  */
 export const router = createHashRouter([
   { path: '/login', lazy: async () => ({ Component: (await import('./pages/LoginPage.js')).LoginPage }) },
@@ -34,6 +35,8 @@ export const router = createHashRouter([
       { path: 'slow-tests', lazy: async () => ({ Component: (await import('./pages/SlowTestsPage.js')).SlowTestsPage }) },
       { path: 'trends', lazy: async () => ({ Component: (await import('./pages/TrendsPage.js')).TrendsPage }) },
       { path: 'browser-analysis', lazy: async () => ({ Component: (await import('./pages/BrowserAnalysisPage.js')).BrowserAnalysisPage }) },
+      // An address that names no screen is not an application error: a page that says so.
+      { path: '*', lazy: async () => ({ Component: (await import('./pages/NotFoundPage.js')).NotFoundPage }) },
     ],
   },
 ]);
