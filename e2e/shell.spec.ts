@@ -2,7 +2,7 @@ import { ADMIN, MEMBER } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 test.describe('sign-in and the shell', () => {
-  test('signs in, shows the header with six tabs and the username, and logs out', async ({ page, flakeboard }) => {
+  test('signs in, shows the header with its tabs and the username, and logs out', async ({ page, flakeboard }) => {
     const server = await flakeboard.start({ template: 'empty' });
     await page.goto(server.url);
     await expect(page).toHaveURL(/#\/login$/);
@@ -15,7 +15,7 @@ test.describe('sign-in and the shell', () => {
     await page.getByLabel('Password', { exact: true }).press('Enter');
     await expect(page.getByTestId('current-user')).toHaveText(ADMIN.username);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends']);
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis']);
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem('auth_token'),
       session: localStorage.getItem('session_token'),
@@ -159,6 +159,25 @@ test.describe('sign-in and the shell', () => {
     await page.screenshot({ path: 'test-results/screens/not-found-390.png', fullPage: true });
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await expect(page).toHaveURL(/#\/$/);
+  });
+
+  test('on a phone the tabs are in a menu: every screen is reachable, the drawer closes on the way', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, server);
+    // No strip of cut-off tabs: the navigation is behind the menu button.
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screens/header-390.png' });
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis']);
+    await page.screenshot({ path: 'test-results/screens/header-menu-390.png' });
+    await nav.getByRole('link', { name: 'Browser Analysis' }).click();
+    await expect(page).toHaveURL(/#\/browser-analysis$/);
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
+    // Logout stays one tap away.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/#\/login$/);
   });
 
   test('the page has a favicon that the server serves', async ({ page, flakeboard }) => {
