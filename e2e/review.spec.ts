@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { PendingUploadsResponse, RecentUpload } from '../core/api/uploads.js';
-import type { RunningServer } from './support/cli.js';
+import { MEMBER, OWN_REPORTS, type RunningServer } from './support/cli.js';
 import { apiGet, apiReview } from './support/dashboard-helpers.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -257,5 +258,66 @@ test.describe('pending uploads review', () => {
     for (const u of uploads) expect(await statusOf(page, server, u.id)).toBe(u.is_duplicate ? 'rejected' : 'approved');
     // Keeping changes no figures (pending runs already count); the dashboard is still there.
     await expect(page.getByTestId('stat-cards')).toHaveText(runsBefore!);
+  });
+
+  test('opens by itself only for those who can review, and once per session', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    // A member cannot review: the banner tells, the dialog stays shut.
+    await signIn(page, server, { username: MEMBER.username, password: MEMBER.password });
+    await expect(page.getByTestId('pending-banner')).toContainText('4 Upload(s) Pending Review');
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+    await expect(reviewDialog(page)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Logout' }).click();
+
+    // A reviewer gets it once; closed, it stays closed across reloads of this session.
+    await signIn(page, server);
+    await expect(reviewDialog(page)).toBeVisible();
+    await reviewDialog(page).getByRole('button', { name: 'Review Later' }).click();
+    await expect(reviewDialog(page)).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+    await expect(page.getByTestId('pending-banner')).toBeVisible();
+    await expect(reviewDialog(page)).toHaveCount(0);
+  });
+
+  test('the pending count and the open list follow uploads that arrive, without a reload', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    // CI uploads a report behind the page's back.
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const xsrf = (await page.context().cookies(server.url)).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+    const report = JSON.parse(readFileSync(`${OWN_REPORTS}run-3.json`, 'utf8'));
+    const upload = await page.request.post(new URL('/api/upload', server.url).href, {
+      headers: { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf },
+      data: { testResults: report, metadata: { fileName: 'arrived-from-ci.json' } },
+    });
+    expect(upload.ok(), await upload.text()).toBe(true);
+    // The session polls the count every 15 s; no reload happens in between.
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(5, { timeout: 25_000 });
+    await expect(dialog).toContainText('arrived-from-ci.json');
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await expect(page.getByTestId('pending-banner')).toContainText('5 Upload(s) Pending Review');
+  });
+
+  test('a failed sign-in in another tab does not end the valid session of this one', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty' });
+    await signIn(page, server);
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const other = await page.context().newPage();
+    await other.goto(`${server.url}#/login`);
+    await other.evaluate(() => {
+      // The other tab shows the sign-in form (a user who wants to switch accounts).
+      window.location.hash = '#/login';
+    });
+    await other.getByLabel('Username', { exact: true }).fill(MEMBER.username);
+    await other.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await other.getByRole('button', { name: 'Sign In' }).click();
+    await expect(other.getByTestId('login-error')).toContainText('Invalid username or password');
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBe(token);
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await other.close();
   });
 });

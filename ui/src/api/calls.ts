@@ -28,7 +28,7 @@ import { request } from './client.js';
 const enc = encodeURIComponent;
 
 export const login = (username: string, password: string) =>
-  request<LoginResponse>('/api/auth/login', { method: 'POST', body: { username, password } });
+  request<LoginResponse>('/api/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
 export const me = () => request<MeResponse>('/api/auth/me');
 export const logout = (sessionToken: string) =>
   request<unknown>('/api/auth/logout', { method: 'POST', body: {}, headers: { [SESSION_HEADER]: sessionToken } });

@@ -25,6 +25,11 @@ export interface RequestOptions {
   body?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * A call made without the stored session (sign-in): no bearer header, and its 401 means
+   * "wrong credentials", not "this session ended", so it must not sign out another tab.
+   */
+  anonymous?: boolean;
 }
 
 /**
@@ -35,7 +40,7 @@ export interface RequestOptions {
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers = new Headers(options.headers);
   headers.set('accept', 'application/json');
-  const token = localStorage.getItem(AUTH_TOKEN_KEY);
+  const token = options.anonymous ? null : localStorage.getItem(AUTH_TOKEN_KEY);
   if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
   if (isSameOrigin(path)) {
     const xsrf = readCookie(XSRF_COOKIE);
@@ -65,7 +70,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   }
   // A 401 ends the session that made the call; one answered after a new sign-in (a start-up
   // check with the old token) must not end the new session.
-  if (response.status === 401 && localStorage.getItem(AUTH_TOKEN_KEY) === token) {
+  if (response.status === 401 && token !== null && localStorage.getItem(AUTH_TOKEN_KEY) === token) {
     clearSession();
     if (window.location.hash.split('?')[0] !== '#/login') window.location.hash = '#/login';
   }

@@ -11,7 +11,7 @@ import { EmptyDashboard } from './dashboard/EmptyDashboard.js';
 import { OverviewCard } from './dashboard/OverviewCard.js';
 import { PendingBanner } from './dashboard/PendingBanner.js';
 import { PendingReviewDialog } from './dashboard/PendingReviewDialog.js';
-import { markReviewReminderClosed, reviewReminderClosed } from './dashboard/review-reminder.js';
+import { canReview, markReviewReminderClosed, reviewReminderClosed } from './dashboard/review-reminder.js';
 
 /** SPEC.md section 2, Dashboard (/): the figures of one time range, the review banner and its dialog. */
 export function DashboardPage() {
@@ -21,13 +21,13 @@ export function DashboardPage() {
   const dashboard = useApi(() => api.dashboard(days), [days, generation]);
   // A trend failure is only logged (useApi logs it); the panel is then simply not shown.
   const trends = useApi(() => api.flakyTrendList(), [generation]);
-  const { pendingCount, refreshPendingCount } = useSession();
+  const { user, pendingCount, refreshPendingCount } = useSession();
 
   const sessionToken = readSession()?.sessionToken;
   const [reviewOpen, setReviewOpen] = useState(false);
-  // Until the user has closed it once this sign-in, the dialog opens by itself whenever something waits for review.
+  // Until a reviewer has closed it once this session, the dialog opens by itself whenever something waits for review.
   const [reminderClosed, setReminderClosed] = useState(() => reviewReminderClosed(sessionToken));
-  const dialogOpen = reviewOpen || (!reminderClosed && pendingCount > 0);
+  const dialogOpen = reviewOpen || (canReview(user) && !reminderClosed && pendingCount > 0);
 
   useEffect(() => onTestDataUpdated(() => setGeneration((n) => n + 1)), []);
 
@@ -56,7 +56,7 @@ export function DashboardPage() {
       {pendingCount > 0 && <PendingBanner count={pendingCount} onReview={() => setReviewOpen(true)} />}
       <OverviewCard days={days} onDaysChange={setDays} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} />
       {body}
-      {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} />}
+      {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} pendingCount={pendingCount} />}
     </Stack>
   );
 }

@@ -15,6 +15,8 @@ export interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+const PENDING_POLL_MS = 15_000;
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(() => readSession()?.user ?? null);
   const [loading, setLoading] = useState(() => readSession() !== null);
@@ -28,6 +30,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setPendingCount(0);
     }
   }, []);
+
+  // Uploads from CI arrive while the page is open: the count follows them without a reload,
+  // checked every PENDING_POLL_MS and whenever the tab comes back into view.
+  useEffect(() => {
+    if (!user) return;
+    const refreshIfVisible = () => {
+      if (document.visibilityState === 'visible') void refreshPendingCount();
+    };
+    const timer = window.setInterval(refreshIfVisible, PENDING_POLL_MS);
+    document.addEventListener('visibilitychange', refreshIfVisible);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', refreshIfVisible);
+    };
+  }, [user, refreshPendingCount]);
 
   // A 401 anywhere clears the stored session; the provider follows.
   useEffect(() => onSessionCleared(() => setUser(null)), []);

@@ -17,7 +17,7 @@ const VERB: Record<Action, string> = { approve: 'keep', reject: 'delete' };
  * loads the list afresh. `onClose(reviewedAny)` tells the dashboard whether to reload; after the
  * last upload is reviewed it is called by itself (the completion callback).
  */
-export function PendingReviewDialog({ onClose }: { onClose(reviewedAny: boolean): void }) {
+export function PendingReviewDialog({ onClose, pendingCount }: { onClose(reviewedAny: boolean): void; pendingCount?: number }) {
   const [attempt, setAttempt] = useState(0);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [query, setQuery] = useState('');
@@ -51,6 +51,27 @@ export function PendingReviewDialog({ onClose }: { onClose(reviewedAny: boolean)
       current = false;
     };
   }, [attempt]);
+
+  // Uploads that arrive while the dialog is open (the session polls the count) join the list
+  // without a loading state; selections of uploads still listed are kept.
+  const ready = load.state === 'ready';
+  useEffect(() => {
+    if (!ready || pendingCount === undefined || pendingCount === shown.current.length) return;
+    let current = true;
+    api.pendingUploads().then(
+      (fresh) => {
+        if (!current || !mounted.current) return;
+        const listed = new Set(fresh.map((u) => u.id));
+        shown.current = fresh;
+        setLoad({ state: 'ready', uploads: fresh });
+        setSelected((previous) => new Set([...previous].filter((id) => listed.has(id))));
+      },
+      (error: unknown) => console.error('Failed to refresh pending uploads', error),
+    );
+    return () => {
+      current = false;
+    };
+  }, [ready, pendingCount]);
 
   const uploads = useMemo(() => (load.state === 'ready' ? load.uploads : []), [load]);
   const visible = useMemo(() => filterPendingUploads(uploads, query), [uploads, query]);
