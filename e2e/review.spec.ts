@@ -320,4 +320,23 @@ test.describe('pending uploads review', () => {
     await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
     await other.close();
   });
+
+  test('on a phone the dialog fills the screen and every card keeps its buttons and whole words', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, server);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
+    await page.screenshot({ path: 'test-results/screens/review-dialog-390.png' });
+    for (const card of await dialog.getByTestId('pending-upload').all()) {
+      const box = (await card.boundingBox())!;
+      for (const name of ['View', 'Delete']) {
+        const button = (await card.getByRole('button', { name }).or(card.getByRole('link', { name })).boundingBox())!;
+        // Inside the card and the screen, not clipped off the right edge.
+        expect(button.x + button.width).toBeLessThanOrEqual(Math.min(box.x + box.width, 390) + 0.5);
+      }
+    }
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+    await expect(dialog).toHaveCount(0);
+  });
 });

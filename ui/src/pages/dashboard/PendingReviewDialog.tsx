@@ -1,4 +1,5 @@
 import { Badge, Button, Group, Modal, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PendingUpload } from '../../../../core/api/uploads.js';
 import * as api from '../../api/calls.js';
@@ -163,6 +164,9 @@ export function PendingReviewDialog({ onClose, pendingCount }: { onClose(reviewe
       return next;
     });
 
+  // A phone gets the whole screen: a centred modal left the cards a third of its width.
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+
   const retry = () => {
     setLoad({ state: 'loading' });
     setAttempt((n) => n + 1);
@@ -174,6 +178,7 @@ export function PendingReviewDialog({ onClose, pendingCount }: { onClose(reviewe
       onClose={close}
       size="xl"
       centered
+      fullScreen={phone}
       title={
         <Group gap="sm">
           <Text fw={700} size="lg">
@@ -217,7 +222,7 @@ export function PendingReviewDialog({ onClose, pendingCount }: { onClose(reviewe
               </Group>
             )}
           </Group>
-          <ScrollArea.Autosize mah="55vh" type="auto" offsetScrollbars>
+          <ScrollArea.Autosize mah={phone ? 'calc(100dvh - 230px)' : '55vh'} type="auto" offsetScrollbars>
             <Stack gap="xs">
               {visible.map((upload) => (
                 <PendingUploadCard

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Flex, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { PendingUpload } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
@@ -25,12 +25,14 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
       aria-busy={busy}
       style={{ opacity: busy ? 0.5 : 1, transition: 'opacity 150ms', borderColor: selected ? 'var(--mantine-primary-color-filled)' : undefined }}
     >
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+      {/* On a phone the buttons go below the details, so neither squeezes the other. */}
+      <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'stretch', sm: 'flex-start' }} gap="sm">
         <Group wrap="nowrap" align="flex-start" gap="sm" style={{ minWidth: 0 }}>
           <Checkbox mt={3} checked={selected} disabled={busy} onChange={(event) => onSelect(event.currentTarget.checked)} aria-label={`Select ${name} (upload ${upload.id})`} />
           <Stack gap={4} style={{ minWidth: 0 }}>
             <Group gap="xs" wrap="wrap">
-              <Text fw={600} title={upload.file_path} style={{ wordBreak: 'break-all' }}>
+              {/* Breaks a long name where it must, not between every two letters. */}
+              <Text fw={600} title={upload.file_path} style={{ overflowWrap: 'anywhere' }}>
                 {name}
               </Text>
               {duplicate && (
@@ -62,7 +64,7 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
             </Text>
           </Stack>
         </Group>
-        <Group gap={6} wrap="nowrap">
+        <Group gap={6} wrap="nowrap" justify="flex-end">
           <Button component={Link} to={`/upload/${upload.id}`} size="xs" variant="default" onClick={onView} disabled={busy}>
             View
           </Button>
@@ -75,7 +77,7 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
             Delete
           </Button>
         </Group>
-      </Group>
+      </Flex>
     </Paper>
   );
 }
