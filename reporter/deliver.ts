@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Where the run goes: a database file, or a server with a token. */
+export type Destination = { kind: 'db'; db: string | null } | { kind: 'server'; server: string; token: string | null };
+
+export interface DeliverOptions {
+  destination: Destination;
+  reportFile: string;
+  project?: string | undefined;
+  branch?: string | undefined;
+  commit?: string | undefined;
+  /** The whole delivery, import or upload with its retries, ends by then. */
+  timeoutMs: number;
+}
+
+export interface Delivered {
+  runId: number;
+  duplicate: boolean;
+}
+
+/** One line of `flakeboard import|upload --json`. */
+interface CliLine {
+  file: string;
+  runId?: number | null;
+  duplicate?: boolean;
+  error?: string;
+}
+
+// Built beside dist/cli.js, so the package's own binary is one folder up.
+const BIN = fileURLToPath(new URL('../bin/flakeboard.js', import.meta.url));
+
+/**
+ * Stores or sends the report through the `flakeboard` binary itself: the same git, CI and
+ * validation code as a user's `import` or `upload`, in a child process, so nothing it does can
+ * throw into or hold up the test run. The token travels in the environment, never on a
+ * command line that `ps` shows.
+ */
+export function deliver(options: DeliverOptions): Promise<Delivered> {
+  const { destination } = options;
+  const args = destination.kind === 'db' ? ['import', options.reportFile, '--json'] : ['upload', options.reportFile, '--json', '--server', destination.server];
+  if (destination.kind === 'db' && destination.db) args.push('--db', destination.db);
+  if (options.project) args.push('--project', options.project);
+  if (options.branch) args.push('--branch', options.branch);
+  if (options.commit) args.push('--commit', options.commit);
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  if (destination.kind === 'server' && destination.token) env.FLAKEBOARD_TOKEN = destination.token;
+
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gave up after ${Math.round(options.timeoutMs / 1000)} s`));
+    }, options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      const line = parseLine(stdout);
+      if (line && typeof line.runId === 'number' && !line.error) {
+        resolve({ runId: line.runId, duplicate: line.duplicate ?? false });
+        return;
+      }
+      reject(new Error(line?.error ?? lastLine(stderr) ?? 'flakeboard gave no answer'));
+    });
+  });
+}
+
+function parseLine(stdout: string): CliLine | null {
+  try {
+    const parsed = JSON.parse(stdout) as CliLine[];
+    return Array.isArray(parsed) ? (parsed[0] ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+function lastLine(text: string): string | null {
+  const lines = text.trim().split('\n').filter(Boolean);
+  return lines.length > 0 ? lines[lines.length - 1]!.replace(/^flakeboard:\s*/, '') : null;
+}

@@ -1,0 +1,103 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
+import { normaliseReport } from '../core/report/normalise.js';
+import { deliver, type Destination } from './deliver.js';
+import { serializeRun } from './serialize.js';
+
+/** `['flakeboard/reporter', { … }]` in playwright.config. Every field is optional. */
+export interface FlakeboardReporterOptions {
+  /** A database file to store the run in (default `.flakeboard/flakeboard.db`, or FLAKEBOARD_DB). */
+  db?: string;
+  /** A flakeboard server to send the run to (or FLAKEBOARD_SERVER); needs `token`. */
+  server?: string;
+  /** An API token from `flakeboard token create` (or FLAKEBOARD_TOKEN). */
+  token?: string;
+  project?: string;
+  branch?: string;
+  commit?: string;
+  /** Also keep the JSON report here (the same file `--reporter=json` would write). */
+  outputFile?: string;
+  /** How long storing or sending may take before it is given up, in ms (default 30 s). */
+  timeout?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Stores or sends each run when it ends. A failure says so in one line and never fails or
+ * holds up the test run: the delivery is bounded in time and runs in a child process.
+ * Works for one machine, each shard of a sharded run (each shard is its own run), and
+ * `npx playwright merge-reports --reporter flakeboard/reporter` over the shards' blobs.
+ */
+export default class FlakeboardReporter implements Reporter {
+  private config: FullConfig | null = null;
+  private root: Suite | null = null;
+  private readonly errors: TestError[] = [];
+
+  constructor(private readonly options: FlakeboardReporterOptions = {}) {}
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.root = suite;
+  }
+
+  onError(error: TestError): void {
+    this.errors.push(error);
+  }
+
+  async onEnd(result: FullResult): Promise<void> {
+    if (!this.config || !this.root) return;
+    const destination = destinationFrom(this.options, process.env);
+    const where = destination.kind === 'db' ? (destination.db ?? '.flakeboard/flakeboard.db') : destination.server;
+    let dir: string | null = null;
+    try {
+      if (destination.kind === 'server' && !destination.token) throw new Error('no token: set `token` or FLAKEBOARD_TOKEN (`flakeboard token create NAME` makes one)');
+      const report = serializeRun(this.config, this.root, result, this.errors);
+      // A private folder: the report holds test output and error text.
+      dir = mkdtempSync(join(tmpdir(), 'flakeboard-reporter-'));
+      const reportFile = join(dir, 'playwright-report.json');
+      writeFileSync(reportFile, JSON.stringify(report), { mode: 0o600 });
+      if (this.options.outputFile) keepCopy(reportFile, resolve(this.options.outputFile));
+      const stored = await deliver({
+        destination,
+        reportFile,
+        project: this.options.project,
+        branch: this.options.branch,
+        commit: this.options.commit,
+        timeoutMs: this.options.timeout ?? DEFAULT_TIMEOUT_MS,
+      });
+      // Counted by the rules every screen uses; an upload's answer carries only the run's id.
+      const { tests, failed, flaky } = normaliseReport(report).counts;
+      const counts = `${tests} tests, ${failed} failed, ${flaky} flaky`;
+      say(`${destination.kind === 'db' ? 'stored' : 'sent'} run ${stored.runId} (${counts}${stored.duplicate ? ', a duplicate of an earlier run' : ''}) ${destination.kind === 'db' ? 'in' : 'to'} ${where}`);
+    } catch (error) {
+      say(`could not ${destination.kind === 'db' ? 'store the run in' : 'send the run to'} ${where}: ${(error as Error).message} (the test run itself is not affected)`);
+    } finally {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+export function destinationFrom(options: FlakeboardReporterOptions, env: NodeJS.ProcessEnv): Destination {
+  // An explicit database wins; otherwise a configured server; otherwise the local default.
+  if (options.db) return { kind: 'db', db: options.db };
+  const server = options.server ?? env.FLAKEBOARD_SERVER;
+  if (server) return { kind: 'server', server, token: options.token ?? env.FLAKEBOARD_TOKEN ?? null };
+  return { kind: 'db', db: env.FLAKEBOARD_DB || null };
+}
+
+function keepCopy(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(from, to);
+  chmodSync(to, 0o644);
+}
+
+function say(line: string): void {
+  process.stdout.write(`flakeboard: ${line}\n`);
+}

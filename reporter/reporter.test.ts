@@ -1,0 +1,152 @@
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { execa, type ResultPromise } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normaliseReport } from '../core/report/normalise.js';
+import { parseReportBytes } from '../core/report/parse.js';
+import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { makeTempDir } from '../fixtures/testing/temp.js';
+
+/**
+ * The reporter as a user has it: a project whose node_modules holds flakeboard (this checkout,
+ * built) and Playwright, a config that names `flakeboard/reporter`, real tests in Chromium.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SUITE = join(ROOT, 'fixtures', 'reporter-suite');
+const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+
+let temp: ReturnType<typeof makeTempDir>;
+let project: string;
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist', 'reporter.js'))) throw new Error('dist/reporter.js is missing: run `npm run build` before these tests');
+  temp = makeTempDir('flakeboard-reporter-');
+  project = join(temp.dir, 'project');
+  cpSync(SUITE, project, { recursive: true });
+  const modules = join(project, 'node_modules');
+  mkdirSync(join(modules, '@playwright'), { recursive: true });
+  symlinkSync(ROOT, join(modules, 'flakeboard'));
+  symlinkSync(join(ROOT, 'node_modules', '@playwright', 'test'), join(modules, '@playwright', 'test'));
+  for (const name of ['playwright', 'playwright-core']) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+});
+afterAll(() => temp?.cleanup());
+
+async function playwright(args: string[], options: { reporter?: Record<string, unknown>; env?: Record<string, string> } = {}) {
+  const result = await execa(process.execPath, [PLAYWRIGHT_CLI, ...args], {
+    cwd: project,
+    reject: false,
+    env: cleanEnv({ FLAKEBOARD_REPORTER_OPTIONS: JSON.stringify(options.reporter ?? {}), REPORTER_SUITE_OUTPUT_DIR: join(temp.dir, 'out'), ...options.env }),
+    extendEnv: false,
+  });
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const flakeboardLines = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('flakeboard: '));
+
+function runsIn(db: string) {
+  const sqlite = new Database(db, { readonly: true });
+  try {
+    return sqlite.prepare('SELECT id, total_tests, passed_tests, failed_tests, flaky_tests, skipped_tests, status, shard_current, shard_total FROM runs ORDER BY id').all() as Array<Record<string, number | string | null>>;
+  } finally {
+    sqlite.close();
+  }
+}
+
+describe('flakeboard/reporter', () => {
+  it('stores the run in a database, read exactly as Playwright’s own JSON report of the same run', async () => {
+    const db = join(temp.dir, 'local.db');
+    const own = join(temp.dir, 'own.json');
+    const ours = join(temp.dir, 'ours.json');
+    const { exitCode, stdout } = await playwright(['test'], { reporter: { db, outputFile: ours }, env: { REPORTER_SUITE_JSON: own } });
+    // A real failure in the suite: Playwright's verdict is its own, the reporter leaves it alone.
+    expect(exitCode).toBe(1);
+    expect(flakeboardLines(stdout)).toEqual([`flakeboard: stored run 1 (4 tests, 2 failed, 1 flaky) in ${db}`]);
+    expect(runsIn(db)).toMatchObject([{ id: 1, total_tests: 4, passed_tests: 2, failed_tests: 2, flaky_tests: 1, skipped_tests: 0, status: 'pending' }]);
+
+    // What flakeboard reads from our report equals what it reads from Playwright's.
+    const fromOwn = normaliseReport(parseReportBytes(readFileSync(own), 'own.json'));
+    const fromOurs = normaliseReport(parseReportBytes(readFileSync(ours), 'ours.json'));
+    expect(fromOurs.counts).toEqual(fromOwn.counts);
+    expect(fromOurs.tests).toEqual(fromOwn.tests);
+    expect(fromOurs.detected).toEqual(fromOwn.detected);
+  }, 180_000);
+
+  it('sends the run to a server with a token, and says so in one line', async () => {
+    const db = join(temp.dir, 'server.db');
+    await runCli(['user', 'add', 'rita', '--role', 'admin', '--password-stdin', '--db', db], { env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }), input: 'rita-password-1\n' });
+    const created = await runCli(['token', 'create', 'ci', '--db', db], { env: cleanEnv() });
+    const token = created.stdout.match(/\b[\w-]{40,}\b/)?.[0];
+    expect(token).toBeTruthy();
+    const server = await startServe(db);
+    try {
+      const { stdout } = await playwright(['test'], { reporter: {}, env: { FLAKEBOARD_SERVER: server.url, FLAKEBOARD_TOKEN: token! } });
+      expect(flakeboardLines(stdout)).toEqual([`flakeboard: sent run 1 (4 tests, 2 failed, 1 flaky) to ${server.url}`]);
+    } finally {
+      await server.stop();
+    }
+    expect(runsIn(db)).toMatchObject([{ total_tests: 4, failed_tests: 2, flaky_tests: 1, status: 'pending' }]);
+  }, 180_000);
+
+  it('a server that is down or never answers costs one line and a bounded wait, never the run', async () => {
+    const silent = await listenSilently();
+    try {
+      const port = (silent.address() as { port: number }).port;
+      const started = Date.now();
+      const hung = await playwright(['test', '--grep', 'greets'], { reporter: { server: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), timeout: 3_000 } });
+      expect(hung.exitCode).toBe(0);
+      expect(flakeboardLines(hung.stdout)).toEqual([`flakeboard: could not send the run to http://127.0.0.1:${port}: gave up after 3 s (the test run itself is not affected)`]);
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      silent.close();
+    }
+    const noToken = await playwright(['test', '--grep', 'greets'], { reporter: { server: 'http://127.0.0.1:9' } });
+    expect(noToken.exitCode).toBe(0);
+    expect(flakeboardLines(noToken.stdout)[0]).toMatch(/could not send the run to http:\/\/127\.0\.0\.1:9: no token/);
+  }, 180_000);
+
+  it('each shard is its own run, and merge-reports over the shards stores the whole run once', async () => {
+    const shardsDb = join(temp.dir, 'shards.db');
+    for (const shard of ['1/2', '2/2']) await playwright(['test', `--shard=${shard}`], { reporter: { db: shardsDb } });
+    const shards = runsIn(shardsDb);
+    expect(shards.map((r) => [r.shard_current, r.shard_total])).toEqual([[1, 2], [2, 2]]);
+    expect(shards.reduce((n, r) => n + Number(r.total_tests), 0)).toBe(4);
+
+    // As CI does it: each shard's blob in its own job, then all of them in one folder.
+    const blobs = join(temp.dir, 'blobs');
+    for (const shard of [1, 2]) {
+      const own = join(temp.dir, `blob-${shard}`);
+      await playwright(['test', `--shard=${shard}/2`], { env: { REPORTER_SUITE_BLOB_DIR: own } });
+      cpSync(own, blobs, { recursive: true });
+    }
+    const mergedDb = join(temp.dir, 'merged.db');
+    const merged = await playwright(['merge-reports', '-c', 'playwright.config.ts', blobs], { reporter: { db: mergedDb } });
+    expect(flakeboardLines(merged.stdout)).toEqual([`flakeboard: stored run 1 (4 tests, 2 failed, 1 flaky) in ${mergedDb}`]);
+  }, 300_000);
+});
+
+/** A TCP server that takes connections and never answers: a hung flakeboard behind a proxy. */
+function listenSilently(): Promise<Server> {
+  const server = createServer(() => {});
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function startServe(db: string): Promise<{ url: string; stop(): Promise<void> }> {
+  let output = '';
+  const child: ResultPromise = execa(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }), extendEnv: false, reject: false, all: true });
+  child.all!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/serving .* at (http:\/\/\S+)/.test(output)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url: /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, ''),
+    async stop() {
+      child.kill('SIGTERM');
+      await child;
+    },
+  };
+}
