@@ -211,4 +211,28 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX runs_outage ON runs(outage) WHERE outage = 1;
     `,
   },
+  {
+    version: 4,
+    name: 'quarantine and gate lookups',
+    sql: `
+      -- Tests a team has agreed to stop blocking on for a while: who, why, until when. A
+      -- removed entry is kept (removed_at) so the list can say who lifted it.
+      CREATE TABLE quarantine (
+        id INTEGER PRIMARY KEY,
+        title TEXT NOT NULL,
+        file TEXT,
+        project TEXT,
+        reason TEXT NOT NULL,
+        owner TEXT,
+        created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER,
+        removed_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
+        removed_at INTEGER
+      ) STRICT;
+
+      -- The gate reads one test's results on one branch in a window.
+      CREATE INDEX runs_branch_started ON runs(git_branch, started_at);
+    `,
+  },
 ];

@@ -14,6 +14,21 @@ export interface DatabaseSchema {
   daily_error_stats: DailyErrorStatsTable;
   error_samples: ErrorSamplesTable;
   browser_projects: BrowserProjectsTable;
+  quarantine: QuarantineTable;
+}
+
+export interface QuarantineTable {
+  id: Generated<number>;
+  title: string;
+  file: string | null;
+  project: string | null;
+  reason: string;
+  owner: string | null;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number | null;
+  removed_by: number | null;
+  removed_at: number | null;
 }
 
 export interface DailyErrorStatsTable {

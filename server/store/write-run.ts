@@ -1,3 +1,4 @@
+import { isOutage } from '../../core/analytics/outage.js';
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { addRunToRollups } from './rollups.js';
@@ -89,19 +90,6 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
   // "no original" and store two originals.
   return insert.immediate();
-}
-
-/**
- * DESIGN.md section 7's noise guard: a run in which over 80 % of the tests that ran failed is
- * an outage (a dead backend, a broken deploy), so its failures say nothing about flakiness.
- * Small runs are never judged: three failures out of three is not an outage.
- */
-export const OUTAGE_SHARE = 0.8;
-export const OUTAGE_MIN_TESTS = 10;
-
-export function isOutage(run: Pick<NormalisedRun, 'counts'>): boolean {
-  const ran = run.counts.tests - run.counts.skipped;
-  return ran >= OUTAGE_MIN_TESTS && run.counts.failed / ran > OUTAGE_SHARE;
 }
 
 function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
