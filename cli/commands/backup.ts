@@ -1,9 +1,9 @@
 import { existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { backupTo, openForInspection, verifyCopy, type StoreCounts } from '../../server/store/maintenance.js';
+import { backupTo, openForInspection, verifyCopy } from '../../server/store/maintenance.js';
 import { dbOption, resolveDbPath } from '../options.js';
-import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
+import { describeCounts, formatBytes, requireDatabase } from './maintenance-common.js';
 
 interface BackupOptions {
   db: string;
@@ -70,8 +70,4 @@ async function backup(target: string, options: BackupOptions): Promise<number> {
   if (options.json) say(JSON.stringify({ file: target, bytes: checked.bytes, schemaVersion: checked.schemaVersion, ...checked.counts }));
   else say(`✓ Backed up ${source} to ${target}: ${formatBytes(checked.bytes)}, ${describeCounts(checked.counts)}; integrity check ok.`);
   return 0;
-}
-
-export function describeCounts(c: StoreCounts): string {
-  return `${formatCount(c.runs)} runs, ${formatCount(c.results)} results, ${formatCount(c.tests)} tests, ${formatCount(c.users)} users, ${formatCount(c.pendingUploads)} pending uploads`;
 }

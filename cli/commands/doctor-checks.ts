@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync }
 import { dirname } from 'node:path';
 import { inspect, LATEST_SCHEMA, openForInspection } from '../../server/store/maintenance.js';
 import { parseCutoff } from '../age.js';
-import { formatBytes, formatCount } from './maintenance-common.js';
+import { describeCounts, formatBytes } from './maintenance-common.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -80,7 +80,7 @@ export function databaseChecks(path: string, options: { full: boolean }): Check[
     const free = space.free > 0 ? `, ${formatBytes(space.free)} of it free` : '';
     if (!counts) checks.push(fail('contents', 'the flakeboard tables are missing', 'this is not a flakeboard database: check --db'));
     else {
-      const line = `${formatCount(counts.runs)} runs, ${formatCount(counts.results)} results, ${formatCount(counts.tests)} tests, ${formatCount(counts.users)} users, ${formatCount(counts.pendingUploads)} pending uploads; ${formatBytes(space.pages * space.pageSize)}${free}`;
+      const line = `${describeCounts(counts)}; ${formatBytes(space.pages * space.pageSize)}${free}`;
       if (counts.users === 0) checks.push(warn('contents', line, 'no users yet: the first `flakeboard serve` creates `admin` and prints its password'));
       else if (space.free > 64 * 1024 ** 2 && space.free > (space.pages * space.pageSize) / 4) {
         checks.push(warn('contents', line, `${formatBytes(space.free)} of the file is unused: \`flakeboard prune --older-than 90d --vacuum\` gives it back (stop serve first)`));

@@ -21,3 +21,12 @@ export function formatBytes(bytes: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
+
+/** "1 user", "2 users". */
+export function plural(n: number, word: string): string {
+  return `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function describeCounts(c: { runs: number; results: number; tests: number; users: number; pendingUploads: number }): string {
+  return `${plural(c.runs, 'run')}, ${plural(c.results, 'result')}, ${plural(c.tests, 'test')}, ${plural(c.users, 'user')}, ${plural(c.pendingUploads, 'pending upload')}`;
+}

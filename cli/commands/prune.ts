@@ -116,6 +116,8 @@ async function prune(options: PruneOptions): Promise<number> {
     return 0;
   } finally {
     await store.close();
+    // Kysely closes only a connection it has used; this command never does.
+    if (store.sqlite.open) store.sqlite.close();
   }
 }
 
