@@ -67,7 +67,7 @@ export function databaseChecks(path: string, options: { full: boolean }): Check[
       return [...checks, ...permissionChecks(path)];
     }
     if (found.problems.length > 0) {
-      checks.push(fail('integrity', `${found.check} found ${found.problems.length === 20 ? '20 or more' : found.problems.length} problems, first: ${found.problems[0]}`, RESTORE));
+      checks.push(fail('integrity', `${found.check} found ${found.problems.length >= 20 ? '20 or more' : found.problems.length} problem${found.problems.length === 1 ? '' : 's'}, first: ${found.problems[0]}`, RESTORE));
     } else {
       checks.push(ok('integrity', full ? 'integrity_check ok' : `quick_check ok (the file is over ${formatBytes(FULL_CHECK_LIMIT)}; --full checks every index entry too)`));
     }

@@ -65,8 +65,18 @@ export interface Inspection {
 /** Integrity, schema, space and counts of an open database (read-only is enough). */
 export function inspect(s: SqliteDatabase, options: { full: boolean }): Inspection {
   const check = options.full ? 'integrity_check' : 'quick_check';
-  const rows = s.pragma(`${check}(20)`, { simple: false }) as Array<Record<string, string>>;
-  const problems = rows.map((row) => Object.values(row)[0] ?? '').filter((text) => text !== 'ok');
+  let rows: Array<Record<string, string>>;
+  try {
+    rows = s.pragma(`${check}(20)`, { simple: false }) as Array<Record<string, string>>;
+  } catch (error) {
+    // Damage the check cannot get past (a broken schema or root page) is its finding too.
+    rows = [{ error: (error as Error).message }];
+  }
+  // SQLite answers 'ok', or its findings: a row each, or one row of lines under a heading.
+  const problems = rows
+    .flatMap((row) => String(Object.values(row)[0] ?? '').split('\n'))
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && line !== 'ok' && !/^\*\*\* in database \w+ \*\*\*$/.test(line));
   let counts: StoreCounts | null;
   try {
     counts = storeCounts(s);
