@@ -67,15 +67,21 @@ export function pruneBatch(store: Store, before: number, maxResults: number): Pr
   return s
     .transaction((): PruneBatch | null => {
       const candidates = s
-        .prepare('SELECT id, (SELECT count(*) FROM results r WHERE r.run_id = runs.id) AS results FROM runs WHERE started_at < ? ORDER BY started_at, id LIMIT 200')
-        .all(before) as Array<{ id: number; results: number }>;
+        .prepare('SELECT id, started_at, (SELECT count(*) FROM results r WHERE r.run_id = runs.id) AS results FROM runs WHERE started_at < ? ORDER BY started_at, id LIMIT 200')
+        .all(before) as Array<{ id: number; started_at: number; results: number }>;
       if (candidates.length === 0) return null;
       const ids: number[] = [];
-      let budget = maxResults;
+      let used = 0;
+      let lastDay: number | null = null;
       for (const run of candidates) {
-        if (ids.length > 0 && run.results > budget) break;
+        const day = Math.floor(run.started_at / DAY_MS);
+        // A batch goes on to the end of its last day (within 4× the budget): the rebuild of a
+        // day with runs left on it reads them all again, one of a day left empty reads nothing.
+        const fits = used + run.results <= maxResults || (day === lastDay && used + run.results <= 4 * maxResults);
+        if (ids.length > 0 && !fits) break;
         ids.push(run.id);
-        budget -= run.results;
+        used += run.results;
+        lastDay = day;
       }
       const list = JSON.stringify(ids);
       const inBatch = 'SELECT value FROM json_each(?)';
