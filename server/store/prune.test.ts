@@ -44,8 +44,9 @@ function loneReport(startTime: string) {
 }
 
 describe('prune', () => {
-  // 100 results a batch, stretched to the end of a day: one batch per day (4 runs of 40). At 30
-  // a day is more than a batch may stretch to (4 × 30), so some batches end inside a day.
+  // 100 results a batch, stretched to the end of a day: one batch per day (4 runs of 40, the
+  // first day 5). At 30 a day is more than a batch may stretch to (2 × 30), so some batches end
+  // inside a day.
   it.each([
     [100, (n: number) => n === 3],
     [30, (n: number) => n > 3],

@@ -75,9 +75,9 @@ export function pruneBatch(store: Store, before: number, maxResults: number): Pr
       let lastDay: number | null = null;
       for (const run of candidates) {
         const day = Math.floor(run.started_at / DAY_MS);
-        // A batch goes on to the end of its last day (within 4× the budget): the rebuild of a
+        // A batch goes on to the end of its last day (within twice the budget): the rebuild of a
         // day with runs left on it reads them all again, one of a day left empty reads nothing.
-        const fits = used + run.results <= maxResults || (day === lastDay && used + run.results <= 4 * maxResults);
+        const fits = used + run.results <= maxResults || (day === lastDay && used + run.results <= 2 * maxResults);
         if (ids.length > 0 && !fits) break;
         ids.push(run.id);
         used += run.results;
