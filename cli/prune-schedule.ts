@@ -15,8 +15,9 @@ export interface PruneLog {
   error(message: string): void;
 }
 
-export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number }): { stop(): void } {
-  const bin = process.argv[1];
+export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number; bin?: string }): { stop(): void } {
+  // The binary this serve was started from (bin/flakeboard.js, or npx's link to it).
+  const bin = options.bin ?? process.argv[1];
   let child: ChildProcess | null = null;
   const run = (): void => {
     // One at a time: a prune still going a day later (a huge backlog) is not started twice.
