@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn } from '../../fixtures/testing/app.js';
-import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { execa } from 'execa';
+import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { pollHealth, startServe, writeHistory, type LiveServe } from '../../fixtures/testing/live-serve.js';
 import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
@@ -101,6 +102,28 @@ describe('flakeboard prune', () => {
 
     const vacuum = await runCli(['prune', '--db', db, '--older-than', '90d', '--yes', '--vacuum'], { env });
     expect(vacuum.stdout).toMatch(/No run started before .*: nothing to prune\.\n✓ VACUUM gave [\d.]+ (KB|MB) back to the disk/);
+  });
+
+  // A terminal through util-linux `script`, which gives the command a pseudo-terminal.
+  it.runIf(process.platform === 'linux')('asks on a terminal and removes nothing unless the answer is yes', async () => {
+    const db = join(temp.dir, 'f.db');
+    const { history } = reports();
+    await runCli(['import', '--db', db, ...history.map((r) => r.file)], { env });
+    const old = history.filter((r) => r.startedAt < Date.now() - 90 * DAY).length;
+    const ask = (answer: string) =>
+      execa('script', ['-qec', `${process.execPath} ${BIN} prune --db ${db} --older-than 90d`, '/dev/null'], { input: answer, env: { ...env, NO_COLOR: '1' }, reject: false });
+    const runs = () => withStore(db, (store) => store.sqlite.prepare('SELECT count(*) FROM runs').pluck().get());
+
+    const no = await ask('n\n');
+    expect(no.stdout).toContain(`Remove these ${old} runs for good? [y/N]`);
+    expect(no.stdout).toContain('Nothing removed.');
+    expect(no.exitCode).toBe(1);
+    expect(await runs()).toBe(history.length);
+
+    const yes = await ask('y\n');
+    expect(yes.stdout).toContain(`✓ Removed ${old} runs started before`);
+    expect(yes.exitCode).toBe(0);
+    expect(await runs()).toBe(history.length - old);
   });
 
   it('refuses a missing database, a bad age, and a bad --prune-older-than for serve, each with the reason', async () => {
