@@ -83,7 +83,7 @@ export function databaseChecks(path: string, options: { full: boolean }): Check[
       const line = `${describeCounts(counts)}; ${formatBytes(space.pages * space.pageSize)}${free}`;
       if (counts.users === 0) checks.push(warn('contents', line, 'no users yet: the first `flakeboard serve` creates `admin` and prints its password'));
       else if (space.free > 64 * 1024 ** 2 && space.free > (space.pages * space.pageSize) / 4) {
-        checks.push(warn('contents', line, `${formatBytes(space.free)} of the file is unused: \`flakeboard prune --older-than 90d --vacuum\` gives it back (stop serve first)`));
+        checks.push(warn('contents', line, `${formatBytes(space.free)} of the file is unused: add --vacuum to your next \`flakeboard prune\` to give it back to the disk (stop serve first)`));
       } else checks.push(ok('contents', line));
     }
 
