@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerBackup } from './commands/backup.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerImport } from './commands/import.js';
+import { registerPrune } from './commands/prune.js';
 import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 import { registerUpload } from './commands/upload.js';
@@ -20,6 +23,9 @@ registerServe(program);
 registerUpload(program);
 registerUser(program);
 registerToken(program);
+registerPrune(program);
+registerBackup(program);
+registerDoctor(program);
 
 // `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.
 const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process.argv.slice(0, 2), '-V'] : process.argv;

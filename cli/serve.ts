@@ -6,6 +6,7 @@ import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
 import { openStore, type Store } from '../server/store/open.js';
 import { countUsers, createUser } from '../server/store/users.js';
+import { scheduleDailyPrune } from './prune-schedule.js';
 
 export interface ServeSettings {
   port: number;
@@ -15,6 +16,8 @@ export interface ServeSettings {
   demo: boolean;
   bodyLimitBytes: number;
   trustProxy: boolean;
+  /** `--prune-older-than`: prune at start and daily (cli/prune-schedule.ts). */
+  pruneOlderThan?: string | null;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -86,6 +89,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // server as soon as it reads this line must not kill it before the database is closed.
   say(`flakeboard is serving ${settings.dbPath} at ${url}`);
   if (settings.open) openBrowser(url);
+  if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
   return 0;
 }
 

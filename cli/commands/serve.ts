@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { parseCutoff } from '../age.js';
 import { dbOption, resolveDbPath } from '../options.js';
 
 interface ServeOptions {
@@ -9,6 +10,7 @@ interface ServeOptions {
   demo?: boolean;
   bodyLimit: string;
   trustProxy?: boolean;
+  pruneOlderThan?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -22,7 +24,9 @@ export function registerServe(program: Command): void {
     .option('--demo', 'fill an empty database with a generated month of demo history first')
     .addOption(new Option('--body-limit <megabytes>', 'largest accepted upload').env('FLAKEBOARD_BODY_LIMIT_MB').default('100'))
     .option('--trust-proxy', 'behind a reverse proxy: take the client address from X-Forwarded-For (sign-in limits are per address)')
+    .addOption(new Option('--prune-older-than <age>', 'at start and every 24 h, remove runs older than this (90d, 12w, 6m): flakeboard prune').env('FLAKEBOARD_PRUNE_OLDER_THAN'))
     .action(async (options: ServeOptions) => {
+      if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
       // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
       const { serve } = await import('../serve.js');
       process.exitCode = await serve({
@@ -33,6 +37,7 @@ export function registerServe(program: Command): void {
         demo: options.demo ?? false,
         bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
         trustProxy: options.trustProxy ?? false,
+        pruneOlderThan: options.pruneOlderThan ?? null,
       });
     });
 }

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { dbOption, resolveDbPath } from '../options.js';
+import { databaseChecks, diskCheck, nodeCheck, settingsChecks, type Check } from './doctor-checks.js';
+
+interface DoctorOptions {
+  db: string;
+  full?: boolean;
+  json?: boolean;
+}
+
+const MARK = { ok: '✓', warn: '!', fail: '✗' } as const;
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('check the database, its files, the settings and Node; exits 1 when something is broken')
+    .addOption(dbOption())
+    .option('--full', 'the full integrity_check even on big files (it reads every index entry)')
+    .option('--json', 'print one JSON object: { ok, checks: [{ check, status, message, fix }] }')
+    .action((options: DoctorOptions) => {
+      const path = resolveDbPath(options.db);
+      const checks: Check[] = [...databaseChecks(path, { full: options.full ?? false }), ...settingsChecks(process.env), nodeCheck(), diskCheck(path)];
+      const failed = checks.some((c) => c.status === 'fail');
+      if (options.json) process.stdout.write(`${JSON.stringify({ ok: !failed, checks })}\n`);
+      else {
+        for (const c of checks) {
+          process.stdout.write(`${MARK[c.status]} ${c.check}: ${c.message}\n`);
+          if (c.fix) process.stdout.write(`  → ${c.fix}\n`);
+        }
+      }
+      process.exitCode = failed ? 1 : 0;
+    });
+}

@@ -1,0 +1,160 @@
+import { createInterface } from 'node:readline/promises';
+import type { Command } from 'commander';
+import { openStore } from '../../server/store/open.js';
+import { checkpoint, fileSpace, fullVacuum, incrementalVacuum, planPrune, preparePrune, pruneBatch, type PrunePlan } from '../../server/store/prune.js';
+import { parseCutoff } from '../age.js';
+import { dbOption, resolveDbPath } from '../options.js';
+import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
+
+interface PruneOptions {
+  olderThan: string;
+  db: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  vacuum?: boolean;
+  json?: boolean;
+}
+
+/** Results per transaction: one or two runs of a typical size, a few hundred ms of write lock. */
+const BATCH_RESULTS = 2000;
+/**
+ * The pause between batches. SQLite's busy handler in a waiting writer (a serve storing an
+ * upload) retries every 100 ms at most; without the pause the next batch would take the lock
+ * first every time, and an upload could wait for the whole prune.
+ */
+const PAUSE_MS = 120;
+
+export interface PruneSummary {
+  before: string;
+  dryRun: boolean;
+  runs: number;
+  results: number;
+  attempts: number;
+  tests: number;
+  days: number;
+  bytesEstimate: number;
+  /** Bytes given back to the disk (incremental_vacuum or VACUUM). */
+  reclaimedBytes: number;
+  /** Bytes still free inside the file afterwards. */
+  freeBytes: number;
+  vacuum: 'incremental' | 'full' | 'none';
+}
+
+const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+export function registerPrune(program: Command): void {
+  program
+    .command('prune')
+    .description('remove runs that started before a date, with everything under them, and reclaim the space')
+    .requiredOption('--older-than <age>', 'an age (90d, 12w, 6m, 1y) or a date (YYYY-MM-DD, UTC)')
+    .addOption(dbOption())
+    .option('--dry-run', 'print what would be removed, remove nothing')
+    .option('-y, --yes', 'remove without asking (required without a terminal)')
+    .option('--vacuum', 'afterwards rewrite the file to give the space back to the disk (blocks every write while it runs: stop serve first)')
+    .option('--json', 'print one JSON object')
+    .action(async (options: PruneOptions) => {
+      process.exitCode = await prune(options);
+    });
+}
+
+async function prune(options: PruneOptions): Promise<number> {
+  const before = parseCutoff(options.olderThan);
+  const path = resolveDbPath(options.db);
+  requireDatabase(path);
+  const store = openStore(path);
+  try {
+    const plan = planPrune(store, before);
+    const summary: PruneSummary = {
+      before: new Date(before).toISOString(),
+      dryRun: options.dryRun ?? false,
+      runs: plan.runs,
+      results: plan.results,
+      attempts: plan.attempts,
+      tests: 0,
+      days: 0,
+      bytesEstimate: plan.bytesEstimate,
+      reclaimedBytes: 0,
+      freeBytes: fileSpace(store.sqlite).free,
+      vacuum: 'none',
+    };
+    if (!options.json) say(describePlan(plan, options.dryRun ?? false));
+    if (options.dryRun || (plan.runs === 0 && !options.vacuum)) {
+      if (options.json) say(JSON.stringify(summary));
+      return 0;
+    }
+    if (plan.runs > 0 && !options.yes && !(await confirm(plan))) {
+      if (!process.stdin.isTTY) {
+        process.stderr.write('flakeboard: prune removes runs for good and there is no terminal to ask on: pass --yes to confirm\n');
+        return 1;
+      }
+      say('Nothing removed.');
+      return 1;
+    }
+
+    preparePrune(store);
+    const days = new Set<number>();
+    summary.runs = summary.results = summary.attempts = 0;
+    for (let batch = pruneBatch(store, before, BATCH_RESULTS); batch; batch = pruneBatch(store, before, BATCH_RESULTS)) {
+      summary.runs += batch.runs;
+      summary.results += batch.results;
+      summary.attempts += batch.attempts;
+      summary.tests += batch.tests;
+      for (const d of batch.days) days.add(d);
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    }
+    summary.days = days.size;
+
+    if (options.vacuum) {
+      summary.reclaimedBytes = fullVacuum(store);
+      summary.vacuum = 'full';
+    } else {
+      summary.reclaimedBytes = incrementalVacuum(store);
+      if (fileSpace(store.sqlite).autoVacuum === 'incremental') summary.vacuum = 'incremental';
+    }
+    checkpoint(store);
+    summary.freeBytes = fileSpace(store.sqlite).free;
+
+    if (options.json) say(JSON.stringify(summary));
+    else for (const line of describeDone(summary)) say(line);
+    return 0;
+  } finally {
+    await store.close();
+    // Kysely closes only a connection it has used; this command never does.
+    if (store.sqlite.open) store.sqlite.close();
+  }
+}
+
+function describePlan(plan: PrunePlan, dryRun: boolean): string {
+  const cut = day(plan.before);
+  if (plan.runs === 0) return `No run started before ${cut}: nothing to prune.`;
+  const span = plan.oldest === null || plan.newest === null ? '' : ` (${day(plan.oldest)} to ${day(plan.newest)})`;
+  return `${dryRun ? 'Would remove' : 'To remove'}: ${formatCount(plan.runs)} runs started before ${cut}${span}, ${formatCount(plan.results)} results, ${formatCount(plan.attempts)} attempts, about ${formatBytes(plan.bytesEstimate)}.`;
+}
+
+function describeDone(s: PruneSummary): string[] {
+  const lines: string[] = [];
+  if (s.runs > 0) {
+    lines.push(`✓ Removed ${formatCount(s.runs)} runs started before ${s.before.slice(0, 10)}: ${formatCount(s.results)} results, ${formatCount(s.attempts)} attempts${s.tests > 0 ? `, ${formatCount(s.tests)} tests left with no results` : ''}; rebuilt the rollups of ${formatCount(s.days)} days.`);
+  }
+  if (s.vacuum === 'full') lines.push(`✓ VACUUM gave ${formatBytes(s.reclaimedBytes)} back to the disk; the file now gives space back after each prune by itself.`);
+  else if (s.vacuum === 'incremental') lines.push(`✓ Gave ${formatBytes(s.reclaimedBytes)} back to the disk.`);
+  else if (s.freeBytes > 0) {
+    lines.push(
+      `${formatBytes(s.freeBytes)} are free inside the file and will be reused by new imports. To give them back to the disk, run once with --vacuum: it rewrites the whole file and blocks every write while it runs, so stop serve first.`,
+    );
+  }
+  return lines;
+}
+
+/** Asks on a terminal; without one there is nobody to ask, and the caller says so. */
+async function confirm(plan: PrunePlan): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`Remove these ${formatCount(plan.runs)} runs for good? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { writeHistory } from '../fixtures/testing/live-serve.js';
+import { makeTempDir } from '../fixtures/testing/temp.js';
+import { scheduleDailyPrune } from './prune-schedule.js';
+
+let temp: ReturnType<typeof makeTempDir>;
+beforeEach(() => {
+  temp = makeTempDir('flakeboard-schedule-');
+});
+afterEach(() => temp.cleanup());
+
+const DAY = 86_400_000;
+
+describe('scheduleDailyPrune', () => {
+  it('prunes at once and again each period, through the built binary, logging each', async () => {
+    const db = join(temp.dir, 'f.db');
+    const reports = writeHistory(temp.dir, { seed: 3, runs: 8, days: 80, tests: 10, browsers: ['chromium'], endDate: Date.now() });
+    const old = reports.filter((r) => r.startedAt < Date.now() - 30 * DAY);
+    expect(old.length).toBeGreaterThan(2);
+    await runCli(['import', '--db', db, ...reports.map((r) => r.file)], { env: cleanEnv() });
+
+    const infos: string[] = [];
+    const errors: string[] = [];
+    const removed = (from: number) => infos.slice(from).reduce((n, line) => n + Number(/removed (\d+) runs/.exec(line)?.[1] ?? 0), 0);
+    const waitFor = async (done: () => boolean) => {
+      const deadline = Date.now() + 30_000;
+      while (!done() && errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    // A period of 3 s stands for 24 hours.
+    const schedule = scheduleDailyPrune({ dbPath: db, olderThan: '30d', every: 3000, bin: BIN, log: { info: (m) => infos.push(m), error: (m) => errors.push(m) } });
+    try {
+      await waitFor(() => infos.length >= 1);
+      expect(infos[0]).toMatch(new RegExp(`^prune --older-than 30d: removed ${old.length} runs started before \\S+ \\(${old.length * 10} results, \\d+ attempts\\)$`));
+      // Old runs arrive again (their originals are gone, so they are stored, not duplicates).
+      await runCli(['import', '--db', db, ...old.map((r) => r.file)], { env: cleanEnv() });
+      // A period may also fall while they are being imported: count what the later runs removed.
+      await waitFor(() => removed(1) >= old.length);
+      expect(errors).toEqual([]);
+      expect(infos.length).toBeGreaterThanOrEqual(2);
+      expect(removed(1)).toBe(old.length);
+    } finally {
+      schedule.stop();
+    }
+  });
+});

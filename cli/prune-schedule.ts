@@ -1,0 +1,54 @@
+/**
+ * `serve --prune-older-than AGE`: runs `flakeboard prune --older-than AGE --yes --json` on the
+ * same database at start and every 24 hours, as a child process. Off the server's thread and
+ * process entirely: the prune's batches are short transactions, so the server's reads never
+ * wait (WAL) and its writes wait for one batch at most; its analytics cache sees the runs
+ * table change and refreshes by itself.
+ */
+import { execFile, type ChildProcess } from 'node:child_process';
+import type { PruneSummary } from './commands/prune.js';
+
+export const PRUNE_EVERY_MS = 24 * 3600 * 1000;
+
+export interface PruneLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number; bin?: string }): { stop(): void } {
+  // The binary this serve was started from (bin/flakeboard.js, or npx's link to it).
+  const bin = options.bin ?? process.argv[1];
+  let child: ChildProcess | null = null;
+  const run = (): void => {
+    // One at a time: a prune still going a day later (a huge backlog) is not started twice.
+    if (child || !bin) return;
+    const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json', '--db', options.dbPath];
+    child = execFile(process.execPath, args, { maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+      child = null;
+      if (error) {
+        options.log.error(`prune --older-than ${options.olderThan} failed: ${stderr.trim() || error.message}`);
+        return;
+      }
+      try {
+        options.log.info(describe(JSON.parse(stdout) as PruneSummary, options.olderThan));
+      } catch {
+        options.log.error(`prune --older-than ${options.olderThan} answered: ${stdout.trim()}`);
+      }
+    });
+  };
+  const timer = setInterval(run, options.every ?? PRUNE_EVERY_MS);
+  // Never what keeps serve alive; a prune in flight ends with it (each batch is atomic).
+  timer.unref();
+  const stop = (): void => {
+    clearInterval(timer);
+    child?.kill('SIGTERM');
+  };
+  process.once('exit', stop);
+  run();
+  return { stop };
+}
+
+function describe(s: PruneSummary, olderThan: string): string {
+  const space = s.reclaimedBytes > 0 ? `, ${s.reclaimedBytes} bytes given back to the disk` : '';
+  return `prune --older-than ${olderThan}: removed ${s.runs} runs started before ${s.before} (${s.results} results, ${s.attempts} attempts)${space}`;
+}
