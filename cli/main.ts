@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { registerBackup } from './commands/backup.js';
+import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerImport } from './commands/import.js';
 import { registerPrune } from './commands/prune.js';
+import { registerQuarantine } from './commands/quarantine.js';
 import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 import { registerUpload } from './commands/upload.js';
@@ -21,6 +23,8 @@ const program = new Command('flakeboard')
 registerImport(program);
 registerServe(program);
 registerUpload(program);
+registerCheck(program);
+registerQuarantine(program);
 registerUser(program);
 registerToken(program);
 registerPrune(program);

@@ -9,7 +9,9 @@ import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import type { Store } from './store/open.js';
 import { databaseSecret } from './store/settings.js';
@@ -75,6 +77,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => analytics.close());
   registerAnalyticsRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
+  registerGateRoutes(app, { analytics, now });
+  registerQuarantineRoutes(app, { store: options.store, now });
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

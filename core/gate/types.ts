@@ -53,6 +53,8 @@ export interface GateFailure {
   title: string;
   file: string;
   project: string;
+  /** flakeboard's key for the project (the flaky screen's `browser`). */
+  browser: string;
   class: GateClass;
   reason: string;
   evidence: Evidence[];

@@ -5,7 +5,9 @@ import type { Store } from '../store/open.js';
  * version is a signature of the runs table, read on every call: an import adds a run, a delete
  * or a clear removes runs, a review sets reviewed_at; it sees writes by this server and by other
  * processes alike (a `flakeboard import` into the same file while the server runs). Sessions and
- * other bookkeeping do not empty the cache. The UTC day is part of it, since windows end today.
+ * other bookkeeping do not empty the cache. Quarantine entries added or lifted are part of it
+ * (the CI gate reads them). The UTC day is part of it, since windows end today and quarantine
+ * entries expire at the start of a UTC day.
  * Bounded: the oldest entry goes first.
  */
 export class AnalyticsCache {
@@ -19,7 +21,8 @@ export class AnalyticsCache {
   ) {
     // Asked on every analytics call: prepared once; runs holds one row per report (thousands).
     this.signature = store.sqlite.prepare(
-      "SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') AS signature FROM runs",
+      `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected')
+         || ':' || (SELECT coalesce(max(id), 0) || '/' || total(removed_at IS NOT NULL) FROM quarantine) AS signature FROM runs`,
     );
   }
 

@@ -1,6 +1,7 @@
 import type { Store } from '../store/open.js';
 import { dashboard } from './dashboard.js';
 import { flakyGroups, flakyTrends } from './flaky.js';
+import { runGate, type GateRequest } from './gate.js';
 import { dailyStats, errorPatterns, slowTests, testDetails, trendDays } from './reports.js';
 import { lastDays, today } from './windows.js';
 
@@ -19,6 +20,7 @@ export const QUERIES = {
   slowTests: (store: Store, a: { days: number; now: number }) => slowTests(store, lastDays(a.days, a.now), 500),
   trendDays: (store: Store, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
   errorPatterns: (store: Store, a: { days: number; now: number }) => errorPatterns(store, lastDays(a.days, a.now), 200),
+  gate: (store: Store, a: GateRequest) => runGate(store, a),
 } as const;
 
 export type QueryName = keyof typeof QUERIES;

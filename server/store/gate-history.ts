@@ -2,40 +2,41 @@ import { gateKey } from '../../core/gate/answer.js';
 import type { BaseResult, GateTest } from '../../core/gate/types.js';
 import type { Store } from './open.js';
 
+/** Newest results kept per test: the gate's rules look at the latest runs and a window. */
+const PER_TEST_LIMIT = 200;
+
 /**
  * The base-branch results of the checked run's failing tests, newest first, from runs that
  * count (not rejected, not duplicates) since `since`; and how many base-branch runs the
- * window holds at all, so the gate can say when its history is too thin to judge.
+ * window holds, so the gate can say when its history is too thin to judge. Synchronous: it
+ * runs in the analytics worker. One indexed lookup per test (tests(file, title_path), then
+ * results(test_id, browser, started_at)).
  */
-export async function gateHistories(store: Store, query: { tests: readonly GateTest[]; base: string; since: number }): Promise<{ histories: Map<string, BaseResult[]>; baseRuns: number }> {
+export function gateHistories(store: Store, query: { tests: readonly GateTest[]; base: string; since: number }): { histories: Map<string, BaseResult[]>; baseRuns: number } {
+  const baseRuns = store.sqlite
+    .prepare(`SELECT count(*) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND is_duplicate = 0 AND status != 'rejected'`)
+    .get(query.base, query.since) as { n: number };
+  const results = store.sqlite.prepare(`
+    SELECT runs.id AS run_id, results.started_at, runs.git_commit, results.status, results.passed_on_retry, runs.outage
+    FROM tests
+    JOIN results ON results.test_id = tests.id AND results.browser = @browser
+    JOIN runs ON runs.id = results.run_id
+    WHERE tests.file = @file AND tests.title_path = @titlePath
+      AND runs.git_branch = @base AND runs.started_at >= @since AND runs.is_duplicate = 0 AND runs.status != 'rejected'
+    ORDER BY results.started_at DESC, results.id DESC
+    LIMIT ${PER_TEST_LIMIT}`);
   const histories = new Map<string, BaseResult[]>();
-  const baseRuns = await store.db
-    .selectFrom('runs')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('git_branch', '=', query.base)
-    .where('started_at', '>=', query.since)
-    .where('is_duplicate', '=', 0)
-    .where('status', '!=', 'rejected')
-    .executeTakeFirstOrThrow();
   for (const test of query.tests) {
     const key = gateKey(test);
-    if (histories.has(key)) continue;
-    const rows = await store.db
-      .selectFrom('tests')
-      .innerJoin('results', 'results.test_id', 'tests.id')
-      .innerJoin('runs', 'runs.id', 'results.run_id')
-      .select(['runs.id as run_id', 'results.started_at', 'runs.git_commit', 'results.status', 'results.passed_on_retry', 'runs.outage'])
-      .where('tests.file', '=', test.file)
-      .where('tests.title_path', '=', JSON.stringify(test.titlePath))
-      .where('results.browser', '=', test.browser)
-      .where('runs.git_branch', '=', query.base)
-      .where('runs.started_at', '>=', query.since)
-      .where('runs.is_duplicate', '=', 0)
-      .where('runs.status', '!=', 'rejected')
-      .orderBy('results.started_at', 'desc')
-      .orderBy('results.id', 'desc')
-      .limit(200)
-      .execute();
+    if (histories.has(key) || baseRuns.n === 0) continue;
+    const rows = results.all({ browser: test.browser, file: test.file, titlePath: JSON.stringify(test.titlePath), base: query.base, since: query.since }) as Array<{
+      run_id: number;
+      started_at: number;
+      git_commit: string | null;
+      status: string;
+      passed_on_retry: number;
+      outage: number;
+    }>;
     histories.set(
       key,
       rows.map((r) => ({
@@ -48,5 +49,5 @@ export async function gateHistories(store: Store, query: { tests: readonly GateT
       })),
     );
   }
-  return { histories, baseRuns: Number(baseRuns.n) };
+  return { histories, baseRuns: baseRuns.n };
 }

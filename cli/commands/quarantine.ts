@@ -1,0 +1,145 @@
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
+import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
+import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/quarantine.js';
+import { findUser } from '../../server/store/users.js';
+import { dbOption } from '../options.js';
+import { formatTable, withStore } from './admin-common.js';
+
+interface AddOptions {
+  db: string;
+  file?: string;
+  project?: string;
+  reason: string;
+  owner?: string;
+  expires: string;
+  by?: string;
+}
+
+export function registerQuarantine(program: Command): void {
+  const quarantine = program
+    .command('quarantine')
+    .description('known flaky tests that stop blocking the CI gate for a while, with a reason, an owner and an expiry');
+
+  quarantine
+    .command('add')
+    .description('quarantine a test (`*` in the title or file matches anything)')
+    .argument('<title>', 'the test title, or a pattern such as "checkout *"')
+    .addOption(dbOption())
+    .option('--file <path>', 'only in this spec file (or pattern)')
+    .option('--project <name>', 'only on this Playwright project')
+    .requiredOption('--reason <text>', 'why: what is known about the flakiness, a ticket')
+    .option('--owner <name>', 'who is fixing it')
+    .option('--expires <when>', 'when it stops applying: 14d, 4w, YYYY-MM-DD or never', DEFAULT_QUARANTINE_EXPIRY)
+    .option('--by <username>', 'the user adding it, for the record')
+    .action(async (title: string, options: AddOptions) => {
+      process.exitCode = await run(async () =>
+        withStore(options.db, async (store) => {
+          if (title.length > QUARANTINE_PATTERN_MAX || (options.file?.length ?? 0) > QUARANTINE_PATTERN_MAX) throw new Error(`titles and files are at most ${QUARANTINE_PATTERN_MAX} characters`);
+          if (options.reason.trim() === '') throw new Error('--reason must say why');
+          const now = Date.now();
+          const expiresAt = parseExpiry(options.expires, now);
+          const by = options.by ? await findUser(store, options.by) : null;
+          if (options.by && !by) throw new Error(`no user named ${options.by}`);
+          const id = addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
+          process.stdout.write(`quarantined entry ${id}: ${describe(listQuarantine(store).find((q) => q.id === id)!, now)}\n`);
+        }),
+      );
+    });
+
+  quarantine
+    .command('list')
+    .description('the entries, in force and expired')
+    .addOption(dbOption())
+    .option('--all', 'also entries that were removed')
+    .option('--json', 'print JSON')
+    .action(async (options: { db: string; all?: boolean; json?: boolean }) => {
+      process.exitCode = await run(async () =>
+        withStore(options.db, async (store) => {
+          const now = Date.now();
+          const entries = listQuarantine(store, { includeRemoved: options.all ?? false });
+          if (options.json) return void process.stdout.write(`${JSON.stringify(entries.map((q) => ({ ...q, state: state(q, now) })), null, 2)}\n`);
+          if (entries.length === 0) return void process.stdout.write('no quarantined tests: add one with `flakeboard quarantine add TITLE --reason WHY`\n');
+          const rows = entries.map((q) => [String(q.id), state(q, now), q.title, q.file ?? '*', q.project ?? '*', q.owner ?? '', q.expiresAt ? day(q.expiresAt) : 'never', q.reason]);
+          process.stdout.write(`${formatTable([['ID', 'STATE', 'TITLE', 'FILE', 'PROJECT', 'OWNER', 'UNTIL', 'REASON'], ...rows])}\n`);
+        }),
+      );
+    });
+
+  quarantine
+    .command('remove')
+    .description('lift an entry (kept in `list --all`)')
+    .argument('<id>', 'the entry id from `quarantine list`')
+    .addOption(dbOption())
+    .action(async (id: string, options: { db: string }) => {
+      process.exitCode = await run(async () =>
+        withStore(options.db, async (store) => {
+          const n = Number(id);
+          if (!Number.isInteger(n) || n < 1 || !removeQuarantine(store, n, null, Date.now())) throw new Error(`no quarantine entry ${id} in force`);
+          process.stdout.write(`removed quarantine entry ${n}\n`);
+        }),
+      );
+    });
+
+  quarantine
+    .command('export')
+    .description('what a test run can read to skip quarantined tests: JSON, or a --grep-invert pattern')
+    .addOption(dbOption())
+    .option('--format <format>', 'json or grep', 'json')
+    .option('-o, --output <file>', 'write to a file instead of standard output')
+    .action(async (options: { db: string; format: string; output?: string }) => {
+      process.exitCode = await run(async () =>
+        withStore(options.db, async (store) => {
+          if (options.format !== 'json' && options.format !== 'grep') throw new Error('--format must be json or grep');
+          const now = Date.now();
+          const active = listQuarantine(store).filter((q) => state(q, now) === 'active');
+          const text = options.format === 'json' ? `${JSON.stringify(exportJson(active, now), null, 2)}\n` : `${grepPattern(active)}\n`;
+          if (options.output) await writeFile(options.output, text);
+          else process.stdout.write(text);
+        }),
+      );
+    });
+}
+
+/** The file a fixture reads: the entries in force, as patterns over title, file and project. */
+export function exportJson(active: readonly StoredQuarantine[], now: number) {
+  return {
+    generatedAt: new Date(now).toISOString(),
+    tests: active.map((q) => ({ id: q.id, title: q.title, file: q.file, project: q.project, reason: q.reason, owner: q.owner, expiresAt: q.expiresAt ? new Date(q.expiresAt).toISOString() : null })),
+  };
+}
+
+/**
+ * One regular expression for `npx playwright test --grep-invert "$(…)"`: Playwright matches
+ * it against the project, file and titles joined by spaces, so a title is enough to find the
+ * test. Everything but `*` is escaped; an empty list gives a pattern that matches nothing.
+ */
+export function grepPattern(active: readonly StoredQuarantine[]): string {
+  if (active.length === 0) return '$^';
+  const escape = (text: string) => text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+  return active.map((q) => escape(q.title)).join('|');
+}
+
+function state(q: StoredQuarantine, now: number): 'active' | 'expired' | 'removed' {
+  if (q.removedAt !== null) return 'removed';
+  return q.expiresAt !== null && q.expiresAt <= now ? 'expired' : 'active';
+}
+
+function describe(q: StoredQuarantine, now: number): string {
+  const where = [q.file ? `in ${q.file}` : null, q.project ? `on ${q.project}` : null].filter(Boolean).join(' ');
+  return `"${q.title}"${where ? ` ${where}` : ''}, ${q.expiresAt ? `until ${day(q.expiresAt)}` : 'with no end'} (${state(q, now)})${q.owner ? `, owner ${q.owner}` : ''}: ${q.reason}`;
+}
+
+/** The last day it applies (it expires as that UTC day starts the next). */
+const day = (ms: number) => new Date(ms - 86_400_000).toISOString().slice(0, 10);
+
+async function run(work: () => Promise<void>): Promise<number> {
+  try {
+    await work();
+    return 0;
+  } catch (error) {
+    process.stderr.write(`flakeboard quarantine: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

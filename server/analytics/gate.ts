@@ -1,0 +1,44 @@
+import { gateAnswer } from '../../core/gate/answer.js';
+import type { GateAnswer, GateTest } from '../../core/gate/types.js';
+import { gateHistories } from '../store/gate-history.js';
+import type { Store } from '../store/open.js';
+import { activeQuarantine } from '../store/quarantine.js';
+
+export const GATE_DEFAULT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export interface GateRequest {
+  tests: GateTest[];
+  counts: { tests: number; failed: number; flaky: number; skipped: number };
+  /** Base branch; null tries `main`, then `master`. */
+  base: string | null;
+  days: number;
+  now: number;
+}
+
+/**
+ * The CI gate over a store: the failing tests' base-branch histories and the quarantine in
+ * force, judged by core's rules. The same function answers `flakeboard check --db` and
+ * POST /api/check (in the analytics worker), so a local and a remote check cannot disagree.
+ */
+export function runGate(store: Store, request: GateRequest): GateAnswer {
+  const since = request.now - request.days * DAY_MS;
+  const candidates = request.base ? [request.base] : ['main', 'master'];
+  let base = candidates[0]!;
+  let found = gateHistories(store, { tests: request.tests, base, since });
+  for (const other of candidates.slice(1)) {
+    if (found.baseRuns > 0) break;
+    const next = gateHistories(store, { tests: request.tests, base: other, since });
+    if (next.baseRuns > 0) [base, found] = [other, next];
+  }
+  return gateAnswer({
+    tests: request.tests,
+    counts: request.counts,
+    histories: found.histories,
+    quarantine: activeQuarantine(store, request.now),
+    base,
+    windowDays: request.days,
+    baseRuns: found.baseRuns,
+    now: request.now,
+  });
+}

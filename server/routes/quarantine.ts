@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
+import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
+import { HttpError, notFound } from '../errors.js';
+import { callerOf } from '../plugins/authenticate.js';
+import type { Store } from '../store/open.js';
+import { addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
+
+const pattern = { type: 'string', minLength: 1, maxLength: QUARANTINE_PATTERN_MAX } as const;
+const optionalText = (max: number) => ({ anyOf: [{ type: 'string', maxLength: max }, { type: 'null' }] }) as const;
+
+const addBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'reason'],
+  properties: {
+    title: pattern,
+    file: { anyOf: [pattern, { type: 'null' }] },
+    project: optionalText(500),
+    reason: { type: 'string', minLength: 1, maxLength: 2_000 },
+    owner: optionalText(200),
+    expires: { type: 'string', maxLength: 20 },
+  },
+} as const;
+
+interface AddBody {
+  title: string;
+  file?: string | null;
+  project?: string | null;
+  reason: string;
+  owner?: string | null;
+  expires?: string;
+}
+
+/**
+ * The quarantine list: everyone signed in reads it (the flaky screen shows badges); reviewers
+ * and admins add and lift entries, which change what the CI gate lets through.
+ */
+export function registerQuarantineRoutes(app: FastifyInstance, options: { store: Store; now: () => number }): void {
+  const { store, now } = options;
+
+  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async () => {
+    const t = now();
+    const entries = listQuarantine(store).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+    return { entries, count: entries.length };
+  });
+
+  app.post<{ Body: AddBody }>('/api/quarantine', { schema: { body: addBody }, config: { auth: { access: 'reviewer' } } }, async (request, reply) => {
+    const t = now();
+    let expiresAt: number | null;
+    try {
+      expiresAt = parseExpiry(request.body.expires ?? DEFAULT_QUARANTINE_EXPIRY, t);
+    } catch (error) {
+      throw new HttpError(400, `expires: ${(error as Error).message}`);
+    }
+    const id = addQuarantine(
+      store,
+      {
+        title: request.body.title.trim(),
+        file: request.body.file?.trim() || null,
+        project: request.body.project?.trim() || null,
+        reason: request.body.reason.trim(),
+        owner: request.body.owner?.trim() || null,
+        expiresAt,
+        createdBy: callerOf(request).user.id,
+      },
+      t,
+    );
+    const entry = listQuarantine(store).find((q) => q.id === id)!;
+    return reply.code(201).send({ entry: { ...entry, expired: false } });
+  });
+
+  app.delete<{ Params: { id: number } }>(
+    '/api/quarantine/:id',
+    { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } }, config: { auth: { access: 'reviewer' } } },
+    async (request) => {
+      if (!removeQuarantine(store, request.params.id, callerOf(request).user.id, now())) throw notFound(`No quarantine entry ${request.params.id}`);
+      return { success: true };
+    },
+  );
+}
