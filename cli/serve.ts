@@ -14,7 +14,11 @@ export interface ServeSettings {
   open: boolean;
   demo: boolean;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Hops or addresses of the proxies to believe (cli/options.ts parseTrustProxy); null: none. */
+  trustProxy: number | string | null;
+  sessionMaxAgeMs: number;
+  secureCookies: boolean;
+  hsts: boolean;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -31,7 +35,10 @@ export async function serve(settings: ServeSettings): Promise<number> {
     store,
     host: settings.host,
     bodyLimit: settings.bodyLimitBytes,
-    trustProxy: settings.trustProxy,
+    ...(settings.trustProxy !== null ? { trustProxy: settings.trustProxy } : {}),
+    sessionMaxAgeMs: settings.sessionMaxAgeMs,
+    secureCookies: settings.secureCookies,
+    hsts: settings.hsts,
     scrypt,
     // bench:api compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
@@ -84,6 +91,9 @@ export async function serve(settings: ServeSettings): Promise<number> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
+  if (settings.hsts && settings.trustProxy === null) {
+    say('note: --hsts is sent only on requests that arrived over HTTPS; behind a TLS proxy, pass --trust-proxy so the server can tell.');
+  }
   say(`flakeboard is serving ${settings.dbPath} at ${url}`);
   if (settings.open) openBrowser(url);
   return 0;

@@ -14,6 +14,15 @@ export interface DatabaseSchema {
   daily_error_stats: DailyErrorStatsTable;
   error_samples: ErrorSamplesTable;
   browser_projects: BrowserProjectsTable;
+  login_failures: LoginFailuresTable;
+}
+
+export interface LoginFailuresTable {
+  user_id: number;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
 }
 
 export interface DailyErrorStatsTable {
@@ -74,6 +83,7 @@ export interface ApiTokensTable {
   user_id: number;
   created_at: number;
   last_used_at: number | null;
+  expires_at: number | null;
 }
 
 export interface RunsTable {

@@ -1,0 +1,61 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * Failed sign-ins are counted per account and client address (issue 12 row 7). Five in a row
+ * lock that pair for a while; the same account from another address is unaffected, so an
+ * anonymous caller can lock out only itself, and even that ends by itself.
+ */
+export interface LockoutPolicy {
+  maxFailures: number;
+  lockMs: number;
+}
+
+export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60 * 1000 };
+
+export interface FailureState {
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
+}
+
+/** The pair's state as it counts now: null once its lock ran out or its failures went stale. */
+export function liveState(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): FailureState | null {
+  if (!state) return null;
+  if (state.locked_until !== null) return state.locked_until > now ? state : null;
+  // Failures spread over more than a lock period never add up to a lock.
+  return now - state.last_failed_at < policy.lockMs ? state : null;
+}
+
+export function lockedUntil(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): number | null {
+  const live = liveState(state, now, policy);
+  return live?.locked_until ?? null;
+}
+
+/** One more failure: the next state and the attempts left (0 means locked from now on). */
+export function addFailure(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): { next: FailureState; remaining: number } {
+  const failures = (liveState(state, now, policy)?.failures ?? 0) + 1;
+  const remaining = Math.max(0, policy.maxFailures - failures);
+  return { next: { failures, last_failed_at: now, locked_until: remaining === 0 ? now + policy.lockMs : null }, remaining };
+}
+
+/**
+ * The address a failure is counted against. An IPv6 client usually holds a whole /64, so its
+ * /64 is one address here; IPv4-mapped IPv6 is the IPv4 address.
+ */
+export function addressKey(ip: string): string {
+  const plain = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(plain) || !isIPv6(plain)) return plain;
+  return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
+}
+
+function expandIPv6(ip: string): string[] {
+  const [head, tail] = ip.toLowerCase().split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':') : []);
+  const left = part(head);
+  const right = part(tail);
+  // An embedded IPv4 tail takes two groups; only the first four groups matter here anyway.
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return groups.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? String(parseInt(g, 16).toString(16)) : g));
+}

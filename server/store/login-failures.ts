@@ -1,0 +1,82 @@
+import { addFailure, liveState, lockedUntil, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
+import type { Store } from './open.js';
+
+/** Failed sign-ins per account and address (server/auth/lockout.ts has the rules). */
+
+async function stateOf(store: Store, userId: number, address: string): Promise<FailureState | null> {
+  const row = await store.db
+    .selectFrom('login_failures')
+    .select(['failures', 'last_failed_at', 'locked_until'])
+    .where('user_id', '=', userId)
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** When the pair's lock ends, or null when it is not locked. */
+export async function pairLockedUntil(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<number | null> {
+  return lockedUntil(await stateOf(store, userId, address), now, policy);
+}
+
+/** Counts one failure of the pair; returns the attempts left and, at 0, when the lock ends. */
+export async function recordLoginFailure(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ remaining: number; lockedUntil: number | null }> {
+  return store.db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('login_failures')
+      .select(['failures', 'last_failed_at', 'locked_until'])
+      .where('user_id', '=', userId)
+      .where('address', '=', address)
+      .executeTakeFirst();
+    const { next, remaining } = addFailure(before, now, policy);
+    await trx
+      .insertInto('login_failures')
+      .values({ user_id: userId, address, ...next })
+      .onConflict((oc) => oc.columns(['user_id', 'address']).doUpdateSet(next))
+      .execute();
+    // Rows whose failures went stale and whose lock ended count for nothing: keep the table small.
+    await trx
+      .deleteFrom('login_failures')
+      .where('last_failed_at', '<', now - policy.lockMs)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .execute();
+    return { remaining, lockedUntil: next.locked_until };
+  });
+}
+
+export async function clearLoginFailures(store: Store, userId: number, address: string): Promise<void> {
+  await store.db.deleteFrom('login_failures').where('user_id', '=', userId).where('address', '=', address).execute();
+}
+
+/** Lifts every lock of the account and forgets its failures; returns how many addresses were locked. */
+export async function unlockAccount(store: Store, userId: number, now: number): Promise<number> {
+  const rows = await store.db.deleteFrom('login_failures').where('user_id', '=', userId).returning('locked_until').execute();
+  return rows.filter((r) => r.locked_until !== null && r.locked_until > now).length;
+}
+
+export interface AccountLockout {
+  /** Addresses locked out of the account now. */
+  lockedAddresses: number;
+  /** The latest end of those locks. */
+  lockedUntil: number | null;
+  /** Failures that still count (not stale, lock not ended). */
+  failedAttempts: number;
+}
+
+/** Per user id, what `user list` shows. */
+export async function lockoutSummary(store: Store, now: number, policy: LockoutPolicy): Promise<Map<number, AccountLockout>> {
+  const rows = await store.db.selectFrom('login_failures').select(['user_id', 'failures', 'last_failed_at', 'locked_until']).execute();
+  const summary = new Map<number, AccountLockout>();
+  for (const row of rows) {
+    const live = liveState(row, now, policy);
+    if (!live) continue;
+    const until = live.locked_until;
+    const s = summary.get(row.user_id) ?? { lockedAddresses: 0, lockedUntil: null, failedAttempts: 0 };
+    s.failedAttempts += row.failures;
+    if (until !== null) {
+      s.lockedAddresses++;
+      s.lockedUntil = Math.max(s.lockedUntil ?? 0, until);
+    }
+    summary.set(row.user_id, s);
+  }
+  return summary;
+}
