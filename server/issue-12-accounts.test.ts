@@ -66,6 +66,14 @@ describe('row 7: an anonymous caller cannot lock an account', () => {
     expect((await login(a, 'max', PASSWORD, '2001:db8:1:3::1')).statusCode).toBe(200);
   });
 
+  it('guesses sent all at once get no more than five tries', async () => {
+    const a = await app();
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => login(a, 'admin', `guess number ${i}`, '203.0.113.66')));
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([401, 401, 401, 401, 423, 423, 423, 423, 423, 423]);
+    expect(a.store.sqlite.prepare('SELECT failures FROM login_failures').all()).toEqual([{ failures: 5 }]);
+  });
+
   it('the lock ends by itself after 15 minutes', async () => {
     let clock = Date.UTC(2026, 10, 23, 12);
     const a = await app({ now: () => clock });

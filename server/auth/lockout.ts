@@ -26,16 +26,20 @@ export function liveState(state: FailureState | null | undefined, now: number, p
   return now - state.last_failed_at < policy.lockMs ? state : null;
 }
 
-export function lockedUntil(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): number | null {
-  const live = liveState(state, now, policy);
-  return live?.locked_until ?? null;
-}
+export type Attempt = { admitted: false; lockedUntil: number } | { admitted: true; next: FailureState; remaining: number };
 
-/** One more failure: the next state and the attempts left (0 means locked from now on). */
-export function addFailure(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): { next: FailureState; remaining: number } {
-  const failures = (liveState(state, now, policy)?.failures ?? 0) + 1;
+/**
+ * A sign-in attempt is counted as a failure before its password is checked, and a success
+ * clears the count: so attempts sent all at once cannot slip past the lock while the first
+ * ones are still hashing. A locked pair's attempts are not admitted at all. `remaining` is
+ * what is left if this attempt fails (0: it locks the pair).
+ */
+export function admitAttempt(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): Attempt {
+  const live = liveState(state, now, policy);
+  if (live?.locked_until != null) return { admitted: false, lockedUntil: live.locked_until };
+  const failures = (live?.failures ?? 0) + 1;
   const remaining = Math.max(0, policy.maxFailures - failures);
-  return { next: { failures, last_failed_at: now, locked_until: remaining === 0 ? now + policy.lockMs : null }, remaining };
+  return { admitted: true, next: { failures, last_failed_at: now, locked_until: remaining === 0 ? now + policy.lockMs : null }, remaining };
 }
 
 /**

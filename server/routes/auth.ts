@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
-import { addFailure, addressKey, lockedUntil, liveState, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
+import { addressKey, admitAttempt, liveState, type Attempt, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import { clearLoginFailures, pairLockedUntil, recordLoginFailure } from '../store/login-failures.js';
+import { beginLoginAttempt, clearLoginFailures } from '../store/login-failures.js';
 import type { Store } from '../store/open.js';
 import { createSession, deleteSession } from '../store/sessions.js';
 import { findUser } from '../store/users.js';
@@ -56,21 +56,24 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     reply.header('set-cookie', `${XSRF_COOKIE}=${value}; ${attributes.join('; ')}`);
   };
 
-  const refuse = (reply: FastifyReply, remaining: number, until: number | null, now: number): HttpError => {
-    if (remaining > 0) return new HttpError(401, INVALID, { attemptsRemaining: remaining });
-    if (until !== null) reply.header('retry-after', String(Math.max(1, Math.ceil((until - now) / 1000))));
+  /** The answer to an attempt that failed or was not admitted. */
+  const refusal = (reply: FastifyReply, attempt: Attempt, now: number): HttpError => {
+    if (attempt.admitted && attempt.remaining > 0) return new HttpError(401, INVALID, { attemptsRemaining: attempt.remaining });
+    const until = attempt.admitted ? attempt.next.locked_until! : attempt.lockedUntil;
+    reply.header('retry-after', String(Math.max(1, Math.ceil((until - now) / 1000))));
     return new HttpError(423, LOCKED, { attemptsRemaining: 0 });
   };
 
-  const unknownUserFailure = (key: string, now: number): { remaining: number; until: number | null } => {
-    const { next, remaining } = addFailure(unknownFailures.get(key), now, lockout);
+  const unknownUserAttempt = (key: string, now: number): Attempt => {
+    const attempt = admitAttempt(unknownFailures.get(key), now, lockout);
+    if (!attempt.admitted) return attempt;
     if (unknownFailures.size >= UNKNOWN_KEYS_MAX) {
       for (const [k, state] of unknownFailures) if (!liveState(state, now, lockout)) unknownFailures.delete(k);
       while (unknownFailures.size >= UNKNOWN_KEYS_MAX) unknownFailures.delete(unknownFailures.keys().next().value!);
     }
     unknownFailures.delete(key);
-    unknownFailures.set(key, next);
-    return { remaining, until: next.locked_until };
+    unknownFailures.set(key, attempt.next);
+    return attempt;
   };
 
   app.post<{ Body: LoginRequest }>('/api/auth/login', { schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
@@ -87,23 +90,17 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
-      const key = `${address} ${username.toLowerCase()}`;
-      const until = lockedUntil(unknownFailures.get(key), now, lockout);
+      const attempt = unknownUserAttempt(`${address} ${username.toLowerCase()}`, now);
       await verifyPassword(password, await dummyHash);
-      if (until !== null) throw refuse(reply, 0, until, now);
-      const failure = unknownUserFailure(key, now);
-      throw refuse(reply, failure.remaining, failure.until, now);
+      throw refusal(reply, attempt, now);
     }
-    const until = await pairLockedUntil(options.store, user.id, address, now, lockout);
-    if (until !== null) {
+    const attempt = await beginLoginAttempt(options.store, user.id, address, now, lockout);
+    if (!attempt.admitted) {
       // Locked means locked, even with the right password, but only for this address.
       await verifyPassword(password, await dummyHash);
-      throw refuse(reply, 0, until, now);
+      throw refusal(reply, attempt, now);
     }
-    if (!(await verifyPassword(password, user.password_hash))) {
-      const failure = await recordLoginFailure(options.store, user.id, address, options.now(), lockout);
-      throw refuse(reply, failure.remaining, failure.lockedUntil, now);
-    }
+    if (!(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
     await clearLoginFailures(options.store, user.id, address);
     const token = newToken();
     const sessionToken = newToken();

@@ -1,25 +1,10 @@
-import { addFailure, liveState, lockedUntil, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
+import { admitAttempt, liveState, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import type { Store } from './open.js';
 
 /** Failed sign-ins per account and address (server/auth/lockout.ts has the rules). */
 
-async function stateOf(store: Store, userId: number, address: string): Promise<FailureState | null> {
-  const row = await store.db
-    .selectFrom('login_failures')
-    .select(['failures', 'last_failed_at', 'locked_until'])
-    .where('user_id', '=', userId)
-    .where('address', '=', address)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-/** When the pair's lock ends, or null when it is not locked. */
-export async function pairLockedUntil(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<number | null> {
-  return lockedUntil(await stateOf(store, userId, address), now, policy);
-}
-
-/** Counts one failure of the pair; returns the attempts left and, at 0, when the lock ends. */
-export async function recordLoginFailure(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ remaining: number; lockedUntil: number | null }> {
+/** Admits and counts one attempt of the pair atomically (lockout.ts admitAttempt). */
+export async function beginLoginAttempt(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {
   return store.db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('login_failures')
@@ -27,7 +12,9 @@ export async function recordLoginFailure(store: Store, userId: number, address: 
       .where('user_id', '=', userId)
       .where('address', '=', address)
       .executeTakeFirst();
-    const { next, remaining } = addFailure(before, now, policy);
+    const attempt = admitAttempt(before, now, policy);
+    if (!attempt.admitted) return attempt;
+    const { next } = attempt;
     await trx
       .insertInto('login_failures')
       .values({ user_id: userId, address, ...next })
@@ -39,10 +26,11 @@ export async function recordLoginFailure(store: Store, userId: number, address: 
       .where('last_failed_at', '<', now - policy.lockMs)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .execute();
-    return { remaining, lockedUntil: next.locked_until };
+    return attempt;
   });
 }
 
+/** A successful sign-in forgets the pair's failures, the one counted for it included. */
 export async function clearLoginFailures(store: Store, userId: number, address: string): Promise<void> {
   await store.db.deleteFrom('login_failures').where('user_id', '=', userId).where('address', '=', address).execute();
 }
