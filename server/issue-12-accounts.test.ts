@@ -241,6 +241,29 @@ describe('row 9: sessions, tokens, cookies and caching', () => {
     expect(xsrf(await login(forced, 'max', PASSWORD)).secure).toBe(true);
   });
 
+  it('flakeboard serve --trust-proxy 1 --hsts: answers over HTTPS (as the proxy says) carry HSTS and a Secure cookie', async () => {
+    const temp = makeTempDir('flakeboard-issue12-');
+    cleanups.push(temp.cleanup);
+    const { url, output } = await startServeWithOutput(temp.dir, ['--trust-proxy', '1', '--hsts', '--session-max-age', '2h']);
+    const password = /password: (\S+)/.exec(output)![1]!;
+    const signIn = (proto: string) =>
+      fetch(`${url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': proto },
+        body: JSON.stringify({ username: 'admin', password }),
+      });
+    const https = await signIn('https');
+    expect(https.status).toBe(200);
+    expect(https.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    expect(https.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=[^;]+; Path=\/; SameSite=Strict; Secure$/);
+    expect(https.headers.get('cache-control')).toBe('no-store');
+    const http = await signIn('http');
+    expect(http.headers.get('strict-transport-security')).toBeNull();
+    expect(http.headers.get('set-cookie')).not.toContain('Secure');
+    const bad = await runCli(['serve', '--port', '0', '--session-max-age', '10s', '--db', join(temp.dir, 'g.db')], { cwd: temp.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
+    expect([bad.exitCode, bad.stderr]).toEqual([1, expect.stringContaining('--session-max-age must be a duration such as 90d, 12h or 30m')]);
+  });
+
   it('every /api answer says Cache-Control: no-store; the UI assets keep their caching', async () => {
     const ui = makeTempDir('flakeboard-ui-');
     cleanups.push(ui.cleanup);
@@ -311,6 +334,10 @@ describe('row 10: the AI request has exactly the fields of SPEC.md', () => {
 
 /** `flakeboard serve` on a free port of this machine; resolves with its address. */
 async function startServe(dir: string, args: string[]): Promise<string> {
+  return (await startServeWithOutput(dir, args)).url;
+}
+
+async function startServeWithOutput(dir: string, args: string[]): Promise<{ url: string; output: string }> {
   let output = '';
   child = execa(process.execPath, [BIN, 'serve', '--port', '0', '--db', join(dir, 'f.db'), ...args], {
     cwd: dir,
@@ -325,5 +352,5 @@ async function startServe(dir: string, args: string[]): Promise<string> {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, '');
+  return { url: /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, ''), output };
 }
