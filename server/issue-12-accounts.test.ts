@@ -74,6 +74,24 @@ describe('row 7: an anonymous caller cannot lock an account', () => {
     expect(a.store.sqlite.prepare('SELECT failures FROM login_failures').all()).toEqual([{ failures: 5 }]);
   });
 
+  it('failures from many addresses slow every sign-in to the account, for a real or an unknown name alike, but deny none', async () => {
+    const a = await app();
+    const timed = async (username: string, password: string, address: string) => {
+      const start = performance.now();
+      const res = await login(a, username, password, address);
+      return { status: res.statusCode, ms: performance.now() - start };
+    };
+    for (const username of ['admin', 'ghost']) {
+      for (let i = 0; i < 19; i++) await login(a, username, 'guess guess', `203.0.113.${10 + Math.floor(i / 5)}`);
+      // The 20th failure across four addresses turns the slowdown on (1 s an attempt).
+      expect((await timed(username, 'guess guess', '203.0.113.13')).ms).toBeGreaterThan(900);
+    }
+    const admin = await timed('admin', PASSWORD, '198.51.100.7');
+    expect(admin.status).toBe(200);
+    expect(admin.ms).toBeGreaterThan(900);
+    expect((await timed('ghost', 'guess guess', '198.51.100.7')).ms).toBeGreaterThan(900);
+  });
+
   it('the lock ends by itself after 15 minutes', async () => {
     let clock = Date.UTC(2026, 10, 23, 12);
     const a = await app({ now: () => clock });

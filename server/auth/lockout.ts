@@ -12,6 +12,14 @@ export interface LockoutPolicy {
 
 export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60 * 1000 };
 
+/**
+ * Across all addresses, this many failures that still count make every sign-in to the account
+ * wait ACCOUNT_DELAY_MS first: guessing from many addresses gets slower, while the real user
+ * still gets in, a second later.
+ */
+export const ACCOUNT_SLOWDOWN_FAILURES = 20;
+export const ACCOUNT_DELAY_MS = 1000;
+
 export interface FailureState {
   failures: number;
   last_failed_at: number;

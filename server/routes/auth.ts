@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
-import { addressKey, admitAttempt, liveState, type Attempt, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
+import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, admitAttempt, liveState, type Attempt, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
@@ -42,6 +42,8 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
   // Unknown usernames count failures too, per address like real accounts, so their answers
   // match a real account's down to the lockout; kept in memory and bounded.
   const unknownFailures = new Map<string, FailureState>();
+  // ...and per username across addresses, so the account-wide slowdown shows for them too.
+  const unknownAccountFailures = new Map<string, { failures: number; last: number }>();
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
 
@@ -76,6 +78,21 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     return attempt;
   };
 
+  const unknownAccountFailuresAfter = (username: string, now: number): number => {
+    const previous = unknownAccountFailures.get(username);
+    const failures = (previous && now - previous.last < lockout.lockMs ? previous.failures : 0) + 1;
+    if (unknownAccountFailures.size >= UNKNOWN_KEYS_MAX) unknownAccountFailures.clear();
+    unknownAccountFailures.set(username, { failures, last: now });
+    return failures;
+  };
+
+  const slowDownWhenAttacked = async (request: FastifyRequest, username: string, accountFailures: number): Promise<void> => {
+    if (accountFailures < ACCOUNT_SLOWDOWN_FAILURES) return;
+    // Many addresses are failing on this account: slow every attempt, deny none.
+    request.log.warn({ user: username, accountFailures }, 'sign-in failures on this account from many addresses: sign-ins slowed');
+    await new Promise((resolve) => setTimeout(resolve, ACCOUNT_DELAY_MS));
+  };
+
   app.post<{ Body: LoginRequest }>('/api/auth/login', { schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
     const address = addressKey(request.ip);
     const wait = limiter.hit(address, options.now());
@@ -90,11 +107,14 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
-      const attempt = unknownUserAttempt(`${address} ${username.toLowerCase()}`, now);
+      const key = username.toLowerCase();
+      const attempt = unknownUserAttempt(`${address} ${key}`, now);
+      await slowDownWhenAttacked(request, username, attempt.admitted ? unknownAccountFailuresAfter(key, now) : (unknownAccountFailures.get(key)?.failures ?? 0));
       await verifyPassword(password, await dummyHash);
       throw refusal(reply, attempt, now);
     }
-    const attempt = await beginLoginAttempt(options.store, user.id, address, now, lockout);
+    const { attempt, accountFailures } = await beginLoginAttempt(options.store, user.id, address, now, lockout);
+    await slowDownWhenAttacked(request, user.username, accountFailures);
     if (!attempt.admitted) {
       // Locked means locked, even with the right password, but only for this address.
       await verifyPassword(password, await dummyHash);

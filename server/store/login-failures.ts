@@ -3,8 +3,22 @@ import type { Store } from './open.js';
 
 /** Failed sign-ins per account and address (server/auth/lockout.ts has the rules). */
 
-/** Admits and counts one attempt of the pair atomically (lockout.ts admitAttempt). */
-export async function beginLoginAttempt(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {
+/**
+ * Admits and counts one attempt of the pair atomically (lockout.ts admitAttempt), and says how
+ * many failures of the account still count across all addresses.
+ */
+export async function beginLoginAttempt(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ attempt: Attempt; accountFailures: number }> {
+  const attempt = await admitAndCount(store, userId, address, now, policy);
+  const row = await store.db
+    .selectFrom('login_failures')
+    .select((eb) => eb.fn.sum<number | null>('failures').as('n'))
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('locked_until', '>', now), eb.and([eb('locked_until', 'is', null), eb('last_failed_at', '>', now - policy.lockMs)])]))
+    .executeTakeFirst();
+  return { attempt, accountFailures: Number(row?.n ?? 0) };
+}
+
+async function admitAndCount(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {
   return store.db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('login_failures')
