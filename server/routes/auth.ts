@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
-import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, admitAttempt, liveState, type Attempt, type FailureState, type LockoutPolicy } from '../auth/lockout.js';
+import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, UnknownAccountFailures, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
@@ -24,8 +24,6 @@ export interface AuthRouteOptions {
   now: () => number;
 }
 
-const UNKNOWN_KEYS_MAX = 10_000;
-
 const LOCKED = 'Account locked. Please contact an administrator.';
 const INVALID = 'Invalid username or password';
 
@@ -39,11 +37,7 @@ const loginBody = {
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   const { lockout } = options;
   const limiter = new RateLimiter(options.loginRateLimit.max, options.loginRateLimit.windowMs);
-  // Unknown usernames count failures too, per address like real accounts, so their answers
-  // match a real account's down to the lockout; kept in memory and bounded.
-  const unknownFailures = new Map<string, FailureState>();
-  // ...and per username across addresses, so the account-wide slowdown shows for them too.
-  const unknownAccountFailures = new Map<string, { failures: number; last: number }>();
+  const unknownAccounts = new UnknownAccountFailures(lockout);
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
 
@@ -64,26 +58,6 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const until = attempt.admitted ? attempt.next.locked_until! : attempt.lockedUntil;
     reply.header('retry-after', String(Math.max(1, Math.ceil((until - now) / 1000))));
     return new HttpError(423, LOCKED, { attemptsRemaining: 0 });
-  };
-
-  const unknownUserAttempt = (key: string, now: number): Attempt => {
-    const attempt = admitAttempt(unknownFailures.get(key), now, lockout);
-    if (!attempt.admitted) return attempt;
-    if (unknownFailures.size >= UNKNOWN_KEYS_MAX) {
-      for (const [k, state] of unknownFailures) if (!liveState(state, now, lockout)) unknownFailures.delete(k);
-      while (unknownFailures.size >= UNKNOWN_KEYS_MAX) unknownFailures.delete(unknownFailures.keys().next().value!);
-    }
-    unknownFailures.delete(key);
-    unknownFailures.set(key, attempt.next);
-    return attempt;
-  };
-
-  const unknownAccountFailuresAfter = (username: string, now: number): number => {
-    const previous = unknownAccountFailures.get(username);
-    const failures = (previous && now - previous.last < lockout.lockMs ? previous.failures : 0) + 1;
-    if (unknownAccountFailures.size >= UNKNOWN_KEYS_MAX) unknownAccountFailures.clear();
-    unknownAccountFailures.set(username, { failures, last: now });
-    return failures;
   };
 
   const slowDownWhenAttacked = async (request: FastifyRequest, username: string, accountFailures: number): Promise<void> => {
@@ -107,9 +81,8 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
-      const key = username.toLowerCase();
-      const attempt = unknownUserAttempt(`${address} ${key}`, now);
-      await slowDownWhenAttacked(request, username, attempt.admitted ? unknownAccountFailuresAfter(key, now) : (unknownAccountFailures.get(key)?.failures ?? 0));
+      const { attempt, accountFailures } = unknownAccounts.attempt(address, username, now);
+      await slowDownWhenAttacked(request, username, accountFailures);
       await verifyPassword(password, await dummyHash);
       throw refusal(reply, attempt, now);
     }
