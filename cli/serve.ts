@@ -89,11 +89,11 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // database is closed.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
-  // server as soon as it reads this line must not kill it before the database is closed.
   if (settings.hsts && settings.trustProxy === null) {
     say('note: --hsts is sent only on requests that arrived over HTTPS; behind a TLS proxy, pass --trust-proxy so the server can tell.');
   }
+  // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
+  // server as soon as it reads this line must not kill it before the database is closed.
   say(`flakeboard is serving ${settings.dbPath} at ${url}`);
   if (settings.open) openBrowser(url);
   return 0;

@@ -61,7 +61,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     reply.header('cross-origin-resource-policy', 'same-origin');
     // API answers carry test data and signed-in state: no browser or proxy may keep a copy.
     // The UI's assets keep their own caching (static-ui.ts).
-    if (request.url.startsWith('/api/') || request.url === '/api') reply.header('cache-control', 'no-store');
+    if (/^\/api(?:[/?]|$)/.test(request.url)) reply.header('cache-control', 'no-store');
     // Browsers ignore it over plain HTTP (RFC 6797), and it must not be sent there; behind a
     // TLS proxy, request.protocol needs --trust-proxy to see X-Forwarded-Proto.
     if (options.hsts && request.protocol === 'https') reply.header('strict-transport-security', HSTS);
