@@ -15,7 +15,11 @@ export interface ServeSettings {
   open: boolean;
   demo: boolean;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /** Hops or addresses of the proxies to believe (cli/options.ts parseTrustProxy); null: none. */
+  trustProxy: number | string | null;
+  sessionMaxAgeMs: number;
+  secureCookies: boolean;
+  hsts: boolean;
   /** `--prune-older-than`: prune at start and daily (cli/prune-schedule.ts). */
   pruneOlderThan?: string | null;
 }
@@ -34,7 +38,10 @@ export async function serve(settings: ServeSettings): Promise<number> {
     store,
     host: settings.host,
     bodyLimit: settings.bodyLimitBytes,
-    trustProxy: settings.trustProxy,
+    ...(settings.trustProxy !== null ? { trustProxy: settings.trustProxy } : {}),
+    sessionMaxAgeMs: settings.sessionMaxAgeMs,
+    secureCookies: settings.secureCookies,
+    hsts: settings.hsts,
     scrypt,
     // bench:api compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
@@ -85,6 +92,9 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // database is closed.
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (settings.hsts && settings.trustProxy === null) {
+    say('note: --hsts is sent only on requests that arrived over HTTPS; behind a TLS proxy, pass --trust-proxy so the server can tell.');
+  }
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
   say(`flakeboard is serving ${settings.dbPath} at ${url}`);

@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DEFAULT_LOCKOUT } from './auth/lockout.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './auth/passwords.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
-import { registerSecurity } from './plugins/security.js';
+import { registerSecurity, trustHops } from './plugins/security.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
@@ -13,6 +14,7 @@ import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
+import { registerUserRoutes } from './routes/users.js';
 import type { Store } from './store/open.js';
 import { databaseSecret } from './store/settings.js';
 
@@ -27,13 +29,25 @@ export interface AppOptions {
   /** Largest accepted upload, in bytes (default 100 MB). */
   bodyLimit?: number;
   sessionIdleMs?: number;
+  /** However active, a session ends this long after sign-in (default 7 days). */
+  sessionMaxAgeMs?: number;
+  /** Failed sign-ins from one address that lock the account for that address (default 5)... */
   maxFailedLogins?: number;
+  /** ...and for how long (default 15 minutes). */
+  lockoutMs?: number;
   loginRateLimit?: { max: number; windowMs: number };
   scrypt?: ScryptParams;
-  /** Send cookies with Secure (behind HTTPS). */
+  /** Send cookies with Secure even on requests that did not come over HTTPS. */
   secureCookies?: boolean;
+  /** Send Strict-Transport-Security on answers over HTTPS. */
+  hsts?: boolean;
   requestTimeoutMs?: number;
-  trustProxy?: boolean;
+  /**
+   * Which proxies to believe about the client's address and protocol: a number of hops (the
+   * first on this machine), or a comma list of addresses and CIDRs. Never `true`: trusting
+   * every hop lets a client name any address in X-Forwarded-For.
+   */
+  trustProxy?: number | string;
   now?: () => number;
   /** Compute cold analytics answers in a worker thread (default true for a database file). */
   analyticsWorker?: boolean;
@@ -47,31 +61,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const now = options.now ?? Date.now;
   const sessionIdleMs = options.sessionIdleMs ?? 12 * 60 * 60 * 1000;
+  const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 7 * 24 * 60 * 60 * 1000;
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
     bodyLimit,
     // A request that has not finished after this long (a stalled upload) is cut off.
     requestTimeout: options.requestTimeoutMs ?? 5 * 60 * 1000,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   });
   const xsrfSecret = await databaseSecret(options.store, 'xsrf_secret');
 
   registerErrorHandler(app, { bodyLimit });
   registerJsonBodyParser(app);
-  registerSecurity(app, { host });
-  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, now });
+  registerSecurity(app, { host, hsts: options.hsts ?? false });
+  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
   registerHealthRoutes(app, { store: options.store });
   registerAuthRoutes(app, {
     store: options.store,
     xsrfSecret,
     sessionIdleMs,
-    maxFailedLogins: options.maxFailedLogins ?? 5,
+    sessionMaxAgeMs,
+    lockout: { maxFailures: options.maxFailedLogins ?? DEFAULT_LOCKOUT.maxFailures, lockMs: options.lockoutMs ?? DEFAULT_LOCKOUT.lockMs },
     loginRateLimit: options.loginRateLimit ?? { max: 10, windowMs: 60_000 },
     scrypt: options.scrypt ?? DEFAULT_SCRYPT,
     secureCookies: options.secureCookies ?? false,
     now,
   });
+  registerUserRoutes(app, { store: options.store, now });
   registerUploadRoutes(app, { store: options.store, bodyLimit });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());

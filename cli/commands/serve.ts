@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseCutoff } from '../age.js';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, parseDuration, parseTrustProxy, resolveDbPath } from '../options.js';
 
 interface ServeOptions {
   port: string;
@@ -9,9 +9,14 @@ interface ServeOptions {
   open?: boolean;
   demo?: boolean;
   bodyLimit: string;
-  trustProxy?: boolean;
+  trustProxy?: string;
+  sessionMaxAge: string;
+  secureCookies?: boolean;
+  hsts?: boolean;
   pruneOlderThan?: string;
 }
+
+const HOUR = 3_600_000;
 
 export function registerServe(program: Command): void {
   program
@@ -23,7 +28,14 @@ export function registerServe(program: Command): void {
     .option('--open', 'open the dashboard in a browser')
     .option('--demo', 'fill an empty database with a generated month of demo history first')
     .addOption(new Option('--body-limit <megabytes>', 'largest accepted upload').env('FLAKEBOARD_BODY_LIMIT_MB').default('100'))
-    .option('--trust-proxy', 'behind a reverse proxy: take the client address from X-Forwarded-For (sign-in limits are per address)')
+    .addOption(
+      new Option('--trust-proxy <hops|addresses>', 'behind a reverse proxy: how many proxies stand in front (e.g. 1), or their addresses (e.g. 127.0.0.1,10.0.0.0/8); client address and protocol then come from X-Forwarded-For and -Proto').env(
+        'FLAKEBOARD_TRUST_PROXY',
+      ),
+    )
+    .addOption(new Option('--session-max-age <duration>', 'a session ends this long after sign-in however active (e.g. 7d, 24h)').env('FLAKEBOARD_SESSION_MAX_AGE').default('7d'))
+    .option('--secure-cookies', 'mark cookies Secure on every answer (they are whenever the request came over HTTPS)')
+    .option('--hsts', 'send Strict-Transport-Security on answers over HTTPS')
     .addOption(new Option('--prune-older-than <age>', 'at start and every 24 h, remove runs older than this (90d, 12w, 6m): flakeboard prune').env('FLAKEBOARD_PRUNE_OLDER_THAN'))
     .action(async (options: ServeOptions) => {
       if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
@@ -36,7 +48,10 @@ export function registerServe(program: Command): void {
         open: options.open ?? false,
         demo: options.demo ?? false,
         bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
-        trustProxy: options.trustProxy ?? false,
+        trustProxy: options.trustProxy === undefined ? null : parseTrustProxy(options.trustProxy, options.host),
+        sessionMaxAgeMs: parseDuration(options.sessionMaxAge, '--session-max-age', HOUR, 365 * 24 * HOUR),
+        secureCookies: options.secureCookies ?? false,
+        hsts: options.hsts ?? false,
         pruneOlderThan: options.pruneOlderThan ?? null,
       });
     });

@@ -95,15 +95,28 @@ describe('flakeboard token list and revoke', () => {
     await create('nightly', '--user', 'ci-bot');
     const json = await cli(['token', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([
-      { id: 1, name: 'github-ci', user: 'root', createdAt: expect.stringMatching(/^\d{4}-/), lastUsedAt: '2025-01-02T13:45:00.000Z' },
-      { id: 2, name: 'nightly', user: 'ci-bot', createdAt: expect.any(String), lastUsedAt: null },
+      { id: 1, name: 'github-ci', user: 'root', createdAt: expect.stringMatching(/^\d{4}-/), lastUsedAt: '2025-01-02T13:45:00.000Z', expiresAt: null },
+      { id: 2, name: 'nightly', user: 'ci-bot', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null },
     ]);
     const table = await cli(['token', 'list']);
     expect(table.stdout).not.toContain(token);
     const lines = table.stdout.split('\n');
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+USER\s+CREATED\s+LAST USED$/);
-    expect(lines[1]).toMatch(/^1\s+github-ci\s+root\s+\d{4}-\d\d-\d\d\s+2025-01-02 13:45 UTC$/);
-    expect(lines[2]).toMatch(/^2\s+nightly\s+ci-bot\s+\d{4}-\d\d-\d\d\s+never$/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+USER\s+CREATED\s+LAST USED\s+EXPIRES$/);
+    expect(lines[1]).toMatch(/^1\s+github-ci\s+root\s+\d{4}-\d\d-\d\d\s+2025-01-02 13:45 UTC\s+never$/);
+    expect(lines[2]).toMatch(/^2\s+nightly\s+ci-bot\s+\d{4}-\d\d-\d\d\s+never\s+never$/);
+  });
+
+  it('create --expires: the end is stored and listed, and shown as expired once past', async () => {
+    await create('weekly', '--expires', '2w');
+    await create('old', '--expires', '1h');
+    await withDb((s) => s.sqlite.prepare("UPDATE api_tokens SET expires_at = ? WHERE name = 'old'").run(Date.UTC(2025, 0, 2, 13, 45)));
+    const [weekly] = await all<{ expires_at: number; created_at: number }>("SELECT expires_at, created_at FROM api_tokens WHERE name = 'weekly'");
+    expect(weekly!.expires_at - weekly!.created_at).toBeGreaterThanOrEqual(14 * 86_400_000 - 60_000);
+    expect(weekly!.expires_at - weekly!.created_at).toBeLessThanOrEqual(14 * 86_400_000 + 60_000);
+    const lines = (await cli(['token', 'list'])).stdout.split('\n');
+    expect(lines[1]).toMatch(/^1\s+weekly\s+root\s+\S+\s+never\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(lines[2]).toMatch(/^2\s+old\s+root\s+\S+\s+never\s+expired 2025-01-02 13:45 UTC$/);
+    await failure(['token', 'create', 'x', '--expires', '0d'], '--expires must be a duration such as 90d, 12h or 30m (m minutes, h hours, d days, w weeks) from 1h to 3650d, not "0d"');
   });
 
   it('revokes by id and by unique name; refuses an unknown token and an ambiguous name', async () => {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo } from '../../server/store/api-tokens.js';
-import { dbOption } from '../options.js';
+import { dbOption, parseDuration } from '../options.js';
 import { firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
 
 interface DbOptions {
@@ -9,6 +9,7 @@ interface DbOptions {
 }
 
 const NAME_MAX = 100;
+const DAY = 86_400_000;
 
 /** `flakeboard token create|list|revoke`: API tokens for CI uploads (DESIGN.md section 6). */
 export function registerToken(program: Command): void {
@@ -19,20 +20,22 @@ export function registerToken(program: Command): void {
     .description('create an API token and print it once')
     .argument('<name>', 'what the token is for, e.g. the CI job')
     .option('--user <username>', 'the user the token acts as (default: the first admin)')
+    .option('--expires <duration>', 'refuse the token after this long, e.g. 90d, 12w or 24h (default: never)')
     .addOption(dbOption())
-    .action(async (name: string, options: DbOptions & { user?: string }) => {
+    .action(async (name: string, options: DbOptions & { user?: string; expires?: string }) => {
       const label = name.trim();
       if (label.length === 0) throw new Error('the token name must not be empty');
       if (label.length > NAME_MAX) throw new Error(`the token name must be at most ${NAME_MAX} characters`);
+      const expiresAt = options.expires === undefined ? null : Date.now() + parseDuration(options.expires, '--expires', 3_600_000, 3650 * DAY);
       await withStore(options.db, async (store) => {
         const owner = options.user !== undefined ? await requireUser(store, options.user) : await firstAdmin(store);
         if (!owner) throw new Error('there is no admin to own the token: add one with `flakeboard user add NAME --role admin`, or pass --user');
         const plain = newToken(API_TOKEN_PREFIX);
         // Only the SHA-256 is stored: a copy of the database grants no access.
-        const id = await createApiToken(store, { name: label, tokenHash: hashToken(plain), userId: owner.id });
+        const id = await createApiToken(store, { name: label, tokenHash: hashToken(plain), userId: owner.id, expiresAt });
         process.stderr.write(
           [
-            `created API token ${id} "${label}" acting as ${owner.username}.`,
+            `created API token ${id} "${label}" acting as ${owner.username}, ${expiresAt === null ? 'never expiring' : `expiring ${formatMinute(expiresAt)}`}.`,
             'It is shown only this once and cannot be recovered: store it now, e.g. as a CI secret.',
             'Use it as `flakeboard upload --token <token>` or in the FLAKEBOARD_TOKEN environment variable.',
             '',
@@ -55,8 +58,10 @@ export function registerToken(program: Command): void {
       } else if (tokens.length === 0) {
         printLine('no API tokens yet: create one with `flakeboard token create NAME`');
       } else {
-        const rows = tokens.map((t) => [String(t.id), t.name, t.username, formatDay(t.created_at), t.last_used_at === null ? 'never' : formatMinute(t.last_used_at)]);
-        printLine(formatTable([['ID', 'NAME', 'USER', 'CREATED', 'LAST USED'], ...rows]));
+        const now = Date.now();
+        const expiry = (t: ApiTokenInfo) => (t.expires_at === null ? 'never' : `${t.expires_at <= now ? 'expired ' : ''}${formatMinute(t.expires_at)}`);
+        const rows = tokens.map((t) => [String(t.id), t.name, t.username, formatDay(t.created_at), t.last_used_at === null ? 'never' : formatMinute(t.last_used_at), expiry(t)]);
+        printLine(formatTable([['ID', 'NAME', 'USER', 'CREATED', 'LAST USED', 'EXPIRES'], ...rows]));
       }
     });
 
@@ -78,12 +83,13 @@ export function registerToken(program: Command): void {
     });
 }
 
-function toJson(t: ApiTokenInfo): { id: number; name: string; user: string; createdAt: string; lastUsedAt: string | null } {
+function toJson(t: ApiTokenInfo): { id: number; name: string; user: string; createdAt: string; lastUsedAt: string | null; expiresAt: string | null } {
   return {
     id: t.id,
     name: t.name,
     user: t.username,
     createdAt: new Date(t.created_at).toISOString(),
     lastUsedAt: t.last_used_at === null ? null : new Date(t.last_used_at).toISOString(),
+    expiresAt: t.expires_at === null ? null : new Date(t.expires_at).toISOString(),
   };
 }

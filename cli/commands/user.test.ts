@@ -41,6 +41,14 @@ async function addSession(username: string, name: string): Promise<void> {
   });
 }
 
+/** What five wrong passwords from `address` leave in the database (server/auth/lockout.ts). */
+async function lockOut(username: string, address: string): Promise<void> {
+  const now = Date.now();
+  await withDb((s) =>
+    s.sqlite.prepare('INSERT INTO login_failures (user_id, address, failures, last_failed_at, locked_until) SELECT id, ?, 5, ?, ? FROM users WHERE username = ?').run(address, now, now + 15 * 60_000, username),
+  );
+}
+
 async function failure(args: string[], message: string, input?: string | null): Promise<void> {
   const r = await cli(args, input);
   expect(r.stderr.trim().split('\n').at(-1)).toBe(`flakeboard: ${message}`);
@@ -59,8 +67,8 @@ describe('flakeboard user add and list', () => {
     expect(json.exitCode).toBe(0);
     const users = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(users).toEqual([
-      { id: 1, username: 'alice', role: 'admin', locked: false, failedAttempts: 0, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
-      { id: 2, username: 'bob', role: 'member', locked: false, failedAttempts: 0, createdAt: expect.any(String) },
+      { id: 1, username: 'alice', role: 'admin', locked: false, lockedAddresses: 0, lockedUntil: null, failedAttempts: 0, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+      { id: 2, username: 'bob', role: 'member', locked: false, lockedAddresses: 0, lockedUntil: null, failedAttempts: 0, createdAt: expect.any(String) },
     ]);
     const table = await cli(['user', 'list'], null);
     const lines = table.stdout.split('\n');
@@ -118,27 +126,34 @@ describe('flakeboard user role, passwd, unlock, remove', () => {
     expect((await cli(['user', 'role', 'alice', 'reviewer'], null)).stdout).toBe('alice is already a reviewer');
   });
 
-  it('passwd: sets a new hash, ends the sessions and unlocks the account', async () => {
-    await withDb((s) => s.sqlite.prepare("UPDATE users SET locked = 1, failed_attempts = 5 WHERE username = 'alice'").run());
+  it('passwd: sets a new hash, ends the sessions, revokes the API tokens and unlocks the account', async () => {
+    await lockOut('alice', '10.0.0.1');
+    await withDb((s) => s.sqlite.prepare("INSERT INTO api_tokens (name, token_hash, user_id, created_at) SELECT 'ci', 'h', id, 0 FROM users WHERE username = 'alice'").run());
     const r = await cli(['user', 'passwd', 'alice', '--password-stdin'], 'new password\n');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('changed the password of alice; their sessions are ended');
-    const alice = await row<{ password_hash: string; locked: number; failed_attempts: number }>('SELECT * FROM users WHERE username = ?', 'alice');
+    expect(r.stdout).toBe('changed the password of alice; their sessions are ended and 1 API token is revoked');
+    const alice = await row<{ password_hash: string }>('SELECT * FROM users WHERE username = ?', 'alice');
     expect(await verifyPassword('new password', alice.password_hash)).toBe(true);
     expect(await verifyPassword('password', alice.password_hash)).toBe(false);
-    expect([alice.locked, alice.failed_attempts]).toEqual([0, 0]);
+    expect(await count('SELECT count(*) AS n FROM login_failures')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM api_tokens')).toBe(0);
     expect(await sessionsOf('alice')).toBe(0);
     expect(await sessionsOf('root')).toBe(1);
     await failure(['user', 'passwd', 'alice', '--password-stdin'], 'the password must be at least 8 characters', 'short\n');
   });
 
-  it('unlock: resets locked and failed attempts', async () => {
-    await withDb((s) => s.sqlite.prepare("UPDATE users SET locked = 1, failed_attempts = 5 WHERE username = 'alice'").run());
-    expect(JSON.parse((await cli(['user', 'list', '--json'], null)).stdout)[0]).toMatchObject({ username: 'alice', locked: true, failedAttempts: 5 });
+  it('list shows the locks failed sign-ins set; unlock lifts them from every address', async () => {
+    await lockOut('alice', '10.0.0.1');
+    await lockOut('alice', '10.0.0.2');
+    const listed = JSON.parse((await cli(['user', 'list', '--json'], null)).stdout)[0];
+    expect(listed).toMatchObject({ username: 'alice', locked: true, lockedAddresses: 2, failedAttempts: 10 });
+    expect(Date.parse(listed.lockedUntil) - Date.now()).toBeGreaterThan(10 * 60_000);
+    expect((await cli(['user', 'list'], null)).stdout.split('\n')[1]).toMatch(/^alice\s+member\s+until \d{4}-\d\d-\d\d \d\d:\d\d UTC from 2 addresses\s+10\s+/);
     const r = await cli(['user', 'unlock', 'alice'], null);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe('unlocked alice');
-    expect(await row('SELECT locked, failed_attempts FROM users WHERE username = ?', 'alice')).toEqual({ locked: 0, failed_attempts: 0 });
+    expect(r.stdout).toBe('unlocked alice (locked from 2 addresses)');
+    expect(await count('SELECT count(*) AS n FROM login_failures')).toBe(0);
+    expect((await cli(['user', 'unlock', 'alice'], null)).stdout).toBe('alice was not locked; failed attempts reset to 0');
   });
 
   it('remove: the user goes with their sessions and API tokens', async () => {

@@ -2,10 +2,12 @@ import type { Command } from 'commander';
 import { ROLES, type Role } from '../../core/api/auth.js';
 import { DEFAULT_SCRYPT, hashPassword, scryptParamsFromEnv } from '../../server/auth/passwords.js';
 import type { Store } from '../../server/store/open.js';
-import { createUser, findUser, listUsers, removeUser, setPassword, setRole, unlockUser, UserExistsError, type UserRecord } from '../../server/store/users.js';
+import { DEFAULT_LOCKOUT } from '../../server/auth/lockout.js';
+import { lockoutSummary, unlockAccount, type AccountLockout } from '../../server/store/login-failures.js';
+import { createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError, type UserRecord } from '../../server/store/users.js';
 import { dbOption } from '../options.js';
 import { readPassword } from '../password-prompt.js';
-import { countAdmins, formatDay, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
+import { countAdmins, formatDay, formatMinute, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
 
 interface DbOptions {
   db: string;
@@ -39,24 +41,30 @@ export function registerUser(program: Command): void {
 
   user
     .command('list')
-    .description('list the users, their roles and whether they are locked')
+    .description('list the users, their roles and whether failed sign-ins locked them out (from some addresses, for a while)')
     .option('--json', 'print a JSON array')
     .addOption(dbOption())
     .action(async (options: DbOptions & { json?: boolean }) => {
-      const users = await withStore(options.db, listUsers);
+      const now = Date.now();
+      const [users, lockouts] = await withStore(options.db, async (store) => [await listUsers(store), await lockoutSummary(store, now, DEFAULT_LOCKOUT)] as const);
+      const lockoutOf = (u: UserRecord): AccountLockout => lockouts.get(u.id) ?? { lockedAddresses: 0, lockedUntil: null, failedAttempts: 0 };
       if (options.json) {
-        printLine(JSON.stringify(users.map(toJson), null, 2));
+        printLine(JSON.stringify(users.map((u) => toJson(u, lockoutOf(u))), null, 2));
       } else if (users.length === 0) {
         printLine('no users yet: add one with `flakeboard user add NAME --role admin`');
       } else {
-        const rows = users.map((u) => [u.username, u.role, u.locked ? 'yes' : 'no', String(u.failed_attempts), formatDay(u.created_at)]);
+        const rows = users.map((u) => {
+          const l = lockoutOf(u);
+          const locked = l.lockedUntil === null ? 'no' : `until ${formatMinute(l.lockedUntil)} from ${l.lockedAddresses} ${l.lockedAddresses === 1 ? 'address' : 'addresses'}`;
+          return [u.username, u.role, locked, String(l.failedAttempts), formatDay(u.created_at)];
+        });
         printLine(formatTable([['USERNAME', 'ROLE', 'LOCKED', 'FAILED ATTEMPTS', 'CREATED'], ...rows]));
       }
     });
 
   user
     .command('passwd')
-    .description("set a user's password; ends the user's sessions and unlocks the account")
+    .description("set a user's password; ends the user's sessions, revokes their API tokens and unlocks the account")
     .argument('<name>', 'username')
     .option('--password-stdin', 'read the password from the first line of standard input')
     .addOption(dbOption())
@@ -64,8 +72,10 @@ export function registerUser(program: Command): void {
       await withStore(options.db, async (store) => {
         const found = await requireUser(store, name);
         const passwordHash = await newPasswordHash({ passwordStdin: options.passwordStdin, confirm: true });
-        if (!(await setPassword(store, found.username, passwordHash))) throw new Error(`no user named ${name}`);
-        printLine(`changed the password of ${found.username}; their sessions are ended`);
+        const changed = await setPassword(store, found.username, passwordHash);
+        if (!changed) throw new Error(`no user named ${name}`);
+        const n = changed.tokensRevoked;
+        printLine(`changed the password of ${found.username}; their sessions are ended and ${n} API ${n === 1 ? 'token is' : 'tokens are'} revoked`);
       });
     });
 
@@ -111,14 +121,14 @@ export function registerUser(program: Command): void {
 
   user
     .command('unlock')
-    .description('unlock an account locked by failed sign-ins and reset its count')
+    .description('lift the locks failed sign-ins put on an account (from every address) and reset its count')
     .argument('<name>', 'username')
     .addOption(dbOption())
     .action(async (name: string, options: DbOptions) => {
       await withStore(options.db, async (store) => {
         const found = await requireUser(store, name);
-        if (!(await unlockUser(store, found.username))) throw new Error(`no user named ${name}`);
-        printLine(found.locked ? `unlocked ${found.username}` : `${found.username} was not locked; failed attempts reset to 0`);
+        const n = await unlockAccount(store, found.id, Date.now());
+        printLine(n > 0 ? `unlocked ${found.username} (locked from ${n} ${n === 1 ? 'address' : 'addresses'})` : `${found.username} was not locked; failed attempts reset to 0`);
       });
     });
 }
@@ -144,8 +154,17 @@ async function newPasswordHash(options: { passwordStdin?: boolean; confirm: bool
   return hashPassword(password, params);
 }
 
-function toJson(u: UserRecord): { id: number; username: string; role: Role; locked: boolean; failedAttempts: number; createdAt: string } {
-  return { id: u.id, username: u.username, role: u.role, locked: u.locked, failedAttempts: u.failed_attempts, createdAt: new Date(u.created_at).toISOString() };
+function toJson(u: UserRecord, l: AccountLockout) {
+  return {
+    id: u.id,
+    username: u.username,
+    role: u.role as Role,
+    locked: l.lockedUntil !== null,
+    lockedAddresses: l.lockedAddresses,
+    lockedUntil: l.lockedUntil === null ? null : new Date(l.lockedUntil).toISOString(),
+    failedAttempts: l.failedAttempts,
+    createdAt: new Date(u.created_at).toISOString(),
+  };
 }
 
 function article(role: Role): string {

@@ -37,6 +37,8 @@ export interface AuthOptions {
   store: Store;
   xsrfSecret: string;
   sessionIdleMs: number;
+  /** However active, a session ends this long after sign-in. */
+  sessionMaxAgeMs: number;
   now: () => number;
 }
 
@@ -72,15 +74,21 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
   if (token.startsWith(API_TOKEN_PREFIX)) {
     const apiToken = await findApiToken(options.store, tokenHash);
     if (!apiToken) return null;
+    if (apiToken.expires_at !== null && apiToken.expires_at <= options.now()) {
+      throw unauthorized(`This API token expired on ${new Date(apiToken.expires_at).toISOString().slice(0, 10)}: create a new one with \`flakeboard token create\``);
+    }
     if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
       await bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
     }
     return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id };
   }
   const now = options.now();
-  const session = await findSession(options.store, tokenHash, now);
+  const session = await findSession(options.store, tokenHash, now, options.sessionMaxAgeMs);
   if (!session) return null;
-  if (now - session.last_seen_at > TOUCH_AFTER_MS) await bestEffort(request, () => touchSession(options.store, session.id, now, now + options.sessionIdleMs));
+  if (now - session.last_seen_at > TOUCH_AFTER_MS) {
+    const expiresAt = Math.min(now + options.sessionIdleMs, session.created_at + options.sessionMaxAgeMs);
+    await bestEffort(request, () => touchSession(options.store, session.id, now, expiresAt));
+  }
   return { kind: 'session', user: session.user, session };
 }
 

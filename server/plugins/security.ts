@@ -16,16 +16,34 @@ const CSP = [
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
+/**
+ * Fastify's trustProxy for "this many proxies in front": the one that connects must be on this
+ * machine (a hop count alone would believe any client that connects directly), and the next
+ * `hops - 1` addresses of X-Forwarded-For are believed too.
+ */
+export function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (address, hop) => hop < hops && (hop > 0 || isLoopback(address.replace(/^::ffff:/i, '')));
+}
+
 export function isLoopback(host: string): boolean {
   // 127.x.attacker.example must not pass: only dotted-quad loopback addresses do.
   return LOOPBACK.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+// A year, the floor of browsers' preload lists; subdomains are left to their own servers.
+export const HSTS = 'max-age=31536000';
+
+export interface SecurityOptions {
+  host: string;
+  /** Send Strict-Transport-Security on answers to requests that came over HTTPS. */
+  hsts?: boolean;
 }
 
 /**
  * Security headers on every answer, and, when bound to loopback, a Host check: a page on
  * another site that rebinds its DNS name to 127.0.0.1 must not reach the API.
  */
-export function registerSecurity(app: FastifyInstance, options: { host: string }): void {
+export function registerSecurity(app: FastifyInstance, options: SecurityOptions): void {
   const checkHost = isLoopback(options.host);
   app.addHook('onRequest', async (request, reply) => {
     if (!checkHost) return;
@@ -34,13 +52,19 @@ export function registerSecurity(app: FastifyInstance, options: { host: string }
       return reply.code(421).send({ error: `Host ${JSON.stringify(request.headers.host ?? '')} is not allowed: this server answers on localhost only` });
     }
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', async (request, reply, payload) => {
     reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('cross-origin-resource-policy', 'same-origin');
+    // API answers carry test data and signed-in state: no browser or proxy may keep a copy.
+    // The UI's assets keep their own caching (static-ui.ts).
+    if (/^\/api(?:[/?]|$)/.test(request.url)) reply.header('cache-control', 'no-store');
+    // Browsers ignore it over plain HTTP (RFC 6797), and it must not be sent there; behind a
+    // TLS proxy, request.protocol needs --trust-proxy to see X-Forwarded-Proto.
+    if (options.hsts && request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     return payload;
   });
 }

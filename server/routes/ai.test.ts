@@ -5,6 +5,7 @@ import { NO_BROWSER_PATTERNS, type AiAnalysisRequest } from '../../core/api/ai.j
 import { PASSWORD, signIn, TEST_SCRYPT, type Signed } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { MODEL_FINDINGS, requestFromStore, seedHistory, startChatServer, testOfKind, type ChatServer } from '../../fixtures/testing/ai.js';
+import { DEFAULT_LOCKOUT } from '../auth/lockout.js';
 import { hashPassword } from '../auth/passwords.js';
 import { registerAuthentication } from '../plugins/authenticate.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
@@ -29,8 +30,9 @@ async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app:
   const sessionIdleMs = 60 * 60 * 1000;
   registerErrorHandler(app, { bodyLimit: 100 * 1024 * 1024 });
   registerJsonBodyParser(app);
-  registerAuthentication(app, { store, xsrfSecret, sessionIdleMs, now: Date.now });
-  registerAuthRoutes(app, { store, xsrfSecret, sessionIdleMs, maxFailedLogins: 5, loginRateLimit: { max: 100, windowMs: 60_000 }, scrypt: TEST_SCRYPT, secureCookies: false, now: Date.now });
+  const sessionMaxAgeMs = 24 * sessionIdleMs;
+  registerAuthentication(app, { store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now: Date.now });
+  registerAuthRoutes(app, { store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, lockout: DEFAULT_LOCKOUT, loginRateLimit: { max: 100, windowMs: 60_000 }, scrypt: TEST_SCRYPT, secureCookies: false, now: Date.now });
   registerAiRoutes(app, { store, env: {}, ...options });
   await app.ready();
   return {

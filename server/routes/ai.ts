@@ -8,19 +8,24 @@ import type { Store } from '../store/open.js';
 
 const optionalText = (maxLength: number) => ({ type: ['string', 'null'], maxLength }) as const;
 
+// Exactly the fields of SPEC.md section 7 at every level: anything else could reach the
+// remote model (issue 12 row 10), so it is refused by name (refuseUnknownProperties) and, were
+// that ever bypassed, stripped by the validator (additionalProperties: false).
 const analysisBody = {
   type: 'object',
   required: ['testSummary', 'recentResults'],
+  additionalProperties: false,
   properties: {
     testSummary: {
       type: 'object',
       required: ['testTitle', 'browser'],
+      additionalProperties: false,
       properties: {
         testTitle: { type: 'string', minLength: 1, maxLength: LIMITS.title },
         browser: { type: 'string', minLength: 1, maxLength: LIMITS.browser },
         passRate: { type: 'number', minimum: 0, maximum: 100, default: 0 },
-        totalRuns: { type: 'integer', minimum: 0, default: 0 },
-        failedRuns: { type: 'integer', minimum: 0, default: 0 },
+        totalRuns: { type: 'integer', minimum: 0, maximum: 1e9, default: 0 },
+        failedRuns: { type: 'integer', minimum: 0, maximum: 1e9, default: 0 },
       },
     },
     recentResults: {
@@ -29,6 +34,7 @@ const analysisBody = {
       items: {
         type: 'object',
         required: ['status'],
+        additionalProperties: false,
         properties: {
           status: { enum: ['passed', 'failed', 'timedOut', 'skipped', 'interrupted'] },
           duration: { anyOf: [{ type: 'number' }, { type: 'string', maxLength: 30 }, { type: 'null' }] },
@@ -44,6 +50,38 @@ const analysisBody = {
     },
   },
 } as const;
+
+interface ObjectSchema {
+  type?: unknown;
+  properties?: Record<string, unknown>;
+  items?: unknown;
+}
+
+/**
+ * The first property of `value` that `schema` does not declare, with its path (such as
+ * `recentResults[3].prompt`) and what is allowed there; null when there is none. Fastify's
+ * validator would drop it silently; the caller is told instead. One pass over the body.
+ */
+export function unknownProperty(schema: ObjectSchema, value: unknown, path = ''): { path: string; allowed: string[] } | null {
+  if (Array.isArray(value)) {
+    if (!schema.items) return null;
+    for (let i = 0; i < value.length; i++) {
+      const found = unknownProperty(schema.items as ObjectSchema, value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || !schema.properties) return null;
+  for (const [key, child] of Object.entries(value)) {
+    // A hostile key may be megabytes long: the answer names its start.
+    const shown = key.length > 100 ? `${key.slice(0, 100)}…` : key;
+    const name = path ? `${path}.${shown}` : shown;
+    if (!Object.hasOwn(schema.properties, key)) return { path: name, allowed: Object.keys(schema.properties) };
+    const found = unknownProperty(schema.properties[key] as ObjectSchema, child, name);
+    if (found) return found;
+  }
+  return null;
+}
 
 const recommendationSchema = {
   anyOf: [
@@ -86,7 +124,16 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
 
   app.post<{ Body: AiAnalysisRequest }>(
     '/api/ai-analysis',
-    { bodyLimit: LIMITS.bodyBytes, schema: { body: analysisBody, response: { 200: analysisResponse } }, config: { auth: { access: 'member' } } },
+    {
+      bodyLimit: LIMITS.bodyBytes,
+      schema: { body: analysisBody, response: { 200: analysisResponse } },
+      config: { auth: { access: 'member' } },
+      // Before validation, while the body is still as sent.
+      preValidation: async (request) => {
+        const unknown = unknownProperty(analysisBody, request.body);
+        if (unknown) throw new HttpError(400, `Invalid request: unknown property "${unknown.path}"; allowed there: ${unknown.allowed.join(', ')}`);
+      },
+    },
     async (request, reply): Promise<AiAnalysisResult> => {
       const caller = callerOf(request);
       const wait = limiter.hit(`user:${caller.user.id}`, now());

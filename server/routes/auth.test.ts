@@ -30,7 +30,7 @@ describe('POST /api/auth/login', () => {
     expect((await signIn(t.app, 'rita')).xsrf).not.toBe(cookie.value);
   });
 
-  it('counts failures, says how many attempts remain, then locks the account', async () => {
+  it('counts failures, says how many attempts remain, then locks the account for that address', async () => {
     const answers = [];
     for (let i = 0; i < 6; i++) {
       const res = await login('max', 'wrong password');
@@ -44,9 +44,10 @@ describe('POST /api/auth/login', () => {
       [423, { error: 'Account locked. Please contact an administrator.', attemptsRemaining: 0 }],
       [423, { error: 'Account locked. Please contact an administrator.', attemptsRemaining: 0 }],
     ]);
-    // Locked means locked, even with the right password.
+    // Locked means locked, even with the right password, from that address.
     expect((await login('max', PASSWORD)).statusCode).toBe(423);
-    expect(t.store.sqlite.prepare("SELECT locked, failed_attempts FROM users WHERE username = 'max'").get()).toEqual({ locked: 1, failed_attempts: 5 });
+    expect(t.store.sqlite.prepare('SELECT address, failures FROM login_failures').all()).toEqual([{ address: '127.0.0.1', failures: 5 }]);
+    expect((await login('max', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
   });
 
   it('a success resets the failure count', async () => {

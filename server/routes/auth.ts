@@ -1,21 +1,25 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
+import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, UnknownAccountFailures, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
+import { beginLoginAttempt, clearLoginFailures } from '../store/login-failures.js';
 import type { Store } from '../store/open.js';
 import { createSession, deleteSession } from '../store/sessions.js';
-import { findUser, recordFailedLogin, resetFailedLogins } from '../store/users.js';
+import { findUser } from '../store/users.js';
 
 export interface AuthRouteOptions {
   store: Store;
   xsrfSecret: string;
   sessionIdleMs: number;
-  maxFailedLogins: number;
+  sessionMaxAgeMs: number;
+  lockout: LockoutPolicy;
   loginRateLimit: { max: number; windowMs: number };
   scrypt: ScryptParams;
+  /** Mark the XSRF cookie Secure even on requests that did not come over HTTPS. */
   secureCookies: boolean;
   now: () => number;
 }
@@ -31,25 +35,41 @@ const loginBody = {
 } as const;
 
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
+  const { lockout } = options;
   const limiter = new RateLimiter(options.loginRateLimit.max, options.loginRateLimit.windowMs);
-  // Unknown usernames count failures too, so their answers match a real account's, down to
-  // the lockout; kept in memory and bounded.
-  const unknownFailures = new Map<string, number>();
-  // Verified against when the user does not exist, so both cost one scrypt.
+  const unknownAccounts = new UnknownAccountFailures(lockout);
+  // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
 
-  const xsrfCookie = (reply: FastifyReply, sessionHash: string | null): void => {
+  const xsrfCookie = (request: FastifyRequest, reply: FastifyReply, sessionHash: string | null): void => {
     const value = sessionHash ? xsrfTokenFor(options.xsrfSecret, sessionHash) : '';
     // No Max-Age while signed in: the session slides on every call, and the server decides
     // when it ends; a cookie with its own clock would expire under a live session.
     const attributes = ['Path=/', 'SameSite=Strict', ...(sessionHash ? [] : ['Max-Age=0'])];
-    if (options.secureCookies) attributes.push('Secure');
+    // request.protocol reads X-Forwarded-Proto only from a trusted proxy.
+    if (options.secureCookies || request.protocol === 'https') attributes.push('Secure');
     // Readable by the page on purpose: the UI echoes it in X-XSRF-TOKEN (SPEC.md section 7).
     reply.header('set-cookie', `${XSRF_COOKIE}=${value}; ${attributes.join('; ')}`);
   };
 
+  /** The answer to an attempt that failed or was not admitted. */
+  const refusal = (reply: FastifyReply, attempt: Attempt, now: number): HttpError => {
+    if (attempt.admitted && attempt.remaining > 0) return new HttpError(401, INVALID, { attemptsRemaining: attempt.remaining });
+    const until = attempt.admitted ? attempt.next.locked_until! : attempt.lockedUntil;
+    reply.header('retry-after', String(Math.max(1, Math.ceil((until - now) / 1000))));
+    return new HttpError(423, LOCKED, { attemptsRemaining: 0 });
+  };
+
+  const slowDownWhenAttacked = async (request: FastifyRequest, username: string, accountFailures: number): Promise<void> => {
+    if (accountFailures < ACCOUNT_SLOWDOWN_FAILURES) return;
+    // Many addresses are failing on this account: slow every attempt, deny none.
+    request.log.warn({ user: username, accountFailures }, 'sign-in failures on this account from many addresses: sign-ins slowed');
+    await new Promise((resolve) => setTimeout(resolve, ACCOUNT_DELAY_MS));
+  };
+
   app.post<{ Body: LoginRequest }>('/api/auth/login', { schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
-    const wait = limiter.hit(request.ip, options.now());
+    const address = addressKey(request.ip);
+    const wait = limiter.hit(address, options.now());
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       throw new HttpError(429, `Too many sign-in attempts. Try again in ${wait} seconds.`);
@@ -58,31 +78,29 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const { password } = request.body;
     if (username === '' || password === '') throw new HttpError(400, 'Please enter both username and password.');
 
+    const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
+      const { attempt, accountFailures } = unknownAccounts.attempt(address, username, now);
+      await slowDownWhenAttacked(request, username, accountFailures);
       await verifyPassword(password, await dummyHash);
-      const key = username.toLowerCase();
-      const failures = Math.min((unknownFailures.get(key) ?? 0) + 1, options.maxFailedLogins);
-      if (unknownFailures.size > 10_000) unknownFailures.clear();
-      unknownFailures.set(key, failures);
-      const remaining = options.maxFailedLogins - failures;
-      throw new HttpError(remaining === 0 ? 423 : 401, remaining === 0 ? LOCKED : INVALID, { attemptsRemaining: remaining });
+      throw refusal(reply, attempt, now);
     }
-    if (user.locked) {
+    const { attempt, accountFailures } = await beginLoginAttempt(options.store, user.id, address, now, lockout);
+    await slowDownWhenAttacked(request, user.username, accountFailures);
+    if (!attempt.admitted) {
+      // Locked means locked, even with the right password, but only for this address.
       await verifyPassword(password, await dummyHash);
-      throw new HttpError(423, LOCKED, { attemptsRemaining: 0 });
+      throw refusal(reply, attempt, now);
     }
-    if (!(await verifyPassword(password, user.password_hash))) {
-      const remaining = await recordFailedLogin(options.store, user.id, options.maxFailedLogins);
-      throw new HttpError(remaining === 0 ? 423 : 401, remaining === 0 ? LOCKED : INVALID, { attemptsRemaining: remaining });
-    }
-    await resetFailedLogins(options.store, user.id);
+    if (!(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
+    await clearLoginFailures(options.store, user.id, address);
     const token = newToken();
     const sessionToken = newToken();
     const sessionHash = hashToken(sessionToken);
-    const now = options.now();
-    await createSession(options.store, { tokenHash: hashToken(token), sessionHash, userId: user.id, expiresAt: now + options.sessionIdleMs }, now);
-    xsrfCookie(reply, sessionHash);
+    const expiresAt = now + Math.min(options.sessionIdleMs, options.sessionMaxAgeMs);
+    await createSession(options.store, { tokenHash: hashToken(token), sessionHash, userId: user.id, expiresAt }, now);
+    xsrfCookie(request, reply, sessionHash);
     const publicUser: User = { id: user.id, username: user.username, role: user.role };
     return { token, sessionToken, user: publicUser };
   });
@@ -90,7 +108,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
   app.get('/api/auth/me', { config: { auth: { access: 'member' } } }, async (request, reply) => {
     const caller = callerOf(request);
     // Re-issued so a page whose cookie was cleared can still make changes.
-    if (caller.kind === 'session') xsrfCookie(reply, caller.session.session_hash);
+    if (caller.kind === 'session') xsrfCookie(request, reply, caller.session.session_hash);
     return { user: caller.user };
   });
 
@@ -101,7 +119,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     // The calling session always ends; the one x-session-token names too, if it is the user's.
     await deleteSession(options.store, caller.session.session_hash, caller.user.id);
     if (typeof header === 'string' && header !== '') await deleteSession(options.store, hashToken(header), caller.user.id);
-    xsrfCookie(reply, null);
+    xsrfCookie(request, reply, null);
     return { success: true };
   });
 }

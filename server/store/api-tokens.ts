@@ -7,25 +7,28 @@ export interface ApiTokenInfo {
   username: string;
   created_at: number;
   last_used_at: number | null;
+  /** null: never expires. */
+  expires_at: number | null;
 }
 
-export async function createApiToken(store: Store, input: { name: string; tokenHash: string; userId: number }, now = Date.now()): Promise<number> {
+export async function createApiToken(store: Store, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null }, now = Date.now()): Promise<number> {
   const row = await store.db
     .insertInto('api_tokens')
-    .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null })
+    .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null, expires_at: input.expiresAt ?? null })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function findApiToken(store: Store, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; user: User } | null> {
+/** The token a hash names, expired or not (the caller says which, with a clear message). */
+export async function findApiToken(store: Store, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; user: User } | null> {
   const row = await store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
     .where('api_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, user: { id: row.user_id, username: row.username, role: row.role } } : null;
+  return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } } : null;
 }
 
 export async function touchApiToken(store: Store, id: number, now = Date.now()): Promise<void> {
@@ -36,7 +39,7 @@ export async function listApiTokens(store: Store): Promise<ApiTokenInfo[]> {
   return store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'users.username', 'api_tokens.created_at', 'api_tokens.last_used_at'])
+    .select(['api_tokens.id', 'api_tokens.name', 'users.username', 'api_tokens.created_at', 'api_tokens.last_used_at', 'api_tokens.expires_at'])
     .orderBy('api_tokens.id')
     .execute();
 }

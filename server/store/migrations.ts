@@ -213,6 +213,27 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   },
   {
     version: 4,
+    name: 'lockout per account and address, token expiry',
+    sql: `
+      -- Failed sign-ins per account and client address: five lock that pair for a while, so an
+      -- anonymous caller can lock out only itself (issue 12 row 7).
+      CREATE TABLE login_failures (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        address TEXT NOT NULL,
+        failures INTEGER NOT NULL,
+        last_failed_at INTEGER NOT NULL,
+        locked_until INTEGER,
+        PRIMARY KEY (user_id, address)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX login_failures_last ON login_failures(last_failed_at);
+      -- The account-wide lock it replaces could be set by anyone: lift those locks.
+      UPDATE users SET locked = 0, failed_attempts = 0;
+
+      ALTER TABLE api_tokens ADD COLUMN expires_at INTEGER;
+    `,
+  },
+  {
+    version: 5,
     name: 'quarantine and gate lookups',
     sql: `
       -- Tests a team has agreed to stop blocking on for a while: who, why, until when. A

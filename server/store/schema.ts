@@ -15,6 +15,15 @@ export interface DatabaseSchema {
   error_samples: ErrorSamplesTable;
   browser_projects: BrowserProjectsTable;
   quarantine: QuarantineTable;
+  login_failures: LoginFailuresTable;
+}
+
+export interface LoginFailuresTable {
+  user_id: number;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
 }
 
 export interface QuarantineTable {
@@ -89,6 +98,7 @@ export interface ApiTokensTable {
   user_id: number;
   created_at: number;
   last_used_at: number | null;
+  expires_at: number | null;
 }
 
 export interface RunsTable {

@@ -10,16 +10,10 @@ export class UserExistsError extends Error {
 
 export interface UserRecord extends User {
   password_hash: string;
-  failed_attempts: number;
-  locked: boolean;
   created_at: number;
 }
 
-const columns = ['id', 'username', 'role', 'password_hash', 'failed_attempts', 'locked', 'created_at'] as const;
-
-function toRecord(row: { id: number; username: string; role: Role; password_hash: string; failed_attempts: number; locked: number; created_at: number }): UserRecord {
-  return { ...row, locked: row.locked === 1 };
-}
+const columns = ['id', 'username', 'role', 'password_hash', 'created_at'] as const;
 
 export async function countUsers(store: Store): Promise<number> {
   const row = await store.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -42,16 +36,19 @@ export async function createUser(store: Store, input: { username: string; passwo
 
 export async function findUser(store: Store, username: string): Promise<UserRecord | null> {
   const row = await store.db.selectFrom('users').select(columns).where('username', '=', username).executeTakeFirst();
-  return row ? toRecord(row) : null;
+  return row ?? null;
 }
 
 export async function listUsers(store: Store): Promise<UserRecord[]> {
-  const rows = await store.db.selectFrom('users').select(columns).orderBy('username').execute();
-  return rows.map(toRecord);
+  return store.db.selectFrom('users').select(columns).orderBy('username').execute();
 }
 
-/** A new password ends every session of the user (DESIGN.md section 6). */
-export async function setPassword(store: Store, username: string, passwordHash: string): Promise<boolean> {
+/**
+ * A new password ends every session of the user and revokes their API tokens (whoever knew the
+ * old password may have made one), and lifts any sign-in lock. Returns the tokens revoked, or
+ * null when there is no such user.
+ */
+export async function setPassword(store: Store, username: string, passwordHash: string): Promise<{ tokensRevoked: number } | null> {
   return store.db.transaction().execute(async (trx) => {
     const user = await trx
       .updateTable('users')
@@ -59,9 +56,11 @@ export async function setPassword(store: Store, username: string, passwordHash: 
       .where('username', '=', username)
       .returning('id')
       .executeTakeFirst();
-    if (!user) return false;
+    if (!user) return null;
     await trx.deleteFrom('sessions').where('user_id', '=', user.id).execute();
-    return true;
+    await trx.deleteFrom('login_failures').where('user_id', '=', user.id).execute();
+    const tokens = await trx.deleteFrom('api_tokens').where('user_id', '=', user.id).executeTakeFirst();
+    return { tokensRevoked: Number(tokens.numDeletedRows) };
   });
 }
 
@@ -80,24 +79,3 @@ export async function removeUser(store: Store, username: string): Promise<boolea
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function unlockUser(store: Store, username: string): Promise<boolean> {
-  const result = await store.db.updateTable('users').set({ locked: 0, failed_attempts: 0, updated_at: Date.now() }).where('username', '=', username).executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Counts one failed sign-in; at `max` the account locks. Returns the attempts left. */
-export async function recordFailedLogin(store: Store, userId: number, max: number): Promise<number> {
-  const row = await store.db
-    .updateTable('users')
-    .set((eb) => ({ failed_attempts: eb('failed_attempts', '+', 1), updated_at: Date.now() }))
-    .where('id', '=', userId)
-    .returning('failed_attempts')
-    .executeTakeFirstOrThrow();
-  const remaining = Math.max(0, max - row.failed_attempts);
-  if (remaining === 0) await store.db.updateTable('users').set({ locked: 1 }).where('id', '=', userId).execute();
-  return remaining;
-}
-
-export async function resetFailedLogins(store: Store, userId: number): Promise<void> {
-  await store.db.updateTable('users').set({ failed_attempts: 0 }).where('id', '=', userId).where('failed_attempts', '>', 0).execute();
-}

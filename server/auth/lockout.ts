@@ -1,0 +1,104 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
+/**
+ * Failed sign-ins are counted per account and client address (issue 12 row 7). Five in a row
+ * lock that pair for a while; the same account from another address is unaffected, so an
+ * anonymous caller can lock out only itself, and even that ends by itself.
+ */
+export interface LockoutPolicy {
+  maxFailures: number;
+  lockMs: number;
+}
+
+export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60 * 1000 };
+
+/**
+ * Across all addresses, this many failures that still count make every sign-in to the account
+ * wait ACCOUNT_DELAY_MS first: guessing from many addresses gets slower, while the real user
+ * still gets in, a second later.
+ */
+export const ACCOUNT_SLOWDOWN_FAILURES = 20;
+export const ACCOUNT_DELAY_MS = 1000;
+
+export interface FailureState {
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
+}
+
+/** The pair's state as it counts now: null once its lock ran out or its failures went stale. */
+export function liveState(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): FailureState | null {
+  if (!state) return null;
+  if (state.locked_until !== null) return state.locked_until > now ? state : null;
+  // Failures spread over more than a lock period never add up to a lock.
+  return now - state.last_failed_at < policy.lockMs ? state : null;
+}
+
+export type Attempt = { admitted: false; lockedUntil: number } | { admitted: true; next: FailureState; remaining: number };
+
+/**
+ * A sign-in attempt is counted as a failure before its password is checked, and a success
+ * clears the count: so attempts sent all at once cannot slip past the lock while the first
+ * ones are still hashing. A locked pair's attempts are not admitted at all. `remaining` is
+ * what is left if this attempt fails (0: it locks the pair).
+ */
+export function admitAttempt(state: FailureState | null | undefined, now: number, policy: LockoutPolicy): Attempt {
+  const live = liveState(state, now, policy);
+  if (live?.locked_until != null) return { admitted: false, lockedUntil: live.locked_until };
+  const failures = (live?.failures ?? 0) + 1;
+  const remaining = Math.max(0, policy.maxFailures - failures);
+  return { admitted: true, next: { failures, last_failed_at: now, locked_until: remaining === 0 ? now + policy.lockMs : null }, remaining };
+}
+
+/**
+ * The address a failure is counted against. An IPv6 client usually holds a whole /64, so its
+ * /64 is one address here; IPv4-mapped IPv6 is the IPv4 address.
+ */
+export function addressKey(ip: string): string {
+  const plain = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (isIPv4(plain) || !isIPv6(plain)) return plain;
+  return `${expandIPv6(plain).slice(0, 4).join(':')}::/64`;
+}
+
+function expandIPv6(ip: string): string[] {
+  const [head, tail] = ip.toLowerCase().split('::') as [string, string | undefined];
+  const part = (s: string | undefined) => (s ? s.split(':') : []);
+  const left = part(head);
+  const right = part(tail);
+  // An embedded IPv4 tail takes two groups; only the first four groups matter here anyway.
+  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return groups.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? String(parseInt(g, 16).toString(16)) : g));
+}
+
+const UNKNOWN_KEYS_MAX = 10_000;
+
+/**
+ * The same bookkeeping as store/login-failures.ts for usernames that do not exist, kept in
+ * memory (bounded), so their answers match a real account's down to the lock and the delay.
+ */
+export class UnknownAccountFailures {
+  private readonly pairs = new Map<string, FailureState>();
+  private readonly accounts = new Map<string, { failures: number; last: number }>();
+
+  constructor(private readonly policy: LockoutPolicy) {}
+
+  attempt(address: string, username: string, now: number): { attempt: Attempt; accountFailures: number } {
+    const name = username.toLowerCase();
+    const key = `${address} ${name}`;
+    const attempt = admitAttempt(this.pairs.get(key), now, this.policy);
+    if (!attempt.admitted) return { attempt, accountFailures: this.accounts.get(name)?.failures ?? 0 };
+    if (this.pairs.size >= UNKNOWN_KEYS_MAX) {
+      for (const [k, state] of this.pairs) if (!liveState(state, now, this.policy)) this.pairs.delete(k);
+      while (this.pairs.size >= UNKNOWN_KEYS_MAX) this.pairs.delete(this.pairs.keys().next().value!);
+    }
+    this.pairs.delete(key);
+    this.pairs.set(key, attempt.next);
+    const previous = this.accounts.get(name);
+    const failures = (previous && now - previous.last < this.policy.lockMs ? previous.failures : 0) + 1;
+    if (this.accounts.size >= UNKNOWN_KEYS_MAX) this.accounts.clear();
+    this.accounts.set(name, { failures, last: now });
+    return { attempt, accountFailures: failures };
+  }
+}
