@@ -23,6 +23,7 @@ const scored: Scored[] = [];
 const asked = new Set<string>();
 const unlabelled: string[] = [];
 const rootCauses = new Map<string, string>();
+const engines: string[] = [];
 
 beforeAll(async () => {
   // The local engine is what is measured: no model, whatever the environment says.
@@ -56,6 +57,7 @@ beforeAll(async () => {
     const result = await analyse(p.title, p.browser);
     scored.push(scoreAnswer(entry, result));
     rootCauses.set(key, result.rootCause);
+    engines.push(result.engine);
   }
   console.log(`\nDiagnosis accuracy on fixtures/reports/diagnosis (${reports.length} runs):\n${accuracyTable(accuracyOf(scored))}\n`);
   for (const s of scored.filter((x) => !x.right)) {
@@ -88,13 +90,14 @@ describe('diagnosis accuracy on the labelled corpus', () => {
   });
 
   it('is answered by the local engine', () => {
-    expect(scored.length).toBeGreaterThan(0);
-    expect(new Set(scored.map((s) => s.answered)).size).toBeGreaterThan(1);
+    expect(engines.length).toBe(scored.length);
+    expect(new Set(engines)).toEqual(new Set(['local']));
   });
 
-  // A ratchet at today's measured figures (rounded down): the target of issue 14 is >= 90 %
-  // right, and a mean confidence lower on wrong answers than on right ones. Raise these as the
-  // engine improves; never lower them.
+  // A ratchet at today's measured figures, rounded down (2026-11-23: 25 of 52 of the right
+  // class, 19 of 52 right with their evidence; mean confidence 0.32 on right and on wrong
+  // answers alike). The target of issue 14 is >= 90 % right, and a mean confidence lower on
+  // wrong answers than on right ones. Raise these as the engine improves; never lower them.
   it('does not fall below today\'s accuracy', () => {
     const a = accuracyOf(scored);
     expect(a.classRight / a.n).toBeGreaterThanOrEqual(RATCHET.classOnly);
@@ -102,4 +105,4 @@ describe('diagnosis accuracy on the labelled corpus', () => {
   });
 });
 
-const RATCHET = { classOnly: 0, right: 0 };
+const RATCHET = { classOnly: 0.48, right: 0.36 };
