@@ -1,0 +1,108 @@
+/**
+ * How often the AI analysis names the true cause (issue 14): the diagnosis corpus's real
+ * reports imported with the real ingest, each failing or flaky test on each project asked of
+ * POST /api/ai-analysis the way the detail dialog asks, and the answers scored against
+ * fixtures/reports/diagnosis/truth.json. `npm run diagnosis:accuracy` prints the table.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AiAnalysisResult } from '../../core/api/ai.js';
+import type { TestResultDetail } from '../../core/api/analytics.js';
+import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
+import { accuracyOf, accuracyTable, scoreAnswer, type Scored } from '../../fixtures/testing/diagnosis-score.js';
+import { DIAGNOSIS_REPORTS_DIR, loadTruth, truthKey } from '../../fixtures/testing/diagnosis-truth.js';
+import { aiAnalysisRequest } from '../../ui/src/pages/flaky/ai-request.js';
+import { ingestBytes } from '../ingest.js';
+
+// The AI route allows 20 calls a minute per user; the clock is the app's, moved past the window.
+let clock = Date.now();
+let t: TestApp;
+let who: Signed;
+const scored: Scored[] = [];
+const asked = new Set<string>();
+const unlabelled: string[] = [];
+const rootCauses = new Map<string, string>();
+const engines: string[] = [];
+
+beforeAll(async () => {
+  // The local engine is what is measured: no model, whatever the environment says.
+  for (const name of Object.keys(process.env)) if (name.startsWith('FLAKEBOARD_AI_')) delete process.env[name];
+  t = await buildTestApp({ now: () => clock });
+  who = await signIn(t.app, 'max');
+  const reports = readdirSync(DIAGNOSIS_REPORTS_DIR).filter((f) => /^run-\d+\.json$/.test(f)).sort();
+  for (const file of reports) ingestBytes(t.store, readFileSync(join(DIAGNOSIS_REPORTS_DIR, file)), { fileName: file, approve: true });
+
+  const truth = new Map(loadTruth().map((e) => [truthKey(e), e]));
+  // What the Flaky Tests page would offer for analysis: every test and project that failed or was flaky.
+  const pairs = await t.store.db
+    .selectFrom('results')
+    .innerJoin('tests', 'tests.id', 'results.test_id')
+    .select(['tests.title', 'tests.file', 'results.browser'])
+    .where('results.outcome', 'in', ['unexpected', 'flaky'])
+    .distinct()
+    .orderBy('tests.file')
+    .orderBy('tests.title')
+    .orderBy('results.browser')
+    .execute();
+  for (const [i, p] of pairs.entries()) {
+    const key = truthKey({ file: p.file, title: p.title, project: p.browser });
+    asked.add(key);
+    const entry = truth.get(key);
+    if (!entry) {
+      unlabelled.push(key);
+      continue;
+    }
+    if (i > 0 && i % 15 === 0) clock += 61_000;
+    const result = await analyse(p.title, p.browser);
+    scored.push(scoreAnswer(entry, result));
+    rootCauses.set(key, result.rootCause);
+    engines.push(result.engine);
+  }
+  console.log(`\nDiagnosis accuracy on fixtures/reports/diagnosis (${reports.length} runs):\n${accuracyTable(accuracyOf(scored))}\n`);
+  for (const s of scored.filter((x) => !x.right)) {
+    console.log(`  wrong: ${truthKey(s.truth)}: true ${s.truth.cause}, answered ${s.answered}${s.missing.length ? `, missing ${s.missing.join('; ')}` : ''} (confidence ${s.confidence})`);
+    console.log(`    ${rootCauses.get(truthKey(s.truth))?.slice(0, 160)}`);
+  }
+});
+afterAll(() => t?.close());
+
+/** The dialog's two calls: the test's history on that browser, then the analysis of it. */
+async function analyse(title: string, browser: string): Promise<AiAnalysisResult> {
+  const detailsUrl = `/api/test-details/${encodeURIComponent(title)}/${encodeURIComponent(browser)}`;
+  const details = await t.app.inject({ method: 'GET', url: detailsUrl, headers: who.headers });
+  if (details.statusCode !== 200) throw new Error(`${detailsUrl}: ${details.statusCode} ${details.body}`);
+  const history = details.json() as TestResultDetail[];
+  const failed = history.filter((r) => r.status === 'failed' || r.status === 'timedOut').length;
+  const entry = { browser, total_runs: history.length, failed_runs: failed, pass_rate: history.length ? (100 * (history.length - failed)) / history.length : 0 };
+  const res = await t.app.inject({ method: 'POST', url: '/api/ai-analysis', headers: who.headers, payload: aiAnalysisRequest(title, entry, history) as unknown as Record<string, unknown> });
+  if (res.statusCode !== 200) throw new Error(`POST /api/ai-analysis for ${title} on ${browser}: ${res.statusCode} ${res.body}`);
+  return res.json() as AiAnalysisResult;
+}
+
+describe('diagnosis accuracy on the labelled corpus', () => {
+  it('asks about every labelled test, and every test it asks about is labelled', () => {
+    // After `npm run fixtures:diagnosis` a mismatch here means truth.json needs relabelling.
+    const labelled = loadTruth().map(truthKey);
+    expect(unlabelled).toEqual([]);
+    expect(labelled.filter((k) => !asked.has(k))).toEqual([]);
+    expect(asked.size).toBeGreaterThanOrEqual(40);
+  });
+
+  it('is answered by the local engine', () => {
+    expect(engines.length).toBe(scored.length);
+    expect(new Set(engines)).toEqual(new Set(['local']));
+  });
+
+  // A ratchet at today's measured figures, rounded down (2026-11-23: 25 of 52 of the right
+  // class, 19 of 52 right with their evidence; mean confidence 0.32 on right and on wrong
+  // answers alike). The target of issue 14 is >= 90 % right, and a mean confidence lower on
+  // wrong answers than on right ones. Raise these as the engine improves; never lower them.
+  it('does not fall below today\'s accuracy', () => {
+    const a = accuracyOf(scored);
+    expect(a.classRight / a.n).toBeGreaterThanOrEqual(RATCHET.classOnly);
+    expect(a.right / a.n).toBeGreaterThanOrEqual(RATCHET.right);
+  });
+});
+
+const RATCHET = { classOnly: 0.48, right: 0.36 };
