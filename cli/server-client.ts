@@ -14,7 +14,7 @@ export async function postToServer<T>(server: string, path: string, token: strin
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new Error(`cannot reach ${url.origin}: ${cause === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : cause}`);
+    throw new Error(`cannot reach ${url.origin}: ${cause === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : cause}`, { cause: error });
   }
   const text = await response.text();
   if (!response.ok) {

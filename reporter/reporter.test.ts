@@ -3,11 +3,12 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { execa, type ResultPromise } from 'execa';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseReport } from '../core/report/normalise.js';
 import { parseReportBytes } from '../core/report/parse.js';
-import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { startServe } from '../fixtures/testing/live-serve.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
 /**
@@ -131,22 +132,4 @@ describe('flakeboard/reporter', () => {
 function listenSilently(): Promise<Server> {
   const server = createServer(() => {});
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-async function startServe(db: string): Promise<{ url: string; stop(): Promise<void> }> {
-  let output = '';
-  const child: ResultPromise = execa(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }), extendEnv: false, reject: false, all: true });
-  child.all!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/serving .* at (http:\/\/\S+)/.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    url: /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, ''),
-    async stop() {
-      child.kill('SIGTERM');
-      await child;
-    },
-  };
 }
