@@ -1,7 +1,6 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,14 +8,13 @@ import { normaliseReport } from '../core/report/normalise.js';
 import { parseReportBytes } from '../core/report/parse.js';
 import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { startServe } from '../fixtures/testing/live-serve.js';
+import { makePlaywrightProject, ROOT } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
 /**
  * The reporter as a user has it: a project whose node_modules holds flakeboard (this checkout,
  * built) and Playwright, a config that names `flakeboard/reporter`, real tests in Chromium.
  */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SUITE = join(ROOT, 'fixtures', 'reporter-suite');
 const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -25,13 +23,7 @@ let project: string;
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'reporter.js'))) throw new Error('dist/reporter.js is missing: run `npm run build` before these tests');
   temp = makeTempDir('flakeboard-reporter-');
-  project = join(temp.dir, 'project');
-  cpSync(SUITE, project, { recursive: true });
-  const modules = join(project, 'node_modules');
-  mkdirSync(join(modules, '@playwright'), { recursive: true });
-  symlinkSync(ROOT, join(modules, 'flakeboard'));
-  symlinkSync(join(ROOT, 'node_modules', '@playwright', 'test'), join(modules, '@playwright', 'test'));
-  for (const name of ['playwright', 'playwright-core']) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  project = makePlaywrightProject(join(temp.dir, 'project'));
 });
 afterAll(() => temp?.cleanup());
 
