@@ -162,6 +162,9 @@ function migrate(sqlite: SqliteDatabase, path: string): void {
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     sqlite.transaction(() => {
+      // Read again under the write lock: another process opening the same new file at the same
+      // time (two imports) may have applied it while this one waited.
+      if (schemaVersion(sqlite) >= migration.version) return;
       sqlite.exec(migration.sql);
       sqlite.pragma(`user_version = ${migration.version}`);
     }).immediate();
