@@ -4,6 +4,7 @@ import { decodeReportBytes } from '../core/report/decode.js';
 import { checkReport, describeJsonError } from '../core/report/parse.js';
 import type { PwReport } from '../core/report/playwright-types.js';
 import { HttpError } from './errors.js';
+import { jsonErrorOffset, lineAndColumn } from './json-position.js';
 
 /** The charsets a JSON body may name; anything else is refused by name (415). */
 const CHARSETS: Record<string, 'utf-8' | 'utf-16le' | 'utf-16be' | 'utf-16'> = {
@@ -52,8 +53,19 @@ export function parseJsonBody(text: string): unknown {
     if (/forbidden (prototype|constructor) property/i.test((error as Error).message)) {
       throw new HttpError(400, 'Invalid JSON: the body contains a forbidden __proto__ or constructor key');
     }
-    throw new HttpError(400, `Invalid JSON: ${describeJsonError(error, text)}`);
+    throw new HttpError(400, `Invalid JSON: ${describeWithPosition(error, text)}`);
   }
+}
+
+/** core's description, with the line and column added where V8's message carries no position. */
+function describeWithPosition(error: unknown, text: string): string {
+  const described = describeJsonError(error, text);
+  if (/ at line \d/.test(described)) return described;
+  const offset = jsonErrorOffset(text);
+  if (offset === null) return described;
+  if (offset >= text.trimEnd().length) return `the body ends before the JSON is complete (truncated?) at line ${lineAndColumn(text, text.length).line}`;
+  const { line, column } = lineAndColumn(text, offset);
+  return `${described} at line ${line}, column ${column}`;
 }
 
 export interface UploadBody {
