@@ -5,7 +5,7 @@ import { Kysely } from 'kysely';
 import { MIGRATIONS } from './migrations.js';
 import { createRollupScratch } from './rollups.js';
 import type { DatabaseSchema } from './schema.js';
-import { WaitingSqliteDialect, whenWritable } from './waiting-driver.js';
+import { isBusy, WaitingSqliteDialect, whenWritable } from './waiting-driver.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -54,16 +54,15 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     throw storeError(path, error);
   }
   try {
-    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
+    sqlite.pragma('busy_timeout = 0');
     if (!readonly) sqlite.pragma('journal_mode = WAL');
+    if (!readonly) probeWritable(sqlite);
+    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
     // NORMAL is durable in WAL mode except for the last transactions before a power loss.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('cache_size = -65536');
     if (!readonly) {
-      // SQLite refuses to write through a connection it could open only for reading (a
-      // read-only file or mount) with a message that does not say which file.
-      if (sqlite.readonly) throw Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' });
       migrate(sqlite, path);
       createRollupScratch(sqlite);
     }
@@ -85,10 +84,32 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
       if (!db) return;
       const closing = db;
       db = null;
-      // Kysely's destroy closes the better-sqlite3 connection it was given.
+      // Kysely's destroy closes the connection only if Kysely ever ran a query.
       await closing.destroy();
+      if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/**
+ * SQLite opens a file it may not write (a read-only file, folder or mount) for reading only,
+ * without a word, and the first write then fails far from here without naming the file. A write
+ * that is rolled back says it at once. Busy means another connection writes it: it is
+ * writable, and this connection waits for its turn when it writes.
+ */
+function probeWritable(sqlite: SqliteDatabase): void {
+  try {
+    sqlite.exec('BEGIN IMMEDIATE');
+  } catch (error) {
+    if (isBusy(error)) return;
+    throw error;
+  }
+  try {
+    // A first write (the same schema version again) is what meets a read-only file; rolled back.
+    sqlite.pragma(`user_version = ${schemaVersion(sqlite)}`);
+  } finally {
+    sqlite.exec('ROLLBACK');
+  }
 }
 
 /**
