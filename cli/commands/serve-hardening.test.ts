@@ -100,6 +100,7 @@ describe('serve under load', () => {
     // The old server held the stop for about 20 s.
     expect(ms).toBeLessThan(10_000);
     expect(exitCode).toBe(0);
+    // Refused as the server stops (a 503 that `upload` retries), or stored whole before it did.
     expect([503, 'connection closed', 200]).toContain(await upload);
     const db = openDb(dbPath);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');

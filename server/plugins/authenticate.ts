@@ -73,18 +73,22 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
     const apiToken = await findApiToken(options.store, tokenHash);
     if (!apiToken) return null;
     if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
-      await bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
+      void bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
     }
     return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id };
   }
   const now = options.now();
   const session = await findSession(options.store, tokenHash, now);
   if (!session) return null;
-  if (now - session.last_seen_at > TOUCH_AFTER_MS) await bestEffort(request, () => touchSession(options.store, session.id, now, now + options.sessionIdleMs));
+  if (now - session.last_seen_at > TOUCH_AFTER_MS) void bestEffort(request, () => touchSession(options.store, session.id, now, now + options.sessionIdleMs));
   return { kind: 'session', user: session.user, session };
 }
 
-/** Bookkeeping writes must not fail a read when the database cannot be written. */
+/**
+ * Bookkeeping writes must not fail a read when the database cannot be written, nor hold it while
+ * another writer (an upload being stored, a CLI import) has the lock: not awaited, they wait for
+ * the lock on their own (store/waiting-driver.ts) and the request goes on.
+ */
 async function bestEffort(request: FastifyRequest, write: () => Promise<void>): Promise<void> {
   try {
     await write();

@@ -27,10 +27,10 @@ export interface JobFailure {
   message: string;
 }
 
-/** The server is stopping: the job was not done, or was rolled back. */
-export class WriterStopped extends Error {
+/** The server is stopping: the job was not done, or was rolled back. A 503: `upload` retries it. */
+export class WriterStopped extends HttpError {
   constructor() {
-    super('The server is shutting down: nothing was stored. Send it again once it is back.');
+    super(503, 'The server is shutting down: nothing was stored. Send it again once it is back.');
     this.name = 'WriterStopped';
   }
 }
@@ -82,7 +82,6 @@ export function failureOf(error: unknown): JobFailure {
   if (error instanceof HttpError) return { status: error.statusCode, code: null, message: error.message };
   if (error instanceof InvalidReportError) return { status: 400, code: null, message: error.message };
   if (error instanceof ReviewError) return { status: error.statusCode, code: null, message: error.message };
-  if (error instanceof WriterStopped) return { status: 503, code: null, message: error.message };
   const code = (error as { code?: unknown }).code;
   return { status: null, code: typeof code === 'string' ? code : null, message: (error as Error).stack ?? String(error) };
 }
