@@ -79,6 +79,7 @@ async function apiToken(dbPath: string): Promise<string> {
   }
 }
 
+const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n.toFixed(n < 10 ? 1 : 0)} ms`);
 const body = (report: string, fileName: string) => Buffer.from(`{"metadata":{"fileName":${JSON.stringify(fileName)}},"testResults":${report}}`);
 
 async function main(): Promise<void> {
@@ -122,13 +123,10 @@ async function main(): Promise<void> {
   });
   await during(`upload 14 MB (${(r14.length / 1e6).toFixed(1)} MB body)`, async () => `${(await upload(r14)).testsProcessed} results`);
   await during(`upload 95 MB (${(r95.length / 1e6).toFixed(1)} MB body)`, async () => `${(await upload(r95)).testsProcessed} results`);
-  await during('200 uploads, 10 at a time, 50 readers', async () => {
-    let next = 0;
+  // 50 readers in a closed loop, until `until` resolves; the same mix with and without uploads.
+  const readers = async (until: Promise<unknown>) => {
     let done = false;
     const readerTimes: number[] = [];
-    const uploader = async () => {
-      while (next < small.length) await upload(small[next++]!);
-    };
     const reader = async (i: number) => {
       const paths = ['/api/recent-uploads', '/api/uploads/pending', '/api/dashboard?days=30'];
       while (!done) {
@@ -138,12 +136,20 @@ async function main(): Promise<void> {
         readerTimes.push(res.ok ? performance.now() - started : -1);
       }
     };
-    const readers = Array.from({ length: 50 }, (_, i) => reader(i));
-    await Promise.all(Array.from({ length: 10 }, uploader));
+    const all = Array.from({ length: 50 }, (_, i) => reader(i));
+    await until;
     done = true;
-    await Promise.all(readers);
+    await Promise.all(all);
     const s = stats(readerTimes);
-    return `readers: ${s.n} calls, p50 ${s.p50.toFixed(0)} ms, p95 ${s.p95.toFixed(0)} ms, max ${s.max.toFixed(0)} ms, ${s.failed} failed`;
+    return `readers: ${s.n} calls, p50 ${f(s.p50)}, p95 ${f(s.p95)}, max ${f(s.max)}, ${s.failed} failed`;
+  };
+  await during('50 readers alone (20 s)', () => readers(new Promise((r) => setTimeout(r, 20_000))));
+  await during('200 uploads, 10 at a time, 50 readers', () => {
+    let next = 0;
+    const uploader = async () => {
+      while (next < small.length) await upload(small[next++]!);
+    };
+    return readers(Promise.all(Array.from({ length: 10 }, uploader)));
   });
   await during('CLI import of a 50 MB report', async () => {
     const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'import', cliReport, '--db', dbPath, '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -182,7 +188,6 @@ async function main(): Promise<void> {
   const answer = await pending;
   server = { url: '', child: server.child };
 
-  const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${n.toFixed(n < 10 ? 1 : 0)} ms`);
   const lines = [
     `flakeboard serve (${root === here ? 'this checkout' : root}) on ${built.results.toLocaleString('en')} results; /api/health asked every 20 ms from another process`,
     '',
