@@ -40,7 +40,7 @@ function stats(times: number[]): Stats {
 }
 
 function startProbe(url: string): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, [join(here, 'bench/hardening/probe.mjs'), url, '20'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(here, 'fixtures/testing/health-probe.mjs'), url, '20'], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));

@@ -43,7 +43,7 @@ function openDb(path: string): Database.Database {
 }
 
 describe('serve under load', () => {
-  it('answers /api/health within a second during a 50 MB upload, which is stored whole', async () => {
+  it('answers /api/health within 2 s (p95 within 1 s) during a 50 MB upload, which is stored whole', async () => {
     serve = await startServe(dbPath, { cwd: temp.dir });
     const headers = await serve.signIn();
     const body = uploadBody(big, 'big.json');
@@ -53,8 +53,10 @@ describe('serve under load', () => {
     const answer = (await res.json()) as { runId: number; testsProcessed: number };
     expect(res.status).toBe(200);
     expect(answer.testsProcessed).toBeGreaterThan(10_000);
-    // The old server parsed and stored on its own thread: health waited 4–9 s.
-    expect(maxOf(times)).toBeLessThan(1000);
+    // The old server parsed and stored on its own thread: health waited as long as the store,
+    // 7 s for 14 MB and 26 s for 95 MB in bench:hardening.
+    expect(maxOf(times)).toBeLessThan(2000);
+    expect([...times].sort((x, y) => x - y)[Math.floor(times.length * 0.95)]).toBeLessThan(1000);
     expect(times.length).toBeGreaterThan(5);
     const db = openDb(dbPath);
     expect(db.prepare('SELECT count(*) AS n FROM results WHERE run_id = ?').get(answer.runId)).toEqual({ n: answer.testsProcessed });
@@ -81,7 +83,7 @@ describe('serve under load', () => {
     // The old server answered 503 after its 5 s busy timeout, holding health meanwhile.
     expect([uploaded.status, signedIn.status]).toEqual([200, 200]);
     expect(waited).toBeGreaterThanOrEqual(5900);
-    expect(maxOf(times)).toBeLessThan(1000);
+    expect(maxOf(times)).toBeLessThan(2000);
     expect(times.length).toBeGreaterThan(20);
   });
 
@@ -134,6 +136,26 @@ describe('writers wait for the lock', () => {
     ]);
     const db = openDb(dbPath);
     expect(db.prepare('SELECT count(*) AS n FROM runs WHERE is_duplicate = 0').get()).toEqual({ n: 2 });
+    db.close();
+  });
+});
+
+describe('writers wait for the lock: a new file', () => {
+  it('two imports at once into a database neither has created yet both succeed (each waits for the other to create it)', async () => {
+    const files = [4, 5].map((seed) => {
+      const file = join(temp.dir, `r${seed}.json`);
+      writeFileSync(file, bigReportText(2, seed));
+      return file;
+    });
+    const results = await Promise.all(
+      files.map((file) => execa(process.execPath, [BIN, 'import', file, '--db', dbPath, '--json'], { cwd: temp.dir, env: cleanEnv({ NO_COLOR: '1' }), extendEnv: false, reject: false })),
+    );
+    expect(results.map((r) => [r.exitCode, r.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+    ]);
+    const db = openDb(dbPath);
+    expect(db.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 2 });
     db.close();
   });
 });

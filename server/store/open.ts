@@ -54,10 +54,15 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     throw storeError(path, error);
   }
   try {
-    sqlite.pragma('busy_timeout = 0');
-    if (!readonly) sqlite.pragma('journal_mode = WAL');
-    if (!readonly) probeWritable(sqlite);
-    sqlite.pragma(`busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
+    const busyTimeout = `busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`;
+    sqlite.pragma(busyTimeout);
+    if (!readonly) {
+      // Two processes creating the same new file both switch it to WAL: the second waits.
+      sqlite.pragma('journal_mode = WAL');
+      sqlite.pragma('busy_timeout = 0');
+      probeWritable(sqlite);
+      sqlite.pragma(busyTimeout);
+    }
     // NORMAL is durable in WAL mode except for the last transactions before a power loss.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
