@@ -4,7 +4,7 @@ import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
 import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
-import { openStore, type Store } from '../server/store/open.js';
+import { exposedMode, openStore, type Store } from '../server/store/open.js';
 import { countUsers, createUser } from '../server/store/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
 
@@ -28,7 +28,16 @@ const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
 
 /** Opens the store, prepares it, listens, and closes everything cleanly on SIGINT/SIGTERM. */
 export async function serve(settings: ServeSettings): Promise<number> {
-  const store = openStore(settings.dbPath);
+  warnIfExposed(settings.dbPath);
+  // busy_timeout 0: a write on this thread that meets another writer's lock (a CLI import) must
+  // not sleep inside SQLite with every request waiting; it waits asynchronously (waiting-driver.ts).
+  let store: Store;
+  try {
+    store = openStore(settings.dbPath, { busyTimeoutMs: 0 });
+  } catch (error) {
+    process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
+    return 1;
+  }
   const scrypt = scryptParamsFromEnv();
   await createFirstAdmin(store, scrypt);
   if (settings.demo) seedDemoIfEmpty(store);
@@ -70,11 +79,18 @@ export async function serve(settings: ServeSettings): Promise<number> {
     closing = true;
     app.log.info(`${signal}: closing`);
     // Stops accepting connections and waits for requests in flight, then closes the database.
+    // An upload being stored is rolled back first (the writer's preClose hook) and answered 503.
     // A keep-alive connection whose request finishes after this point would otherwise stay
     // open until the browser's keep-alive runs out, holding the stop for a minute: close each
-    // one as soon as it is idle, and every one after ten seconds.
+    // one as soon as it is idle, and every one after five seconds (an upload still arriving).
+    // Whatever still holds the stop after nine seconds is cut short: a supervisor waits ten
+    // before it kills, and SQLite loses nothing committed (a write in progress rolls back).
     const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
-    const deadline = setTimeout(() => app.server.closeAllConnections(), 10_000);
+    const deadline = setTimeout(() => app.server.closeAllConnections(), 5_000);
+    setTimeout(() => {
+      process.stderr.write('flakeboard: could not close cleanly within 9 seconds; exiting\n');
+      process.exit(1);
+    }, 9_000).unref();
     let code = 0;
     try {
       await app.close();
@@ -102,6 +118,21 @@ export async function serve(settings: ServeSettings): Promise<number> {
   if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
   return 0;
 }
+
+/**
+ * The database holds password and token hashes and the XSRF secret: a file that group or others
+ * may read (made by an older flakeboard, or copied) is said once at start, with the fix.
+ */
+function warnIfExposed(path: string): void {
+  const mode = exposedMode(path);
+  if (mode === null) return;
+  const octal = mode.toString(8).padStart(4, '0');
+  process.stderr.write(
+    `flakeboard: warning: the database ${path} can be read or written by other users of this machine (mode ${octal}); it holds password and token hashes. Run: chmod 600 ${shellQuote(path)}\n`,
+  );
+}
+
+const shellQuote = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /** The first start of an empty database creates `admin` with a random password, shown once. */
 async function createFirstAdmin(store: Store, scrypt: ReturnType<typeof scryptParamsFromEnv>): Promise<void> {

@@ -81,7 +81,8 @@ describe('authentication and roles on every protected call', () => {
 
 describe('a database that cannot be written', () => {
   it('answers 503 for writes, stores nothing, and still serves reads', async () => {
-    t = await buildTestApp();
+    // query_only is set on this connection: the writer must use it, not a worker's own.
+    t = await buildTestApp({ writerWorker: false });
     const max = await signIn(t.app, 'max');
     t.store.sqlite.pragma('query_only = ON');
     const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('ro') } });

@@ -17,6 +17,7 @@ import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
 import type { Store } from './store/open.js';
 import { databaseSecret } from './store/settings.js';
+import { createWriter } from './writer/runner.js';
 
 export interface AppOptions {
   store: Store;
@@ -51,6 +52,8 @@ export interface AppOptions {
   now?: () => number;
   /** Compute cold analytics answers in a worker thread (default true for a database file). */
   analyticsWorker?: boolean;
+  /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
+  writerWorker?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
@@ -89,7 +92,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUserRoutes(app, { store: options.store, now });
-  registerUploadRoutes(app, { store: options.store, bodyLimit });
+  const writer = createWriter(options.store, { worker: options.writerWorker ?? true });
+  // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
+  // and answers 503 instead of holding a stop for as long as it takes.
+  app.addHook('preClose', () => writer.stop());
+  registerUploadRoutes(app, { store: options.store, bodyLimit, writer });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
   registerAnalyticsRoutes(app, { analytics, now });

@@ -5,7 +5,7 @@ import type { PwReport } from '../core/report/playwright-types.js';
 import { emitCanonicalContent } from '../core/report/canonical.js';
 import type { NormalisedRun, RunCounts } from '../core/report/normalised.js';
 import type { Store } from './store/open.js';
-import { writeRun } from './store/write-run.js';
+import { writeRun, type RunToStore } from './store/write-run.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
 export interface IngestOptions {
@@ -47,6 +47,16 @@ export function ingestValue(store: Store, value: unknown, options: IngestOptions
 }
 
 function ingestReport(store: Store, report: PwReport, options: IngestOptions): IngestResult {
+  return storePrepared(store, prepareIngest(report, options));
+}
+
+/** A report made ready to store: everything but the write, so a write can wait and be retried. */
+export interface PreparedIngest {
+  input: RunToStore;
+  summary: Omit<IngestResult, 'runId' | 'duplicate' | 'duplicateOf'>;
+}
+
+export function prepareIngest(report: PwReport, options: IngestOptions): PreparedIngest {
   const run = normaliseReport(report);
   let gitBranch = options.gitBranch || run.git.branch;
   let gitCommit = options.gitCommit || run.git.commit;
@@ -56,29 +66,34 @@ function ingestReport(store: Store, report: PwReport, options: IngestOptions): I
     gitCommit ||= fallback.commit;
   }
   const project = options.project || run.detected.project;
-  const stored = writeRun(store, {
-    run,
-    fileName: options.fileName,
-    fileSize: options.fileSize ?? null,
-    contentHash: hashRun(run),
-    fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
-    project,
-    gitBranch: gitBranch ?? null,
-    gitCommit: gitCommit ?? null,
-    approve: options.approve ?? false,
-    uploadedBy: options.uploadedBy ?? null,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-  });
   return {
-    ...run.counts,
-    runId: stored.runId,
-    duplicate: stored.duplicate,
-    duplicateOf: stored.duplicateOf,
-    browser: run.detected.browser,
-    project,
-    loadFailed: run.loadFailed,
-    loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
+    input: {
+      run,
+      fileName: options.fileName,
+      fileSize: options.fileSize ?? null,
+      contentHash: hashRun(run),
+      fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
+      project,
+      gitBranch: gitBranch ?? null,
+      gitCommit: gitCommit ?? null,
+      approve: options.approve ?? false,
+      uploadedBy: options.uploadedBy ?? null,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    },
+    summary: {
+      ...run.counts,
+      browser: run.detected.browser,
+      project,
+      loadFailed: run.loadFailed,
+      loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
+    },
   };
+}
+
+/** One transaction (writeRun): stored whole or not at all. */
+export function storePrepared(store: Store, prepared: PreparedIngest): IngestResult {
+  const stored = writeRun(store, prepared.input);
+  return { ...prepared.summary, runId: stored.runId, duplicate: stored.duplicate, duplicateOf: stored.duplicateOf };
 }
 
 /** SHA-256 of the report's canonical content (core/report/canonical.ts): duplicates. */

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestBytes, type IngestResult } from '../../server/ingest.js';
-import { openStore, type Store } from '../../server/store/open.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../server/store/open.js';
 import { detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, resolveDbPath } from '../options.js';
@@ -111,6 +111,8 @@ function describeImportError(file: string, error: unknown): string {
   if (typeof code === 'string' && code.startsWith('E')) return `${file}: cannot read the file: ${describeFsError(error)}`;
   if (code === 'SQLITE_FULL') return `${file}: the disk is full; nothing was stored`;
   if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return `${file}: the database is read-only; nothing was stored`;
+  // Writers wait for each other (openStore's busy timeout); this is only a lock never released.
+  if (code === 'SQLITE_BUSY') return `${file}: another program kept the database locked for ${DEFAULT_BUSY_TIMEOUT_MS / 60_000} minutes; nothing was stored`;
   return `${file}: ${(error as Error).message}`;
 }
 

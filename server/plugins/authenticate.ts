@@ -78,7 +78,7 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
       throw unauthorized(`This API token expired on ${new Date(apiToken.expires_at).toISOString().slice(0, 10)}: create a new one with \`flakeboard token create\``);
     }
     if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
-      await bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
+      void bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
     }
     return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id };
   }
@@ -87,12 +87,17 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
   if (!session) return null;
   if (now - session.last_seen_at > TOUCH_AFTER_MS) {
     const expiresAt = Math.min(now + options.sessionIdleMs, session.created_at + options.sessionMaxAgeMs);
-    await bestEffort(request, () => touchSession(options.store, session.id, now, expiresAt));
+    // Not awaited: a touch that waits for the write lock must not hold up the request.
+    void bestEffort(request, () => touchSession(options.store, session.id, now, expiresAt));
   }
   return { kind: 'session', user: session.user, session };
 }
 
-/** Bookkeeping writes must not fail a read when the database cannot be written. */
+/**
+ * Bookkeeping writes must not fail a read when the database cannot be written, nor hold it while
+ * another writer (an upload being stored, a CLI import) has the lock: not awaited, they wait for
+ * the lock on their own (store/waiting-driver.ts) and the request goes on.
+ */
 async function bestEffort(request: FastifyRequest, write: () => Promise<void>): Promise<void> {
   try {
     await write();

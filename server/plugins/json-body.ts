@@ -1,26 +1,39 @@
 import type { FastifyInstance } from 'fastify';
-import secureJson from 'secure-json-parse';
-import { describeJsonError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
+import { bodyCharset, decodeBody, parseJsonBody } from '../upload-body.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes the JSON body as bytes (a Buffer) and parses it off the server's thread. */
+    rawJsonBody?: boolean;
+  }
+}
 
 /**
- * Fastify's own JSON parser says only "Body is not valid JSON". Ours says where the JSON
- * breaks and refuses prototype-poisoning keys by name, with the same fast path (a key scan
- * runs only when the text mentions __proto__ or constructor).
+ * Fastify's own JSON parser says only "Body is not valid JSON" and reads every body as UTF-8.
+ * Ours decodes the charset the client names (UTF-8 or UTF-16; others are refused by name),
+ * says where the JSON breaks (line and column), and refuses prototype-poisoning keys by name
+ * (parseJsonBody). Fastify's text/plain parser goes: a report sent as text is refused with 415
+ * ("send application/json") instead of failing the schema with "body must be object".
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  app.removeContentTypeParser(['application/json']);
-  app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(new HttpError(400, 'The request body is empty: send a JSON object'), undefined);
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser(['application/json'], { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    let charset: ReturnType<typeof bodyCharset>;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+      charset = bodyCharset(request.headers['content-type']);
     } catch (error) {
-      const message = (error as Error).message;
-      if (/forbidden (prototype|constructor) property/i.test(message)) {
-        return done(new HttpError(400, 'Invalid JSON: the body contains a forbidden __proto__ or constructor key'), undefined);
-      }
-      done(new HttpError(400, `Invalid JSON: ${describeJsonError(error, text)}`), undefined);
+      return done(error as Error, undefined);
+    }
+    if (request.routeOptions.config?.rawJsonBody) {
+      if (bytes.length === 0) return done(new HttpError(400, 'The request body is empty: send a JSON object'), undefined);
+      return done(null, bytes);
+    }
+    try {
+      done(null, parseJsonBody(decodeBody(bytes, charset)));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
 }

@@ -1,34 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { BulkReviewRequest, ReviewRequest, ReviewStatus, UploadDetailResponse, UploadRequest } from '../../core/api/uploads.js';
+import type { BulkReviewRequest, ReviewRequest, ReviewStatus, UploadDetailResponse, UploadResponse } from '../../core/api/uploads.js';
 import { isFailure } from '../../core/status.js';
 import { HttpError, notFound } from '../errors.js';
-import { ingestValue } from '../ingest.js';
 import { callerOf } from '../plugins/authenticate.js';
 import type { Store } from '../store/open.js';
-import { clearAllData, deleteRun, findUpload, pendingUploads, recentUploads, reviewUploads, ReviewError, runTestResults } from '../store/uploads.js';
+import { findUpload, pendingUploads, recentUploads, runTestResults } from '../store/uploads.js';
+import { bodyCharset } from '../upload-body.js';
+import type { Writer } from '../writer/runner.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-const nullableString = { type: ['string', 'null'], maxLength: 1000 } as const;
-
-const uploadBody = {
-  type: 'object',
-  required: ['testResults'],
-  properties: {
-    testResults: {},
-    metadata: {
-      type: 'object',
-      properties: {
-        project: nullableString,
-        gitCommit: nullableString,
-        gitBranch: nullableString,
-        browser: nullableString,
-        fileName: nullableString,
-        fileSize: { type: ['integer', 'null'], minimum: 0 },
-        uploadTime: nullableString,
-      },
-    },
-  },
-} as const;
 
 const reviewBody = {
   type: 'object',
@@ -49,26 +29,20 @@ const bulkBody = {
   },
 } as const;
 
-export function registerUploadRoutes(app: FastifyInstance, options: { store: Store; bodyLimit: number }): void {
-  const { store } = options;
+export function registerUploadRoutes(app: FastifyInstance, options: { store: Store; bodyLimit: number; writer: Writer }): void {
+  const { store, writer } = options;
 
-  app.post<{ Body: UploadRequest }>(
+  // The body arrives as bytes and is parsed, checked and stored by the writer worker
+  // (upload-body.ts, writer/): tens of megabytes of JSON would hold this thread for seconds.
+  app.post<{ Body: Buffer | undefined }>(
     '/api/upload',
-    { bodyLimit: options.bodyLimit, schema: { body: uploadBody }, config: { auth: { access: 'member', apiToken: true } } },
+    { bodyLimit: options.bodyLimit, config: { rawJsonBody: true, auth: { access: 'member', apiToken: true } } },
     async (request) => {
       const caller = callerOf(request);
-      const metadata = request.body.metadata ?? {};
-      const fileName = baseName(metadata.fileName) ?? 'upload.json';
-      const result = ingestValue(store, request.body.testResults, {
-        fileName,
-        fileSize: metadata.fileSize ?? null,
-        project: metadata.project ?? null,
-        gitBranch: metadata.gitBranch ?? null,
-        gitCommit: metadata.gitCommit ?? null,
-        uploadedBy: caller.user.id,
-      });
+      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
+      const result = await writer.upload(request.body, bodyCharset(request.headers['content-type']), caller.user.id);
       request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
-      return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: 'pending' as const };
+      return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: 'pending' as const } satisfies UploadResponse;
     },
   );
 
@@ -83,7 +57,7 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
     async (request) => {
       const caller = callerOf(request);
       const { id } = request.params;
-      review(store, [{ id, action: request.body.action }], caller.user.id, request.body.notes ?? '');
+      await writer.review([{ id, action: request.body.action }], caller.user.id, request.body.notes || null);
       const upload = (await findUpload(store, id))!;
       return { success: true, upload: { id, status: upload.status, reviewed_by_username: upload.reviewed_by_username, reviewed_at: upload.reviewed_at } };
     },
@@ -91,7 +65,7 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
 
   app.post<{ Body: BulkReviewRequest }>('/api/uploads/bulk-review', { schema: { body: bulkBody }, config: { auth: { access: 'reviewer' } } }, async (request) => {
     const caller = callerOf(request);
-    review(store, request.body.uploads, caller.user.id, '');
+    await writer.review(request.body.uploads, caller.user.id, null);
     return { success: true, reviewed: request.body.uploads.length };
   });
 
@@ -111,25 +85,16 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
   });
 
   app.delete<{ Params: { id: number } }>('/api/test-run/:id', { schema: { params: idParams }, config: { auth: { access: 'reviewer' } } }, async (request) => {
-    if (!deleteRun(store, request.params.id)) throw notFound('Test run');
+    if (!(await writer.deleteRun(request.params.id))) throw notFound('Test run');
     request.log.info({ runId: request.params.id, by: callerOf(request).user.username }, 'test run deleted');
     return { success: true };
   });
 
   app.delete('/api/clear-all', { config: { auth: { access: 'admin' } } }, async (request) => {
-    const deleted = clearAllData(store);
+    const deleted = await writer.clearAll();
     request.log.warn({ runs: deleted, by: callerOf(request).user.username }, 'all test data cleared');
     return { success: true, deletedRuns: deleted };
   });
-}
-
-function review(store: Store, reviews: ReadonlyArray<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string): void {
-  try {
-    reviewUploads(store, reviews, { id: reviewerId, notes: notes || null });
-  } catch (error) {
-    if (error instanceof ReviewError) throw new HttpError(error.statusCode, error.message);
-    throw error;
-  }
 }
 
 async function uploadDetail(store: Store, upload: NonNullable<Awaited<ReturnType<typeof findUpload>>>): Promise<UploadDetailResponse> {
@@ -160,11 +125,4 @@ async function uploadDetail(store: Store, upload: NonNullable<Awaited<ReturnType
       duration_ms: upload.duration_ms || duration,
     },
   };
-}
-
-/** A client's file name may carry its path; only the name is kept. */
-function baseName(name: string | null | undefined): string | null {
-  if (!name) return null;
-  const base = name.split(/[\\/]/).pop()!.trim();
-  return base === '' ? null : base.slice(0, 255);
 }

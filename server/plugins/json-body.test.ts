@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
+
+let t: TestApp;
+let max: Signed;
+beforeEach(async () => {
+  t = await buildTestApp();
+  max = await signIn(t.app, 'max');
+});
+afterEach(() => t.close());
+
+const runs = () => (t.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+const body = JSON.stringify({ testResults: smallReport('utf-16'), metadata: { fileName: 'ps.json' } });
+const utf16le = (text: string, bom: boolean) => Buffer.concat([Buffer.from(bom ? [0xff, 0xfe] : []), Buffer.from(text, 'utf16le')]);
+const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+const post = (payload: Buffer | string, contentType: string, url = '/api/upload') =>
+  t.app.inject({ method: 'POST', url, headers: { ...max.headers, 'content-type': contentType }, payload });
+
+describe('request bodies', () => {
+  it('accepts UTF-16 uploads, named by charset or by a BOM', async () => {
+    const cases: Array<[Buffer, string]> = [
+      [utf16le(body, false), 'application/json; charset=utf-16le'],
+      [utf16le(body, true), 'application/json; charset=UTF-16LE'],
+      [utf16be(body), 'application/json; charset=utf-16be'],
+      [utf16le(body, true), 'application/json'],
+      [utf16le(body, true), 'application/json; charset=utf-16'],
+    ];
+    for (const [payload, contentType] of cases) {
+      const res = await post(payload, contentType);
+      expect([contentType, res.statusCode, res.json()]).toEqual([contentType, 200, expect.objectContaining({ testsProcessed: 2 })]);
+    }
+    // The same content each time: one run and its duplicates.
+    expect(runs()).toBe(cases.length);
+  });
+
+  it('refuses a charset it does not read, by name', async () => {
+    const res = await post(Buffer.from(body, 'latin1'), 'application/json; charset=iso-8859-1');
+    expect([res.statusCode, res.json()]).toEqual([415, { error: 'Unsupported charset "iso-8859-1": send the JSON as UTF-8 or UTF-16' }]);
+    const login = await post('{"username":"max","password":"x"}', 'application/json; charset=shift_jis', '/api/auth/login');
+    expect([login.statusCode, login.json().error]).toEqual([415, 'Unsupported charset "shift_jis": send the JSON as UTF-8 or UTF-16']);
+    expect(runs()).toBe(0);
+  });
+
+  it('answers text/plain with 415 that says to send application/json', async () => {
+    const res = await post(body, 'text/plain');
+    expect([res.statusCode, res.json()]).toEqual([415, { error: 'Unsupported content type "text/plain": send application/json' }]);
+    expect(runs()).toBe(0);
+  });
+
+  it('says where invalid JSON breaks, by line and column, for an upload and for any other call', async () => {
+    const broken = '{\n  "testResults": {\n    "config": {}\n    "suites": []\n  }\n}';
+    const res = await post(broken, 'application/json');
+    expect([res.statusCode, res.json()]).toEqual([400, { error: "Invalid JSON: Expected ',' or '}' after property value at line 4, column 5" }]);
+    const login = await post('{"username": "max",\n "password": }', 'application/json', '/api/auth/login');
+    expect([login.statusCode, login.json().error]).toEqual([400, "Invalid JSON: Unexpected token '}' at line 2, column 14"]);
+    // UTF-16 text is counted in characters, not bytes.
+    const wide = await post(utf16le(broken, true), 'application/json; charset=utf-16le');
+    expect(wide.json().error).toBe("Invalid JSON: Expected ',' or '}' after property value at line 4, column 5");
+    expect(runs()).toBe(0);
+  });
+
+  it('refuses an empty upload and a body that is not an object, as the schema did', async () => {
+    expect((await post('', 'application/json')).json()).toEqual({ error: 'The request body is empty: send a JSON object' });
+    expect((await post('[1]', 'application/json')).json()).toEqual({ error: 'Invalid request: body must be object' });
+    expect((await post('{"testResults":{},"metadata":{"fileSize":-1}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/fileSize must be a whole number >= 0' });
+    expect((await post('{"testResults":{},"metadata":{"project":7}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/project must be string,null' });
+    expect(runs()).toBe(0);
+  });
+});

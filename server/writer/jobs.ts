@@ -1,0 +1,94 @@
+import { InvalidReportError } from '../../core/report/parse.js';
+import { HttpError } from '../errors.js';
+import { prepareIngest, storePrepared, type IngestResult } from '../ingest.js';
+import type { Store } from '../store/open.js';
+import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
+import { whenWritable } from '../store/waiting-driver.js';
+import { parseUploadBody, type bodyCharset } from '../upload-body.js';
+
+/** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
+export type WriteJob =
+  | { kind: 'upload'; bytes: Uint8Array; charset: ReturnType<typeof bodyCharset>; uploadedBy: number }
+  | { kind: 'review'; reviews: Array<{ id: number; action: 'approve' | 'reject' }>; reviewerId: number; notes: string | null }
+  | { kind: 'delete'; id: number }
+  | { kind: 'clear' };
+
+export interface JobValues {
+  upload: IngestResult;
+  review: null;
+  delete: boolean;
+  clear: number;
+}
+
+/** A failed job as it crosses the thread boundary: an HTTP status, or SQLite's code for the error handler. */
+export interface JobFailure {
+  status: number | null;
+  code: string | null;
+  message: string;
+}
+
+/** The server is stopping: the job was not done, or was rolled back. A 503: `upload` retries it. */
+export class WriterStopped extends HttpError {
+  constructor() {
+    super(503, 'The server is shutting down: nothing was stored. Send it again once it is back.');
+    this.name = 'WriterStopped';
+  }
+}
+
+export interface JobContext {
+  /** True once the server is stopping; checked between batches of rows, so a big write rolls back within a second or so. */
+  stopping(): boolean;
+  /** How long a job waits for another writer's lock (a CLI import) before it fails as busy. */
+  lockWaitMs: number;
+}
+
+export async function runJob(store: Store, job: WriteJob, context: JobContext): Promise<JobValues[WriteJob['kind']]> {
+  const checkStop = () => {
+    if (context.stopping()) throw new WriterStopped();
+  };
+  checkStop();
+  // Each write is one IMMEDIATE transaction: waiting for the lock happens before any change,
+  // between attempts, with a look at the stop flag.
+  const write = <T>(work: () => T) => whenWritable(work, context.lockWaitMs, { pause() {}, resume: async () => checkStop() });
+  switch (job.kind) {
+    case 'upload': {
+      const body = parseUploadBody(job.bytes, job.charset);
+      checkStop();
+      const { metadata } = body;
+      const prepared = prepareIngest(body.report, {
+        fileName: body.fileName,
+        fileSize: metadata.fileSize ?? null,
+        project: metadata.project ?? null,
+        gitBranch: metadata.gitBranch ?? null,
+        gitCommit: metadata.gitCommit ?? null,
+        uploadedBy: job.uploadedBy,
+        // Throwing inside writeRun's transaction rolls it back: nothing half-written.
+        onProgress: checkStop,
+      });
+      checkStop();
+      return write(() => storePrepared(store, prepared));
+    }
+    case 'review':
+      await write(() => reviewUploads(store, job.reviews, { id: job.reviewerId, notes: job.notes }));
+      return null;
+    case 'delete':
+      return write(() => deleteRun(store, job.id));
+    case 'clear':
+      return write(() => clearAllData(store));
+  }
+}
+
+export function failureOf(error: unknown): JobFailure {
+  if (error instanceof HttpError) return { status: error.statusCode, code: null, message: error.message };
+  if (error instanceof InvalidReportError) return { status: 400, code: null, message: error.message };
+  if (error instanceof ReviewError) return { status: error.statusCode, code: null, message: error.message };
+  const code = (error as { code?: unknown }).code;
+  return { status: null, code: typeof code === 'string' ? code : null, message: (error as Error).stack ?? String(error) };
+}
+
+/** The error the route throws for a failure: the error handler maps it (400, 409, 503, 507...). */
+export function errorOf(failure: JobFailure): Error {
+  if (failure.status !== null) return new HttpError(failure.status, failure.message);
+  const error = new Error(failure.message);
+  return failure.code ? Object.assign(error, { code: failure.code }) : error;
+}

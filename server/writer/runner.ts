@@ -1,0 +1,134 @@
+import { Worker } from 'node:worker_threads';
+import type { IngestResult } from '../ingest.js';
+import type { Store } from '../store/open.js';
+import type { bodyCharset } from '../upload-body.js';
+import { errorOf, failureOf, runJob, WriterStopped, type JobValues, type WriteJob } from './jobs.js';
+import type { WriterData, WriterReply, WriterRequest } from './worker.js';
+
+/**
+ * Who writes what, and why nothing waits on the server's thread:
+ * - Uploads, reviews, deletes and clearing go to one writer worker thread with its own
+ *   connection: their cost grows with the data (a 95 MB report is seconds of parsing and
+ *   storing), and they may have to wait for a CLI import's write lock. A worker also serialises
+ *   them, as SQLite would.
+ * - The small bookkeeping writes through Kysely (session touches, sign-in counts, logout) stay
+ *   on the server's thread, on a connection with busy_timeout 0: a held lock fails them at once
+ *   and they wait asynchronously (store/waiting-driver.ts), so reads and /api/health go on.
+ * - Stopping sets a shared flag that the worker checks between batches of rows: the job in
+ *   progress throws inside its transaction (rolled back), queued jobs are refused, then the
+ *   worker is terminated if it has not finished within a few seconds.
+ */
+export interface Writer {
+  upload(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>, uploadedBy: number): Promise<IngestResult>;
+  review(reviews: Array<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string | null): Promise<void>;
+  deleteRun(id: number): Promise<boolean>;
+  clearAll(): Promise<number>;
+  /** Refuses new work, rolls back the job in progress, and ends the worker. */
+  stop(): Promise<void>;
+}
+
+/** How long a write waits for another process's lock before answering 503. */
+export const LOCK_WAIT_MS = 120_000;
+/** After a stop, how long the worker may take to roll back before it is terminated. */
+const STOP_GRACE_MS = 3_000;
+
+export function createWriter(store: Store, options: { worker?: boolean; lockWaitMs?: number } = {}): Writer {
+  const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+  const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const stopping = () => Atomics.load(flag, 0) === 1;
+  const worker = useWorker ? new WriterThread({ path: store.path, stop: flag.buffer as SharedArrayBuffer, lockWaitMs }) : null;
+  // Without a file to share (an in-memory store), the jobs run here, one at a time.
+  let inline: Promise<unknown> = Promise.resolve();
+  const run = <K extends WriteJob['kind']>(job: Extract<WriteJob, { kind: K }>, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> => {
+    if (stopping()) return Promise.reject(new WriterStopped());
+    if (worker) return worker.run(job, transfer) as Promise<JobValues[K]>;
+    const next = inline.then(() => runJob(store, job, { stopping, lockWaitMs }).catch((error: unknown) => Promise.reject(errorOf(failureOf(error)))));
+    inline = next.catch(() => {});
+    return next as Promise<JobValues[K]>;
+  };
+  return {
+    upload(bytes, charset, uploadedBy) {
+      // Handed over, not copied, when the bytes own their buffer (a big body always does).
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+      return run({ kind: 'upload', bytes: own, charset, uploadedBy }, [own.buffer as ArrayBuffer]);
+    },
+    review: async (reviews, reviewerId, notes) => void (await run({ kind: 'review', reviews, reviewerId, notes })),
+    deleteRun: (id) => run({ kind: 'delete', id }),
+    clearAll: () => run({ kind: 'clear' }),
+    async stop() {
+      Atomics.store(flag, 0, 1);
+      await worker?.stop();
+    },
+  };
+}
+
+type Waiters = Map<number, { resolve(value: unknown): void; reject(error: Error): void }>;
+
+/** One worker thread, started on first use and again after a crash. */
+class WriterThread {
+  private current: { worker: Worker; waiting: Waiters } | null = null;
+  private nextId = 1;
+
+  constructor(private readonly data: WriterData) {}
+
+  run(job: WriteJob, transfer: ArrayBuffer[]): Promise<unknown> {
+    const { worker, waiting } = this.current ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      // Busy, the worker keeps the process alive until it answers; idle, it must not.
+      if (waiting.size === 0) worker.ref();
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, job } satisfies WriterRequest, transfer);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const current = this.current;
+    if (!current) return;
+    if (current.waiting.size > 0) {
+      // The flag is set: the job in progress rolls back at its next batch of rows, queued ones are refused.
+      const drained = new Promise<void>((resolve) => current.worker.on('message', () => current.waiting.size === 0 && resolve()));
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
+    }
+    this.current = null;
+    // Terminating mid-transaction loses nothing either: SQLite rolls back a transaction whose connection goes.
+    await current.worker.terminate();
+  }
+
+  private start(): { worker: Worker; waiting: Waiters } {
+    // From the bundle the worker is dist/writer-worker.js beside this chunk; from source
+    // (tests) it is worker.ts, loaded through tsx.
+    const worker = import.meta.url.endsWith('.ts')
+      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData: this.data })
+      : new Worker(new URL('./writer-worker.js', import.meta.url), { workerData: this.data });
+    worker.unref();
+    const waiting: Waiters = new Map();
+    const settle = (id: number) => {
+      const waiter = waiting.get(id);
+      waiting.delete(id);
+      if (waiting.size === 0) worker.unref();
+      return waiter;
+    };
+    worker.on('message', (reply: WriterReply) => {
+      const waiter = settle(reply.id);
+      if (!waiter) return;
+      if ('failure' in reply) waiter.reject(errorOf(reply.failure));
+      else waiter.resolve(reply.value);
+    });
+    const fail = (error: Error) => {
+      if (this.current?.worker === worker) this.current = null;
+      for (const id of [...waiting.keys()]) settle(id)?.reject(error);
+    };
+    worker.on('error', fail);
+    const stopFlag = new Int32Array(this.data.stop);
+    worker.on('exit', (code) => fail(Atomics.load(stopFlag, 0) === 1 ? new WriterStopped() : new Error(`the writer worker stopped (exit code ${code})`)));
+    this.current = { worker, waiting };
+    return this.current;
+  }
+}
+
+// The specifier resolves from the working directory: sources only run inside the checkout.
+function sourceBootstrap(entry: URL): string {
+  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The writer worker: its own connection to the database file, doing the server's big writes
+ * one at a time (uploads from the bytes received, reviews, deletes, clearing), so parsing and
+ * storing a report of tens of megabytes, or waiting for a CLI import's lock, never holds the
+ * server's event loop. See runner.ts.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openStore } from '../store/open.js';
+import { failureOf, runJob, type JobFailure, type WriteJob } from './jobs.js';
+
+export interface WriterRequest {
+  id: number;
+  job: WriteJob;
+}
+
+export type WriterReply = { id: number; value: unknown } | { id: number; failure: JobFailure };
+
+export interface WriterData {
+  path: string;
+  /** Int32Array over it: [0] is 1 once the server is stopping. */
+  stop: SharedArrayBuffer;
+  lockWaitMs: number;
+}
+
+const port = parentPort;
+if (!port) throw new Error('writer worker: not started as a worker thread');
+const data = workerData as WriterData;
+const stop = new Int32Array(data.stop);
+// busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
+const store = openStore(data.path, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
+const context = { stopping: () => Atomics.load(stop, 0) === 1, lockWaitMs: data.lockWaitMs };
+
+// One job at a time, in the order they came: SQLite has one writer anyway.
+let queue: Promise<void> = Promise.resolve();
+port.on('message', (request: WriterRequest) => {
+  queue = queue.then(async () => {
+    let reply: WriterReply;
+    try {
+      reply = { id: request.id, value: await runJob(store, request.job, context) };
+    } catch (error) {
+      reply = { id: request.id, failure: failureOf(error) };
+    }
+    port.postMessage(reply);
+    if (context.stopping()) await store.close();
+  });
+});
