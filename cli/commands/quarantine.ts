@@ -42,7 +42,7 @@ export function registerQuarantine(program: Command): void {
           const expiresAt = parseExpiry(options.expires, now);
           const by = options.by ? await findUser(store, options.by) : null;
           if (options.by && !by) throw new Error(`no user named ${options.by}`);
-          const id = addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
+          const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
           process.stdout.write(`quarantined entry ${id}: ${describe(listQuarantine(store).find((q) => q.id === id)!, now)}\n`);
         }),
       );
@@ -76,7 +76,7 @@ export function registerQuarantine(program: Command): void {
       process.exitCode = await run(async () =>
         withStore(options.db, async (store) => {
           const n = Number(id);
-          if (!Number.isInteger(n) || n < 1 || !removeQuarantine(store, n, null, Date.now())) throw new Error(`no quarantine entry ${id} in force`);
+          if (!Number.isInteger(n) || n < 1 || !(await removeQuarantine(store, n, null, Date.now()))) throw new Error(`no quarantine entry ${id} in force`);
           process.stdout.write(`removed quarantine entry ${n}\n`);
         }),
       );

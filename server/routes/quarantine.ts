@@ -53,7 +53,7 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
     } catch (error) {
       throw new HttpError(400, `expires: ${(error as Error).message}`);
     }
-    const id = addQuarantine(
+    const id = await addQuarantine(
       store,
       {
         title: request.body.title.trim(),
@@ -74,7 +74,7 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
     '/api/quarantine/:id',
     { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } }, config: { auth: { access: 'reviewer' } } },
     async (request) => {
-      if (!removeQuarantine(store, request.params.id, callerOf(request).user.id, now())) throw notFound(`No quarantine entry ${request.params.id}`);
+      if (!(await removeQuarantine(store, request.params.id, callerOf(request).user.id, now()))) throw notFound(`No quarantine entry ${request.params.id}`);
       return { success: true };
     },
   );

@@ -62,18 +62,21 @@ export function activeQuarantine(store: Store, now: number): StoredQuarantine[] 
   return listQuarantine(store).filter((q) => q.expiresAt === null || q.expiresAt > now);
 }
 
-export function addQuarantine(store: Store, entry: NewQuarantine, now: number): number {
-  const result = store.sqlite
-    .prepare(
-      `INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at, expires_at)
-       VALUES (@title, @file, @project, @reason, @owner, @createdBy, @now, @expiresAt)`,
-    )
-    .run({ ...entry, now });
-  return Number(result.lastInsertRowid);
+// Writes go through store.write: in `serve` they wait for the writer worker's lock without
+// holding up other requests.
+export function addQuarantine(store: Store, entry: NewQuarantine, now: number): Promise<number> {
+  return store.write(() => {
+    const result = store.sqlite
+      .prepare(
+        `INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at, expires_at)
+         VALUES (@title, @file, @project, @reason, @owner, @createdBy, @now, @expiresAt)`,
+      )
+      .run({ ...entry, now });
+    return Number(result.lastInsertRowid);
+  });
 }
 
 /** Lifts an entry; false when no entry with that id is in the list. */
-export function removeQuarantine(store: Store, id: number, removedBy: number | null, now: number): boolean {
-  const result = store.sqlite.prepare('UPDATE quarantine SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL').run(now, removedBy, id);
-  return result.changes > 0;
+export function removeQuarantine(store: Store, id: number, removedBy: number | null, now: number): Promise<boolean> {
+  return store.write(() => store.sqlite.prepare('UPDATE quarantine SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL').run(now, removedBy, id).changes > 0);
 }
