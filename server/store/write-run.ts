@@ -1,3 +1,4 @@
+import type { RunSummary } from '../../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { addRunToRollups } from './rollups.js';
@@ -20,6 +21,25 @@ export interface RunToStore {
   onProgress?: (stored: number, total: number) => void;
 }
 
+/** What is known of a run before its report is read. */
+export interface RunHeader {
+  fileName: string;
+  fileSize: number | null;
+  fallbackStartedAt: number;
+  approve: boolean;
+  uploadedBy: number | null;
+  now?: number;
+}
+
+/** What is known once the whole report has been read. */
+export interface RunEnding {
+  run: RunSummary;
+  contentHash: string;
+  project: string | null;
+  gitBranch: string | null;
+  gitCommit: string | null;
+}
+
 const PROGRESS_EVERY = 2000;
 
 export interface StoredRun {
@@ -29,41 +49,71 @@ export interface StoredRun {
   status: ReviewStatus;
 }
 
-/**
- * Stores one normalised report in one transaction: a report is stored whole or not at all.
- * Same content as a run that is not rejected is a duplicate: kept as a pending row (so a
- * reviewer sees it and rejects it) with no results of its own, so it never counts twice.
- */
+/** Stores one normalised report held whole (see writeRunInParts). */
 export function writeRun(store: Store, input: RunToStore): StoredRun {
+  const { run, onProgress } = input;
+  return writeRunInParts(store, input, (addTest) => {
+    const total = run.tests.length;
+    for (let i = 0; i < total; i++) {
+      addTest(run.tests[i]!);
+      if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, total);
+    }
+    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit };
+  });
+}
+
+/** Thrown inside the savepoint to undo a duplicate's results. */
+const DUPLICATE = Symbol('duplicate');
+
+/**
+ * Stores one report in one transaction while `read` produces its tests (a report read in parts
+ * is never held whole): a report is stored whole or not at all, and anything `read` throws
+ * leaves nothing behind. Same content as a run that is not rejected is a duplicate: kept as a
+ * pending row (so a reviewer sees it and rejects it) with no results of its own, so it never
+ * counts twice. The content's hash is known only at the end, so a duplicate's results are
+ * written and then rolled back to a savepoint: the cost of a duplicate, not of every import.
+ */
+export function writeRunInParts(store: Store, header: RunHeader, read: (addTest: (test: NormalisedTest) => void) => RunEnding): StoredRun {
   const statements = preparedFor(store.sqlite);
+  const now = header.now ?? Date.now();
   const insert = store.sqlite.transaction((): StoredRun => {
-    const original = statements.findByHash.get(input.contentHash) as { id: number } | undefined;
+    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy).lastInsertRowid);
+    let ending: RunEnding | undefined;
+    let original: { id: number } | undefined;
+    const results = store.sqlite.transaction(() => {
+      const testIds = new Map<string, number>();
+      const projects = new Set<string>();
+      ending = read((test) => writeResult(statements, runId, test, testIds, projects));
+      original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
+      if (original) throw DUPLICATE;
+      // Tests that never started take the run's start, known only now (see NO_START).
+      statements.fixStarts.run(ending.run.startedAt ?? header.fallbackStartedAt, runId, NO_START);
+    });
+    try {
+      results();
+    } catch (error) {
+      if (error !== DUPLICATE) throw error;
+    }
     const duplicate = original !== undefined;
-    const status: ReviewStatus = input.approve && !duplicate ? 'approved' : 'pending';
-    const { run } = input;
-    const startedAt = run.startedAt ?? input.fallbackStartedAt;
-    const now = input.now ?? Date.now();
-    const info = statements.insertRun.run({
+    const { run } = ending!;
+    const status: ReviewStatus = header.approve && !duplicate ? 'approved' : 'pending';
+    statements.finishRun.run({
+      id: runId,
       status,
       is_duplicate: duplicate ? 1 : 0,
       duplicate_of: original?.id ?? null,
-      content_hash: input.contentHash,
-      file_name: input.fileName,
-      file_size: input.fileSize,
-      project: input.project,
+      content_hash: ending!.contentHash,
+      project: ending!.project,
       browser: run.detected.browser,
-      git_branch: input.gitBranch,
-      git_commit: input.gitCommit,
+      git_branch: ending!.gitBranch,
+      git_commit: ending!.gitCommit,
       metadata_json: JSON.stringify(run.metadata),
       playwright_version: run.playwrightVersion,
       shard_current: run.shard?.current ?? null,
       shard_total: run.shard?.total ?? null,
-      started_at: Math.round(startedAt),
+      started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
       duration_ms: run.durationMs,
-      uploaded_at: now,
-      uploaded_by: input.uploadedBy,
-      reviewed_by: null,
-      reviewed_at: input.approve && !duplicate ? now : null,
+      reviewed_at: header.approve && !duplicate ? now : null,
       total_tests: run.counts.tests,
       passed_tests: run.counts.passed,
       failed_tests: run.counts.failed,
@@ -73,23 +123,20 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
       outage: isOutage(run) ? 1 : 0,
       errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
     });
-    const runId = Number(info.lastInsertRowid);
-    if (!duplicate) {
-      const testIds = new Map<string, number>();
-      const projects = new Set<string>();
-      const total = run.tests.length;
-      for (let i = 0; i < total; i++) {
-        writeResult(statements, runId, startedAt, run.tests[i]!, testIds, projects);
-        if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
-      }
-      addRunToRollups(store.sqlite, runId);
-    }
+    if (!duplicate) addRunToRollups(store.sqlite, runId);
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
   // "no original" and store two originals.
   return insert.immediate();
 }
+
+/**
+ * A result whose test never started gets the run's start time, which a report read in parts
+ * gives only at its end (stats come last). Stored meanwhile as this value, below any time a
+ * Date can hold, so no real start can be mistaken for it.
+ */
+const NO_START = Number.MIN_SAFE_INTEGER;
 
 /**
  * DESIGN.md section 7's noise guard: a run in which over 80 % of the tests that ran failed is
@@ -104,7 +151,7 @@ export function isOutage(run: Pick<NormalisedRun, 'counts'>): boolean {
   return ran >= OUTAGE_MIN_TESTS && run.counts.failed / ran > OUTAGE_SHARE;
 }
 
-function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
+function writeResult(s: Statements, runId: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
   const titlePath = JSON.stringify(test.titlePath);
   const key = `${test.file}\u0000${titlePath}`;
   let testId = testIds.get(key);
@@ -128,7 +175,7 @@ function writeResult(s: Statements, runId: number, runStartedAt: number, test: N
       test.repeatIndex,
       test.line,
       test.column,
-      test.startedAt ?? runStartedAt,
+      test.startedAt ?? NO_START,
       test.status,
       test.finalStatus,
       test.outcome,
@@ -181,15 +228,20 @@ function preparedFor(sqlite: SqliteDatabase): Statements {
 function prepare(sqlite: SqliteDatabase) {
   return {
     findByHash: sqlite.prepare(`SELECT id FROM runs WHERE content_hash = ? AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`),
+    // The row exists from the start (results refer to it); what the report says is set at the end.
     insertRun: sqlite.prepare(`INSERT INTO runs (
-        status, is_duplicate, duplicate_of, content_hash, file_name, file_size, project, browser, git_branch, git_commit,
-        metadata_json, playwright_version, shard_current, shard_total, started_at, duration_ms, uploaded_at, uploaded_by,
-        reviewed_by, reviewed_at, total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage, errors_json
-      ) VALUES (
-        @status, @is_duplicate, @duplicate_of, @content_hash, @file_name, @file_size, @project, @browser, @git_branch, @git_commit,
-        @metadata_json, @playwright_version, @shard_current, @shard_total, @started_at, @duration_ms, @uploaded_at, @uploaded_by,
-        @reviewed_by, @reviewed_at, @total_tests, @passed_tests, @failed_tests, @skipped_tests, @flaky_tests, @load_failed, @outage, @errors_json
-      )`),
+        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+        total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
+      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
+    finishRun: sqlite.prepare(`UPDATE runs SET
+        status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
+        project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
+        playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
+        started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
+        passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
+        load_failed = @load_failed, outage = @outage, errors_json = @errors_json
+      WHERE id = @id`),
+    fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
     findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
     insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),
     insertResult: sqlite.prepare(`INSERT INTO results (
