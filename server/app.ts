@@ -59,7 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerSecurity(app, { host });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, now });
-  registerHealthRoutes(app, { store: options.store });
+  registerHealthRoutes(app, { store: options.store, bodyLimit });
   registerAuthRoutes(app, {
     store: options.store,
     xsrfSecret,
