@@ -58,7 +58,7 @@ describe('parseReport: bad input names the file and the problem', () => {
       JSON.stringify({ config: {}, suites: [{ title: 'a', file: 'a', specs: [{ title: 't', file: 'a.spec.ts', line: 1, column: 1, ...extra, tests: [{ projectName: 'x', results: [{ status: 'passed', duration: 1, ...result }] }] }] }] });
     const refused = (text: string) => problem(() => parseReportText(text, 'r.json')).replace('r.json: not a Playwright JSON report: ', '');
     expect(refused(spec({ file: undefined }))).toBe('the field "suites[0].specs[0].file" is missing');
-    expect(refused(spec({ line: 'x' }))).toBe('"suites[0].specs[0].line" must be a number, found a string');
+    expect(refused(spec({ line: 'x' }))).toBe('"suites[0].specs[0].line" must be a whole number, found a string');
     expect(refused(spec({}, { duration: 'abc' }))).toBe('"suites[0].specs[0].tests[0].results[0].duration" must be a number, found a string');
     expect(refused(spec({}, { error: { message: 5 } }))).toBe('"suites[0].specs[0].tests[0].results[0].error.message" must be a string, found a number');
     expect(refused(JSON.stringify({ config: {}, suites: [], errors: [{ message: 5 }] }))).toBe('"errors[0].message" must be a string, found a number');
@@ -104,7 +104,8 @@ describe('parseReport: nesting past the documented limits is refused, never a st
 
   it('values stored or shown as text must be text', () => {
     const refused = (report: object) => problem(() => parseReportText(JSON.stringify(report), 'r.json')).replace('r.json: not a Playwright JSON report: ', '');
-    expect(refused({ config: { shard: { current: 'x', total: 2 } }, suites: [] })).toBe('"config.shard.current" must be a number, found a string');
+    expect(refused({ config: { shard: { current: 'x', total: 2 } }, suites: [] })).toBe('"config.shard.current" must be a whole number, found a string');
+    expect(refused({ config: {}, suites: [{ title: 'a', specs: [{ ...spec(), column: 5e-324 }] }] })).toBe('"suites[0].specs[0].column" must be a whole number, found a number');
     expect(refused({ config: { projects: [{ name: ['chromium'] }] }, suites: [] })).toBe('"config.projects[0].name" must be a string, found an array');
     expect(refused({ config: {}, suites: [{ title: 'a', specs: [{ ...spec(), tags: [{ deep: 1 }] }] }] })).toBe('"suites[0].specs[0].tags[0]" must be a string, found an object');
     expect(refused({ config: {}, suites: [{ title: 'a', specs: [spec({ stdout: [{ text: [1] }] })] }] })).toBe('"suites[0].specs[0].tests[0].results[0].stdout[0].text" must be a string, found an array');

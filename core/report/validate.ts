@@ -58,8 +58,9 @@ export function validateConfig(config: unknown): Problem {
   if (config.shard !== undefined && config.shard !== null) {
     const shard = at(path, 'shard');
     if (!isObject(config.shard)) return mustBe(shard, 'an object', config.shard);
-    if (!isNumber(config.shard.current)) return mustBe(at(shard, 'current'), 'a number', config.shard.current);
-    if (!isNumber(config.shard.total)) return mustBe(at(shard, 'total'), 'a number', config.shard.total);
+    const numbers = optional(config.shard, 'current', 'integer', shard) ?? optional(config.shard, 'total', 'integer', shard);
+    if (numbers) return numbers;
+    if (config.shard.current === undefined || config.shard.total === undefined) return missing(at(shard, config.shard.current === undefined ? 'current' : 'total'));
   }
   if (config.metadata !== undefined) {
     const metadata = at(path, 'metadata');
@@ -117,7 +118,7 @@ function validateSpec(spec: unknown, path: FieldPath): Problem {
   if (!isObject(spec)) return mustBe(path, 'an object', spec);
   if (typeof spec.title !== 'string') return missing(at(path, 'title'));
   if (typeof spec.file !== 'string') return missing(at(path, 'file'));
-  const position = optional(spec, 'line', 'number', path) ?? optional(spec, 'column', 'number', path);
+  const position = optional(spec, 'line', 'integer', path) ?? optional(spec, 'column', 'integer', path);
   if (position) return position;
   if (spec.tags !== undefined) {
     if (!Array.isArray(spec.tags)) return mustBe(at(path, 'tags'), 'an array', spec.tags);
@@ -264,11 +265,12 @@ function validateSteps(steps: unknown, path: FieldPath): Problem {
   return null;
 }
 
-function optional(owner: Obj, field: string, type: 'string' | 'number', path: FieldPath): Problem {
+/** 'integer' where the value is stored in an INTEGER column (positions, shards). */
+function optional(owner: Obj, field: string, type: 'string' | 'number' | 'integer', path: FieldPath): Problem {
   const value = owner[field];
   if (value === undefined) return null;
-  if (type === 'string' ? typeof value === 'string' : isNumber(value)) return null;
-  return mustBe(at(path, field), `a ${type}`, value);
+  if (type === 'string' ? typeof value === 'string' : type === 'integer' ? Number.isSafeInteger(value) : isNumber(value)) return null;
+  return mustBe(at(path, field), type === 'integer' ? 'a whole number' : `a ${type}`, value);
 }
 
 function mustBe(path: FieldPath, what: string, value: unknown): ReportProblem {
