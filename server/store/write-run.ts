@@ -2,6 +2,7 @@ import type { RunSummary } from '../../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { addRunToRollups } from './rollups.js';
+import { NO_START, ResultWriter } from './write-results.js';
 import type { ReviewStatus } from './schema.js';
 
 export interface RunToStore {
@@ -81,9 +82,9 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
     let ending: RunEnding | undefined;
     let original: { id: number } | undefined;
     const results = store.sqlite.transaction(() => {
-      const testIds = new Map<string, number>();
-      const projects = new Set<string>();
-      ending = read((test) => writeResult(statements, runId, test, testIds, projects));
+      const writer = new ResultWriter(store.sqlite, runId);
+      ending = read((test) => writer.add(test));
+      writer.flush();
       original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
       if (original) throw DUPLICATE;
       // Tests that never started take the run's start, known only now (see NO_START).
@@ -131,12 +132,6 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   return insert.immediate();
 }
 
-/**
- * A result whose test never started gets the run's start time, which a report read in parts
- * gives only at its end (stats come last). Stored meanwhile as this value, below any time a
- * Date can hold, so no real start can be mistaken for it.
- */
-const NO_START = Number.MIN_SAFE_INTEGER;
 
 /**
  * DESIGN.md section 7's noise guard: a run in which over 80 % of the tests that ran failed is
@@ -149,67 +144,6 @@ export const OUTAGE_MIN_TESTS = 10;
 export function isOutage(run: Pick<NormalisedRun, 'counts'>): boolean {
   const ran = run.counts.tests - run.counts.skipped;
   return ran >= OUTAGE_MIN_TESTS && run.counts.failed / ran > OUTAGE_SHARE;
-}
-
-function writeResult(s: Statements, runId: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
-  const titlePath = JSON.stringify(test.titlePath);
-  const key = `${test.file}\u0000${titlePath}`;
-  let testId = testIds.get(key);
-  if (testId === undefined) {
-    const existing = s.findTest.get(test.file, titlePath) as { id: number } | undefined;
-    testId = existing ? existing.id : Number(s.insertTest.run(test.file, titlePath, test.title).lastInsertRowid);
-    testIds.set(key, testId);
-  }
-  const error = test.error;
-  if (error) s.rememberError.run(error.fingerprint, error.category, error.summary, error.message);
-  if (!projects.has(test.browser)) {
-    projects.add(test.browser);
-    s.rememberProject.run(test.browser, test.projectName || test.browser);
-  }
-  const resultId = Number(
-    s.insertResult.run(
-      runId,
-      testId,
-      test.browser,
-      test.projectName,
-      test.repeatIndex,
-      test.line,
-      test.column,
-      test.startedAt ?? NO_START,
-      test.status,
-      test.finalStatus,
-      test.outcome,
-      test.expectedStatus,
-      test.passedOnRetry ? 1 : 0,
-      test.retries,
-      test.durationMs,
-      error?.message ?? null,
-      error?.category ?? null,
-      error?.fingerprint ?? null,
-      error?.summary ?? null,
-      error?.location ?? null,
-      error?.snippet ?? null,
-      error?.stack ?? null,
-      test.tags.length > 0 ? JSON.stringify(test.tags) : null,
-      test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
-    ).lastInsertRowid,
-  );
-  for (let i = 0; i < test.attempts.length; i++) {
-    const a = test.attempts[i]!;
-    s.insertAttempt.run(
-      resultId,
-      i,
-      a.status,
-      a.durationMs,
-      a.startedAt,
-      a.error?.message ?? null,
-      a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
-      a.steps.length > 0 ? JSON.stringify(a.steps) : null,
-      a.stdout || null,
-      a.stderr || null,
-      a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
-    );
-  }
 }
 
 type Statements = ReturnType<typeof prepare>;
@@ -242,17 +176,5 @@ function prepare(sqlite: SqliteDatabase) {
         load_failed = @load_failed, outage = @outage, errors_json = @errors_json
       WHERE id = @id`),
     fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
-    findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
-    insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),
-    insertResult: sqlite.prepare(`INSERT INTO results (
-        run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
-        expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
-        error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json
-      ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    rememberError: sqlite.prepare('INSERT OR IGNORE INTO error_samples (fingerprint, category, summary, message) VALUES (?, ?, ?, ?)'),
-    rememberProject: sqlite.prepare('INSERT OR IGNORE INTO browser_projects (browser, project_name) VALUES (?, ?)'),
-    insertAttempt: sqlite.prepare(`INSERT INTO attempts (
-        result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json
-      ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
   };
 }
