@@ -115,6 +115,15 @@ describe('flakeboard upload', () => {
     expect(t.store.sqlite.prepare('SELECT DISTINCT title FROM tests').pluck().all()).toEqual(['wide ✓']);
   });
 
+  it('a report captured from stdout, with lines before the JSON, is sent as its report', async () => {
+    await startApp();
+    write('captured.json', `[WebServer] listening on 3000\nRunning 2 tests using 1 worker\n${JSON.stringify(smallReport('captured'), null, 2)}\n`);
+    const { exitCode, stdout } = await upload(['captured.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe('✓ captured.json: 2 tests uploaded as run 1 (pending review)');
+    expect(t.store.sqlite.prepare('SELECT title FROM tests').pluck().all()).toEqual(['captured']);
+  });
+
   it('a broken file is refused locally; the others are still sent', async () => {
     await startApp();
     write('bad.json', '{"config": {}');
