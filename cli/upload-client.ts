@@ -1,4 +1,5 @@
-import type { UploadRequest, UploadResponse } from '../core/api/uploads.js';
+import type { UploadResponse } from '../core/api/uploads.js';
+import type { UploadBody } from './upload-body.js';
 
 /** Why an upload failed, in words for the person reading CI logs; `fatal` stops the others. */
 export class UploadError extends Error {
@@ -23,12 +24,33 @@ export interface UploadClientOptions {
 
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 
-/** The CLI's one client of the server API (the UI has its own, with the browser's rules). */
-export async function uploadReport(body: UploadRequest, options: UploadClientOptions): Promise<UploadResponse> {
-  // Relative, so a server behind a path prefix (https://ci.example/flakeboard) keeps it.
-  const url = new URL('api/upload', options.server.endsWith('/') ? options.server : `${options.server}/`);
+/** Relative, so a server behind a path prefix (https://ci.example/flakeboard) keeps it. */
+function apiUrl(server: string, path: string): URL {
+  return new URL(path, server.endsWith('/') ? server : `${server}/`);
+}
+
+/**
+ * The largest body the server takes (GET /api/health), or null when it does not say (an older
+ * server) or cannot be asked: the upload itself then reports what is wrong, with retries.
+ */
+export async function serverUploadLimit(server: string): Promise<number | null> {
+  try {
+    const response = await fetch(apiUrl(server, 'api/health'), { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { maxUploadBytes?: unknown };
+    return typeof body.maxUploadBytes === 'number' && body.maxUploadBytes > 0 ? body.maxUploadBytes : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CLI's one client of the server API (the UI has its own, with the browser's rules). The
+ * body is streamed, with its exact length, so a report is never held whole to be sent.
+ */
+export async function uploadReport(body: UploadBody, options: UploadClientOptions): Promise<UploadResponse> {
+  const url = apiUrl(options.server, 'api/upload');
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const payload = JSON.stringify(body);
   let lastProblem = '';
   for (let attempt = 0; attempt <= options.retries; attempt++) {
     if (attempt > 0) await sleep(options.retryDelayMs * 2 ** (attempt - 1));
@@ -36,9 +58,11 @@ export async function uploadReport(body: UploadRequest, options: UploadClientOpt
     try {
       response = await fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: payload,
-      });
+        headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', accept: 'application/json', 'content-length': String(body.length) },
+        // Node's fetch streams an async iterable (duplex: 'half' is required for a streamed body).
+        body: body.open() as unknown as BodyInit,
+        duplex: 'half',
+      } as RequestInit);
     } catch (error) {
       lastProblem = `cannot reach ${url.origin}: ${networkReason(error)}`;
       continue;

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type TestApp } from '../fixtures/testing/app.js';
+import { DEFAULT_BODY_LIMIT } from './app.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
 let t: TestApp;
@@ -31,7 +32,7 @@ describe('authentication and roles on every protected call', () => {
         expect([route.url, res.statusCode, res.json()]).toEqual([route.url, 401, { error: 'Authentication required' }]);
       }
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: DEFAULT_BODY_LIMIT });
   });
 
   it('401 with an expired or a logged-out session token', async () => {

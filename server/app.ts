@@ -79,7 +79,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
-  registerHealthRoutes(app, { store: options.store });
+  registerHealthRoutes(app, { store: options.store, bodyLimit });
   registerAuthRoutes(app, {
     store: options.store,
     xsrfSecret,

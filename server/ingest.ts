@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { normaliseReport } from '../core/report/normalise.js';
-import { checkReport, parseReportBytes } from '../core/report/parse.js';
-import type { PwReport } from '../core/report/playwright-types.js';
-import { emitCanonicalContent } from '../core/report/canonical.js';
+import { statSync } from 'node:fs';
+import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/report/canonical.js';
+import { RunNormaliser, type RunSummary } from '../core/report/normalise.js';
 import type { NormalisedRun, RunCounts } from '../core/report/normalised.js';
+import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
+import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
 import type { Store } from './store/open.js';
-import { writeRun, type RunToStore } from './store/write-run.js';
+import { writeRunInParts } from './store/write-run.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
 export interface IngestOptions {
@@ -20,6 +21,7 @@ export interface IngestOptions {
   fallbackStartedAt?: number;
   approve?: boolean;
   uploadedBy?: number | null;
+  /** Tests stored so far, and the total (an estimate while a file is still being read). */
   onProgress?: (stored: number, total: number) => void;
 }
 
@@ -33,67 +35,90 @@ export interface IngestResult extends RunCounts {
   loadError: string | null;
 }
 
-/** Imports report bytes as read from a file (any encoding decodeReportBytes knows). */
-export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult {
-  const report = parseReportBytes(bytes, options.fileName, decodeUtf8);
-  return ingestReport(store, report, { ...options, fileSize: options.fileSize ?? bytes.length });
+const PROGRESS_EVERY = 2000;
+
+/**
+ * Imports a report file, read in chunks and stored a file suite at a time: memory follows the
+ * largest suite, not the report (a 300 MB report never becomes one string or one object).
+ */
+export function ingestFile(store: Store, path: string, options: IngestOptions): IngestResult {
+  const size = statSync(path).size;
+  let read = 0;
+  const chunks = () => decodeChunks(fileByteChunks(path, (n) => (read += n)));
+  const estimate = (stored: number) => (read > 0 && read < size ? Math.max(stored, Math.round((stored * size) / read)) : stored);
+  return ingestParts(store, readReportParts(chunks, options.fileName), { ...options, fileSize: options.fileSize ?? size }, estimate);
 }
 
-const decodeUtf8 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+/** Imports report bytes as read from a file (any encoding decodeReportBytes knows), in parts. */
+export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult {
+  const chunks = () => decodeChunks(byteChunks(bytes));
+  return ingestParts(store, readReportParts(chunks, options.fileName), { ...options, fileSize: options.fileSize ?? bytes.length });
+}
 
 /** Imports an already-parsed value (an upload body's testResults), checked first. */
 export function ingestValue(store: Store, value: unknown, options: IngestOptions): IngestResult {
-  return ingestReport(store, checkReport(value, options.fileName), options);
+  return ingestParts(store, checkedPartsOf(value, options.fileName), options);
 }
 
-function ingestReport(store: Store, report: PwReport, options: IngestOptions): IngestResult {
-  return storePrepared(store, prepareIngest(report, options));
-}
-
-/** A report made ready to store: everything but the write, so a write can wait and be retried. */
-export interface PreparedIngest {
-  input: RunToStore;
-  summary: Omit<IngestResult, 'runId' | 'duplicate' | 'duplicateOf'>;
-}
-
-export function prepareIngest(report: PwReport, options: IngestOptions): PreparedIngest {
-  const run = normaliseReport(report);
-  let gitBranch = options.gitBranch || run.git.branch;
-  let gitCommit = options.gitCommit || run.git.commit;
-  if ((!gitBranch || !gitCommit) && options.fallbackGit) {
-    const fallback = options.fallbackGit();
-    gitBranch ||= fallback.branch;
-    gitCommit ||= fallback.commit;
-  }
-  const project = options.project || run.detected.project;
-  return {
-    input: {
-      run,
+/**
+ * Normalises, hashes and stores the parts as they come, inside one transaction. The canonical
+ * text of each test is kept until the end: the hash starts with the run's header, which counts
+ * the tests (so duplicates match the hashes of earlier versions), and it is far smaller than
+ * the report.
+ */
+function ingestParts(store: Store, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult {
+  let summary: RunSummary | null = null;
+  let project: string | null = null;
+  const stored = writeRunInParts(
+    store,
+    {
       fileName: options.fileName,
       fileSize: options.fileSize ?? null,
-      contentHash: hashRun(run),
       fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
-      project,
-      gitBranch: gitBranch ?? null,
-      gitCommit: gitCommit ?? null,
       approve: options.approve ?? false,
       uploadedBy: options.uploadedBy ?? null,
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     },
-    summary: {
-      ...run.counts,
-      browser: run.detected.browser,
-      project,
-      loadFailed: run.loadFailed,
-      loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
+    (addTest) => {
+      let normaliser: RunNormaliser | null = null;
+      let end: Extract<ReportPart, { kind: 'end' }> | null = null;
+      const canonical: string[] = [];
+      for (const part of parts) {
+        if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
+        else if (part.kind === 'end') end = part;
+        else {
+          for (const test of normaliser!.suiteTests(part.suite)) {
+            canonical.push(canonicalTest(test));
+            addTest(test);
+            if (options.onProgress && canonical.length % PROGRESS_EVERY === 0) options.onProgress(canonical.length, estimateTotal(canonical.length));
+          }
+        }
+      }
+      const run = normaliser!.finish(end?.errors, end?.stats);
+      const hash = createHash('sha256').update(canonicalHeader(run));
+      for (const text of canonical) hash.update(text);
+      let gitBranch = options.gitBranch || run.git.branch;
+      let gitCommit = options.gitCommit || run.git.commit;
+      if ((!gitBranch || !gitCommit) && options.fallbackGit) {
+        const fallback = options.fallbackGit();
+        gitBranch ||= fallback.branch;
+        gitCommit ||= fallback.commit;
+      }
+      summary = run;
+      project = options.project || run.detected.project;
+      return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null };
     },
+  );
+  const run = summary!;
+  return {
+    ...run.counts,
+    runId: stored.runId,
+    duplicate: stored.duplicate,
+    duplicateOf: stored.duplicateOf,
+    browser: run.detected.browser,
+    project,
+    loadFailed: run.loadFailed,
+    loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
   };
-}
-
-/** One transaction (writeRun): stored whole or not at all. */
-export function storePrepared(store: Store, prepared: PreparedIngest): IngestResult {
-  const stored = writeRun(store, prepared.input);
-  return { ...prepared.summary, runId: stored.runId, duplicate: stored.duplicate, duplicateOf: stored.duplicateOf };
 }
 
 /** SHA-256 of the report's canonical content (core/report/canonical.ts): duplicates. */

@@ -18,6 +18,7 @@ const repeat = Number(process.env.BENCH_REPEAT ?? 3);
 
 interface Measure {
   ms: number;
+  cpuMs: number;
   peakRssMb: number;
 }
 
@@ -41,13 +42,13 @@ function median(times: number, run: () => Measure, prepare?: () => void): Measur
   return all[Math.floor(all.length / 2)]!;
 }
 
-function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0]): { files: string[]; results: number; bytes: number } {
+function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0], pretty = true): { files: string[]; results: number; bytes: number } {
   // Generating gigabytes of JSON takes minutes: reuse it when the options are the same.
   // Beside the folder, not in it: `import DIR` would read it as a report.
   const manifest = `${dir}.manifest.json`;
   if (existsSync(manifest)) {
     const saved = JSON.parse(readFileSync(manifest, 'utf8')) as { options: unknown; files: string[]; results: number; bytes: number };
-    if (JSON.stringify(saved.options) === JSON.stringify(options)) return saved;
+    if (JSON.stringify(saved.options) === JSON.stringify({ ...options, pretty })) return saved;
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -56,13 +57,14 @@ function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0
   const files: string[] = [];
   for (const run of generateHistory(options)) {
     const file = join(dir, run.fileName);
-    const text = JSON.stringify(run.report, null, 2);
+    // Playwright indents its JSON; compact files are what a merge or a re-serialising tool writes.
+    const text = JSON.stringify(run.report, null, pretty ? 2 : undefined);
     writeFileSync(file, text);
     files.push(file);
     bytes += text.length;
     results += run.report.stats ? run.report.stats.expected! + run.report.stats.unexpected! + run.report.stats.flaky! + run.report.stats.skipped! : 0;
   }
-  writeFileSync(manifest, JSON.stringify({ options, files, results, bytes }));
+  writeFileSync(manifest, JSON.stringify({ options: { ...options, pretty }, files, results, bytes }));
   return { files, results, bytes };
 }
 
@@ -81,6 +83,9 @@ function scenario(name: string, files: string[], results: number, bytes: number,
     floorMs: Math.round(floor.ms),
     importMs: Math.round(imported.ms),
     ratio: +(imported.ms / floor.ms).toFixed(2),
+    floorCpuMs: Math.round(floor.cpuMs),
+    importCpuMs: Math.round(imported.cpuMs),
+    cpuRatio: +(imported.cpuMs / floor.cpuMs).toFixed(2),
     resultsPerSecond: Math.round(results / (imported.ms / 1000)),
     floorPeakRssMb: Math.round(floor.peakRssMb),
     importPeakRssMb: Math.round(imported.peakRssMb),
@@ -91,17 +96,32 @@ function scenario(name: string, files: string[], results: number, bytes: number,
 if (!existsSync(join(root, 'dist/cli.js'))) throw new Error('run `npm run build` first: the benchmark measures the built binary');
 mkdirSync(data, { recursive: true });
 
-// One big report: 12,500 tests × 4 browsers = 50,000 results.
-const oneDir = join(data, 'one');
-const one = writeHistory(oneDir, { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) });
-// A quarter of CI history: 500 runs × 500 tests × 4 browsers = 1,000,000 results.
-const historyDir = join(data, 'history');
-const history = writeHistory(historyDir, { seed: 8, runs: Math.round(500 * scale), days: 90, tests: 500 });
-
-// The history takes minutes per pass: measured once (BENCH_HISTORY_REPEAT to change).
-const rows = [
-  scenario('one-report', one.files, one.results, one.bytes, one.files, repeat),
-  scenario('history', history.files, history.results, history.bytes, [historyDir], Number(process.env.BENCH_HISTORY_REPEAT ?? 1)),
+// BENCH_SCENARIOS=a,b runs only those (the history takes many minutes).
+const only = process.env.BENCH_SCENARIOS?.split(',');
+const scenarios: Array<[string, () => ReturnType<typeof scenario>]> = [
+  // One big report: 12,500 tests × 4 browsers = 50,000 results, indented as Playwright writes it.
+  ['one-report', () => {
+    const one = writeHistory(join(data, 'one'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) });
+    return scenario('one-report', one.files, one.results, one.bytes, one.files, repeat);
+  }],
+  // Issue 11's aim: the same 50,000 results as compact JSON (as merge tools write it), at ≤ 3× the floor.
+  ['one-report-compact', () => {
+    const compact = writeHistory(join(data, 'compact'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) }, false);
+    return scenario('one-report-compact', compact.files, compact.results, compact.bytes, compact.files, repeat);
+  }],
+  // Issue 12 row 11: a 300 MB report (40,000 tests × 4 browsers, compact) imports under 1 GB.
+  ['300-MB-report', () => {
+    const large = writeHistory(join(data, 'large'), { seed: 9, runs: 1, days: 1, tests: Math.round(40_000 * scale) }, false);
+    return scenario('300-MB-report', large.files, large.results, large.bytes, large.files, 1);
+  }],
+  // A quarter of CI history: 500 runs × 500 tests × 4 browsers = 1,000,000 results, measured
+  // once (BENCH_HISTORY_REPEAT to change).
+  ['history', () => {
+    const historyDir = join(data, 'history');
+    const history = writeHistory(historyDir, { seed: 8, runs: Math.round(500 * scale), days: 90, tests: 500 });
+    return scenario('history', history.files, history.results, history.bytes, [historyDir], Number(process.env.BENCH_HISTORY_REPEAT ?? 1));
+  }],
 ];
+const rows = scenarios.filter(([name]) => !only || only.includes(name)).map(([, run]) => run());
 console.table(rows);
 writeFileSync(join(data, 'results.json'), JSON.stringify({ node: process.version, date: new Date().toISOString(), rows }, null, 2));

@@ -1,7 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
-import { ingestBytes, type IngestResult } from '../../server/ingest.js';
+import { ingestFile, type IngestResult } from '../../server/ingest.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../server/store/open.js';
 import { detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
@@ -75,8 +75,10 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     for (const file of files) {
       progress.start(file);
       try {
-        const [bytes, info, git] = await Promise.all([readFile(file), stat(file), gitDetection]);
-        const result = ingestBytes(store!, bytes, {
+        const [info, git] = await Promise.all([stat(file), gitDetection]);
+        if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+        // Read in chunks while it is stored: memory follows a file suite, not the report.
+        const result = ingestFile(store!, file, {
           fileName: file,
           project: options.project ?? null,
           gitBranch: options.branch ?? null,

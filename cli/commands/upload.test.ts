@@ -82,12 +82,46 @@ describe('flakeboard upload', () => {
     expect(stderr).toContain('✗ a.json: the token may not upload (403): Missing or invalid XSRF token');
   });
 
-  it('413: the report is larger than the server accepts', async () => {
+  it('a report larger than the server takes is refused before it is sent, naming both sizes; the next file goes on', async () => {
     await startApp({ bodyLimit: 2000 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: 2000 });
     write('big.json', smallReport('x'.repeat(5000)));
-    const { exitCode, stderr } = await upload(['big.json', '--server', server, '--token', token]);
+    write('small.json', smallReport('s'));
+    const { exitCode, stdout, stderr } = await upload(['big.json', 'small.json', '--server', server, '--token', token]);
     expect(exitCode).toBe(1);
-    expect(stderr).toContain("✗ big.json: the report is larger than the server accepts (413): The request body is larger than the limit of 2 KB; raise the server's --body-limit");
+    expect(stderr).toBe("✗ big.json: the report is 6.4 KB, larger than the server accepts (2.0 KB); not sent: raise the server's --body-limit");
+    expect(stdout).toBe('✓ small.json: 2 tests uploaded as run 1 (pending review)');
+  });
+
+  it('a file nested past the limits is named with the limit, and the batch goes on', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    write('deep.json', `{"config":{},"suites":[${'{"title":"d","suites":['.repeat(3000)}{}${']}'.repeat(3000)}]}`);
+    write('b.json', smallReport('b'));
+    const { exitCode, stdout, stderr } = await upload(['a.json', 'deep.json', 'b.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^✗ deep\.json: the report nests too deeply: "suites\[0\]\.suites\[0\].*" nests suites deeper than the limit of 100 levels$/);
+    expect(stdout.split('\n')).toEqual(['✓ a.json: 2 tests uploaded as run 1 (pending review)', '✓ b.json: 2 tests uploaded as run 2 (pending review)']);
+  });
+
+  it('a UTF-16 file with a BOM is sent as UTF-8, and is the same report as its UTF-8 copy', async () => {
+    await startApp();
+    const text = JSON.stringify(smallReport('wide ✓'), null, 2);
+    writeFileSync(join(temp.dir, 'utf16.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text.replace(/\n/g, '\r\n'), 'utf16le')]));
+    write('utf8.json', text);
+    const { exitCode, stdout } = await upload(['utf16.json', 'utf8.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(0);
+    expect(stdout.split('\n')).toEqual(['✓ utf16.json: 2 tests uploaded as run 1 (pending review)', '✓ utf8.json: 2 tests uploaded as run 2, a duplicate of an earlier upload (pending review)']);
+    expect(t.store.sqlite.prepare('SELECT DISTINCT title FROM tests').pluck().all()).toEqual(['wide ✓']);
+  });
+
+  it('a report captured from stdout, with lines before the JSON, is sent as its report', async () => {
+    await startApp();
+    write('captured.json', `[WebServer] listening on 3000\nRunning 2 tests using 1 worker\n${JSON.stringify(smallReport('captured'), null, 2)}\n`);
+    const { exitCode, stdout } = await upload(['captured.json', '--server', server, '--token', token]);
+    expect(exitCode).toBe(0);
+    expect(stdout).toBe('✓ captured.json: 2 tests uploaded as run 1 (pending review)');
+    expect(t.store.sqlite.prepare('SELECT title FROM tests').pluck().all()).toEqual(['captured']);
   });
 
   it('a broken file is refused locally; the others are still sent', async () => {
@@ -112,10 +146,12 @@ describe('flakeboard upload against a flaky network', () => {
   afterEach(() => new Promise<void>((resolve) => fake.close(() => resolve())));
 
   /** A server that answers each request with the next scripted answer. */
-  async function scripted(answers: Array<'reset' | [number, unknown]>): Promise<{ url: string; hits: () => number; paths: string[] }> {
+  async function scripted(answers: Array<'reset' | [number, unknown]>, health: object = { status: 'ok' }): Promise<{ url: string; hits: () => number; paths: string[] }> {
     let hits = 0;
     const paths: string[] = [];
     fake = createServer((req, res) => {
+      // `upload` asks for the body limit first; an answer without one leaves the check to the server.
+      if (req.url?.endsWith('/api/health')) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health));
       paths.push(req.url ?? '');
       req.resume();
       req.on('end', () => {
@@ -142,6 +178,27 @@ describe('flakeboard upload against a flaky network', () => {
     write('a.json', smallReport('a'));
     expect((await upload(['a.json', '--server', `${s.url}/flakeboard`, '--token', 'fbt_x'])).exitCode).toBe(0);
     expect(s.paths).toEqual(['/flakeboard/api/upload']);
+  });
+
+  it('413 from a server that does not say its limit: what to fix, and the batch goes on', async () => {
+    const s = await scripted([[413, { error: 'The request body is larger than the limit of 2 KB' }], [200, { success: true, runId: 2, testsProcessed: 2, duplicate: false, status: 'pending' }]]);
+    write('a.json', smallReport('a'));
+    write('b.json', smallReport('b'));
+    const { exitCode, stdout, stderr } = await upload(['a.json', 'b.json', '--server', s.url, '--token', 'fbt_x']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe("✗ a.json: the report is larger than the server accepts (413): The request body is larger than the limit of 2 KB; raise the server's --body-limit");
+    expect(stdout).toBe('✓ b.json: 2 tests uploaded as run 2 (pending review)');
+  });
+
+  it('the limit the server states is checked locally: nothing too big is sent', async () => {
+    const s = await scripted([[200, { success: true, runId: 1, testsProcessed: 2, duplicate: false, status: 'pending' }]], { status: 'ok', maxUploadBytes: 3000 });
+    write('big.json', smallReport('x'.repeat(5000)));
+    write('a.json', smallReport('a'));
+    const { exitCode, stderr } = await upload(['big.json', 'a.json', '--server', s.url, '--token', 'fbt_x']);
+    expect(exitCode).toBe(1);
+    expect(stderr).toMatch(/^✗ big\.json: the report is 6\.4 KB, larger than the server accepts \(2\.9 KB\)/);
+    expect(s.paths).toEqual(['/api/upload']);
+    expect(s.hits()).toBe(1);
   });
 
   it('does not retry a 400, and says what the server said', async () => {

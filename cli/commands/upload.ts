@@ -1,12 +1,13 @@
-import { readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { detectBrowsers } from '../../core/browsers.js';
 import { gitFromMetadata } from '../../core/report/metadata.js';
-import { InvalidReportError, parseReportBytes } from '../../core/report/parse.js';
+import { InvalidReportError } from '../../core/report/parse.js';
 import { detectGit } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
-import { UploadError, uploadReport } from '../upload-client.js';
+import { checkReportFile } from '../upload-body.js';
+import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
 
 interface UploadOptions {
   server?: string;
@@ -64,6 +65,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   const inputs = await expandInputs(paths);
   const git = options.branch && options.commit ? { branch: null, commit: null } : await detectGit();
   let stopped: string | null = null;
+  let limit: Promise<number | null> | null = null;
   for (const input of inputs) {
     if ('error' in input) {
       refuse(input.input, input.error);
@@ -74,32 +76,27 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       refuse(file, `${file}: not sent: ${stopped}`);
       continue;
     }
-    let bytes: Buffer;
     try {
-      bytes = await readFile(file);
-    } catch (error) {
-      refuse(file, `${file}: cannot read the file: ${describeFsError(error)}`);
-      continue;
-    }
-    try {
-      // Parsed here first: a broken file is named at once, without a round trip.
-      const report = parseReportBytes(bytes, file);
+      // Checked here first, a file suite at a time: a broken file is named at once, without
+      // a round trip, and the next file goes on.
+      const report = checkReportFile(file, file);
+      limit ??= serverUploadLimit(options.server);
       const own = gitFromMetadata((report.config.metadata ?? {}) as Record<string, unknown>);
-      const response = await uploadReport(
-        {
-          testResults: report,
-          metadata: {
-            project: options.project ?? null,
-            gitBranch: options.branch ?? own.branch ?? git.branch,
-            gitCommit: options.commit ?? own.commit ?? git.commit,
-            browser: detectBrowsers(report).browser,
-            fileName: basename(file),
-            fileSize: bytes.length,
-            uploadTime: new Date().toISOString(),
-          },
-        },
-        { server: options.server, token: options.token, retries, retryDelayMs: 500 },
-      );
+      const body = report.envelope({
+        project: options.project ?? null,
+        gitBranch: options.branch ?? own.branch ?? git.branch,
+        gitCommit: options.commit ?? own.commit ?? git.commit,
+        browser: detectBrowsers({ config: report.config }).browser,
+        fileName: basename(file),
+        fileSize: statSync(file).size,
+        uploadTime: new Date().toISOString(),
+      });
+      const maxBytes = await limit;
+      if (maxBytes !== null && body.length > maxBytes) {
+        refuse(file, `${file}: the report is ${formatBytes(body.length)}, larger than the server accepts (${formatBytes(maxBytes)}); not sent: raise the server's --body-limit`);
+        continue;
+      }
+      const response = await uploadReport(body, { server: options.server, token: options.token, retries, retryDelayMs: 500 });
       outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate });
       print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (pending review)`);
     } catch (error) {
@@ -107,11 +104,22 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       else if (error instanceof UploadError) {
         refuse(file, `${file}: ${error.message}`);
         if (error.fatal) stopped = error.message;
-      } else throw error;
+      } else if (typeof (error as NodeJS.ErrnoException).code === 'string') {
+        refuse(file, `${file}: cannot read the file: ${describeFsError(error)}`);
+      } else {
+        // Whatever went wrong, it was this file's problem: name it and go on with the next.
+        refuse(file, `${file}: ${(error as Error).message}`);
+      }
     }
   }
   if (options.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${bytes} bytes`;
 }
 
 function fail(message: string): number {

@@ -4,7 +4,7 @@ import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passe
 import { attemptError, normaliseError } from './errors.js';
 import { gitFromMetadata } from './metadata.js';
 import type { NormalisedAttempt, NormalisedRun, NormalisedStep, NormalisedTest, RunCounts } from './normalised.js';
-import type { PwReport, PwResult, PwSpec, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
+import type { PwConfig, PwError, PwReport, PwResult, PwSpec, PwStats, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
 
 /**
  * Turns a checked report of any Playwright version into one run. Specs may be merged across
@@ -12,42 +12,90 @@ import type { PwReport, PwResult, PwSpec, PwStdioChunk, PwStep, PwSuite, PwTest 
  * their place and project name, never by spec or project ids.
  */
 export function normaliseReport(report: PwReport): NormalisedRun {
-  const browserOfProject = new Map<string, string>();
-  for (const project of report.config.projects ?? []) browserOfProject.set(project.name, projectBrowser(project));
-
+  const normaliser = new RunNormaliser(report.config);
   const tests: NormalisedTest[] = [];
-  const repeats = new Map<string, number>();
-  const walk = (suite: PwSuite, describePath: string[]): void => {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests) {
-        const key = `${spec.file}\u0000${spec.line}\u0000${spec.column}\u0000${describePath.join('\u0000')}\u0000${spec.title}\u0000${test.projectName}`;
-        const repeatIndex = repeats.get(key) ?? 0;
-        repeats.set(key, repeatIndex + 1);
-        const browser = browserOfProject.get(test.projectName) ?? normaliseBrowserName(test.projectName);
-        tests.push(normaliseTest(spec, test, describePath, browser, repeatIndex));
-      }
-    }
-    for (const child of suite.suites ?? []) walk(child, [...describePath, child.title]);
-  };
-  // Top-level suites are files: their title is the path, not a describe block.
-  for (const fileSuite of report.suites) walk(fileSuite, []);
+  for (const fileSuite of report.suites) {
+    for (const test of normaliser.suiteTests(fileSuite)) tests.push(test);
+  }
+  return { ...normaliser.finish(report.errors, report.stats), tests };
+}
 
-  const errors = (report.errors ?? []).map((e) => normaliseError(e));
-  const metadata = (report.config.metadata ?? {}) as Record<string, unknown>;
-  const startedAt = parseTime(report.stats?.startTime) ?? earliestStart(tests);
-  return {
-    playwrightVersion: typeof report.config.version === 'string' ? report.config.version : null,
-    startedAt,
-    durationMs: runDuration(report, tests, startedAt),
-    detected: detectBrowsers(report, new Set(tests.map((t) => t.projectName))),
-    shard: report.config.shard ?? null,
-    git: gitFromMetadata(metadata),
-    metadata,
-    errors,
-    loadFailed: tests.length === 0 && errors.length > 0,
-    tests,
-    counts: countTests(tests),
-  };
+/** Everything of a run but its tests: what is known once every suite has been read. */
+export type RunSummary = Omit<NormalisedRun, 'tests'>;
+
+/**
+ * The same, one top-level suite at a time, for reports read in parts (read-report.ts): the
+ * run's figures are kept as running totals, so the tests need not be held.
+ */
+export class RunNormaliser {
+  private readonly browserOfProject = new Map<string, string>();
+  private readonly repeats = new Map<string, number>();
+  private readonly projectNames = new Set<string>();
+  private readonly counts: RunCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  private earliestStart: number | null = null;
+  private latestEnd = -Infinity;
+
+  constructor(private readonly config: PwConfig) {
+    for (const project of config.projects ?? []) this.browserOfProject.set(project.name, projectBrowser(project));
+  }
+
+  /** The tests of one top-level suite (a file), in report order. */
+  suiteTests(fileSuite: PwSuite): NormalisedTest[] {
+    const tests: NormalisedTest[] = [];
+    const walk = (suite: PwSuite, describePath: string[]): void => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests) {
+          const key = `${spec.file}\u0000${spec.line}\u0000${spec.column}\u0000${describePath.join('\u0000')}\u0000${spec.title}\u0000${test.projectName}`;
+          const repeatIndex = this.repeats.get(key) ?? 0;
+          this.repeats.set(key, repeatIndex + 1);
+          const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(test.projectName);
+          const normalised = normaliseTest(spec, test, describePath, browser, repeatIndex);
+          this.count(normalised);
+          tests.push(normalised);
+        }
+      }
+      // Depth is bounded by validation (REPORT_LIMITS.suiteDepth), so recursion is safe here.
+      for (const child of suite.suites ?? []) walk(child, [...describePath, child.title]);
+    };
+    // Top-level suites are files: their title is the path, not a describe block.
+    walk(fileSuite, []);
+    return tests;
+  }
+
+  finish(reportErrors: PwError[] | undefined, stats: PwStats | undefined): RunSummary {
+    const errors = (reportErrors ?? []).map((e) => normaliseError(e));
+    const metadata = (this.config.metadata ?? {}) as Record<string, unknown>;
+    const startedAt = parseTime(stats?.startTime) ?? this.earliestStart;
+    return {
+      playwrightVersion: typeof this.config.version === 'string' ? this.config.version : null,
+      startedAt,
+      durationMs: this.runDuration(stats, startedAt),
+      detected: detectBrowsers({ config: this.config }, this.projectNames),
+      shard: this.config.shard ?? null,
+      git: gitFromMetadata(metadata),
+      metadata,
+      errors,
+      loadFailed: this.counts.tests === 0 && errors.length > 0,
+      counts: { ...this.counts },
+    };
+  }
+
+  private count(t: NormalisedTest): void {
+    this.projectNames.add(t.projectName);
+    addToCounts(this.counts, t);
+    if (t.startedAt !== null && (this.earliestStart === null || t.startedAt < this.earliestStart)) this.earliestStart = t.startedAt;
+    for (const a of t.attempts) {
+      if (a.startedAt !== null) this.latestEnd = Math.max(this.latestEnd, a.startedAt + a.durationMs);
+    }
+  }
+
+  private runDuration(stats: PwStats | undefined, startedAt: number | null): number {
+    if (typeof stats?.duration === 'number') return stats.duration;
+    const totalTime = this.config.metadata?.totalTime;
+    if (typeof totalTime === 'number') return totalTime;
+    // Before 1.39 there are no stats: the span from the first start to the last end.
+    return startedAt !== null ? Math.max(startedAt, this.latestEnd) - startedAt : 0;
+  }
 }
 
 function normaliseTest(spec: PwSpec, test: PwTest, describePath: string[], browser: string, repeatIndex: number): NormalisedTest {
@@ -134,40 +182,21 @@ function decodeBase64(base64: string): string {
 }
 
 export function countTests(tests: readonly Pick<NormalisedTest, 'status' | 'passedOnRetry'>[]): RunCounts {
-  const counts: RunCounts = { tests: tests.length, passed: 0, failed: 0, skipped: 0, flaky: 0 };
-  for (const t of tests) {
-    if (t.status === 'passed') counts.passed++;
-    else if (isFailure(t.status)) counts.failed++;
-    else counts.skipped++;
-    if (t.passedOnRetry) counts.flaky++;
-  }
+  const counts: RunCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
+  for (const t of tests) addToCounts(counts, t);
   return counts;
+}
+
+function addToCounts(counts: RunCounts, t: Pick<NormalisedTest, 'status' | 'passedOnRetry'>): void {
+  counts.tests++;
+  if (t.status === 'passed') counts.passed++;
+  else if (isFailure(t.status)) counts.failed++;
+  else counts.skipped++;
+  if (t.passedOnRetry) counts.flaky++;
 }
 
 function parseTime(value: string | undefined): number | null {
   if (!value) return null;
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : time;
-}
-
-function earliestStart(tests: readonly NormalisedTest[]): number | null {
-  let earliest: number | null = null;
-  for (const t of tests) {
-    if (t.startedAt !== null && (earliest === null || t.startedAt < earliest)) earliest = t.startedAt;
-  }
-  return earliest;
-}
-
-function runDuration(report: PwReport, tests: readonly NormalisedTest[], startedAt: number | null): number {
-  if (typeof report.stats?.duration === 'number') return report.stats.duration;
-  const totalTime = report.config.metadata?.totalTime;
-  if (typeof totalTime === 'number') return totalTime;
-  // Before 1.39 there are no stats: the span from the first start to the last end.
-  let end = startedAt ?? 0;
-  for (const t of tests) {
-    for (const a of t.attempts) {
-      if (a.startedAt !== null) end = Math.max(end, a.startedAt + a.durationMs);
-    }
-  }
-  return startedAt !== null ? end - startedAt : 0;
 }

@@ -1,6 +1,6 @@
 import { decodeReportBytes } from './decode.js';
 import type { PwReport } from './playwright-types.js';
-import { validateReport } from './validate.js';
+import { validateReport, type ReportProblem } from './validate.js';
 
 /** A file that cannot be imported. The message names the file and the problem. */
 export class InvalidReportError extends Error {
@@ -27,9 +27,14 @@ export function parseReportText(text: string, fileName: string): PwReport {
 
 /** Checks an already-parsed value (an upload's `testResults`) is a Playwright report. */
 export function checkReport(value: unknown, fileName: string): PwReport {
-  const problem = validateReport(value);
-  if (problem) throw new InvalidReportError(fileName, `not a Playwright JSON report: ${problem}`);
+  throwIfProblem(validateReport(value), fileName);
   return value as PwReport;
+}
+
+/** A report past one of REPORT_LIMITS is a report, just not one we take. */
+export function throwIfProblem(problem: ReportProblem | null, fileName: string): void {
+  if (!problem) return;
+  throw new InvalidReportError(fileName, problem.limit ? `the report nests too deeply: ${problem.text}` : `not a Playwright JSON report: ${problem.text}`);
 }
 
 function parseJson(text: string, fileName: string): unknown {

@@ -1,7 +1,9 @@
 import { isOutage } from '../../core/analytics/outage.js';
+import type { RunSummary } from '../../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { addRunToRollups } from './rollups.js';
+import { NO_START, ResultWriter } from './write-results.js';
 import type { ReviewStatus } from './schema.js';
 
 export interface RunToStore {
@@ -21,6 +23,25 @@ export interface RunToStore {
   onProgress?: (stored: number, total: number) => void;
 }
 
+/** What is known of a run before its report is read. */
+export interface RunHeader {
+  fileName: string;
+  fileSize: number | null;
+  fallbackStartedAt: number;
+  approve: boolean;
+  uploadedBy: number | null;
+  now?: number;
+}
+
+/** What is known once the whole report has been read. */
+export interface RunEnding {
+  run: RunSummary;
+  contentHash: string;
+  project: string | null;
+  gitBranch: string | null;
+  gitCommit: string | null;
+}
+
 const PROGRESS_EVERY = 2000;
 
 export interface StoredRun {
@@ -30,41 +51,71 @@ export interface StoredRun {
   status: ReviewStatus;
 }
 
-/**
- * Stores one normalised report in one transaction: a report is stored whole or not at all.
- * Same content as a run that is not rejected is a duplicate: kept as a pending row (so a
- * reviewer sees it and rejects it) with no results of its own, so it never counts twice.
- */
+/** Stores one normalised report held whole (see writeRunInParts). */
 export function writeRun(store: Store, input: RunToStore): StoredRun {
+  const { run, onProgress } = input;
+  return writeRunInParts(store, input, (addTest) => {
+    const total = run.tests.length;
+    for (let i = 0; i < total; i++) {
+      addTest(run.tests[i]!);
+      if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, total);
+    }
+    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit };
+  });
+}
+
+/** Thrown inside the savepoint to undo a duplicate's results. */
+const DUPLICATE = Symbol('duplicate');
+
+/**
+ * Stores one report in one transaction while `read` produces its tests (a report read in parts
+ * is never held whole): a report is stored whole or not at all, and anything `read` throws
+ * leaves nothing behind. Same content as a run that is not rejected is a duplicate: kept as a
+ * pending row (so a reviewer sees it and rejects it) with no results of its own, so it never
+ * counts twice. The content's hash is known only at the end, so a duplicate's results are
+ * written and then rolled back to a savepoint: the cost of a duplicate, not of every import.
+ */
+export function writeRunInParts(store: Store, header: RunHeader, read: (addTest: (test: NormalisedTest) => void) => RunEnding): StoredRun {
   const statements = preparedFor(store.sqlite);
+  const now = header.now ?? Date.now();
   const insert = store.sqlite.transaction((): StoredRun => {
-    const original = statements.findByHash.get(input.contentHash) as { id: number } | undefined;
+    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy).lastInsertRowid);
+    let ending: RunEnding | undefined;
+    let original: { id: number } | undefined;
+    const results = store.sqlite.transaction(() => {
+      const writer = new ResultWriter(store.sqlite, runId);
+      ending = read((test) => writer.add(test));
+      writer.flush();
+      original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
+      if (original) throw DUPLICATE;
+      // Tests that never started take the run's start, known only now (see NO_START).
+      statements.fixStarts.run(ending.run.startedAt ?? header.fallbackStartedAt, runId, NO_START);
+    });
+    try {
+      results();
+    } catch (error) {
+      if (error !== DUPLICATE) throw error;
+    }
     const duplicate = original !== undefined;
-    const status: ReviewStatus = input.approve && !duplicate ? 'approved' : 'pending';
-    const { run } = input;
-    const startedAt = run.startedAt ?? input.fallbackStartedAt;
-    const now = input.now ?? Date.now();
-    const info = statements.insertRun.run({
+    const { run } = ending!;
+    const status: ReviewStatus = header.approve && !duplicate ? 'approved' : 'pending';
+    statements.finishRun.run({
+      id: runId,
       status,
       is_duplicate: duplicate ? 1 : 0,
       duplicate_of: original?.id ?? null,
-      content_hash: input.contentHash,
-      file_name: input.fileName,
-      file_size: input.fileSize,
-      project: input.project,
+      content_hash: ending!.contentHash,
+      project: ending!.project,
       browser: run.detected.browser,
-      git_branch: input.gitBranch,
-      git_commit: input.gitCommit,
+      git_branch: ending!.gitBranch,
+      git_commit: ending!.gitCommit,
       metadata_json: JSON.stringify(run.metadata),
       playwright_version: run.playwrightVersion,
       shard_current: run.shard?.current ?? null,
       shard_total: run.shard?.total ?? null,
-      started_at: Math.round(startedAt),
+      started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
       duration_ms: run.durationMs,
-      uploaded_at: now,
-      uploaded_by: input.uploadedBy,
-      reviewed_by: null,
-      reviewed_at: input.approve && !duplicate ? now : null,
+      reviewed_at: header.approve && !duplicate ? now : null,
       total_tests: run.counts.tests,
       passed_tests: run.counts.passed,
       failed_tests: run.counts.failed,
@@ -74,83 +125,12 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
       outage: isOutage(run) ? 1 : 0,
       errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
     });
-    const runId = Number(info.lastInsertRowid);
-    if (!duplicate) {
-      const testIds = new Map<string, number>();
-      const projects = new Set<string>();
-      const total = run.tests.length;
-      for (let i = 0; i < total; i++) {
-        writeResult(statements, runId, startedAt, run.tests[i]!, testIds, projects);
-        if (input.onProgress && (i + 1) % PROGRESS_EVERY === 0) input.onProgress(i + 1, total);
-      }
-      addRunToRollups(store.sqlite, runId);
-    }
+    if (!duplicate) addRunToRollups(store.sqlite, runId);
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
   // "no original" and store two originals.
   return insert.immediate();
-}
-
-function writeResult(s: Statements, runId: number, runStartedAt: number, test: NormalisedTest, testIds: Map<string, number>, projects: Set<string>): void {
-  const titlePath = JSON.stringify(test.titlePath);
-  const key = `${test.file}\u0000${titlePath}`;
-  let testId = testIds.get(key);
-  if (testId === undefined) {
-    const existing = s.findTest.get(test.file, titlePath) as { id: number } | undefined;
-    testId = existing ? existing.id : Number(s.insertTest.run(test.file, titlePath, test.title).lastInsertRowid);
-    testIds.set(key, testId);
-  }
-  const error = test.error;
-  if (error) s.rememberError.run(error.fingerprint, error.category, error.summary, error.message);
-  if (!projects.has(test.browser)) {
-    projects.add(test.browser);
-    s.rememberProject.run(test.browser, test.projectName || test.browser);
-  }
-  const resultId = Number(
-    s.insertResult.run(
-      runId,
-      testId,
-      test.browser,
-      test.projectName,
-      test.repeatIndex,
-      test.line,
-      test.column,
-      test.startedAt ?? runStartedAt,
-      test.status,
-      test.finalStatus,
-      test.outcome,
-      test.expectedStatus,
-      test.passedOnRetry ? 1 : 0,
-      test.retries,
-      test.durationMs,
-      error?.message ?? null,
-      error?.category ?? null,
-      error?.fingerprint ?? null,
-      error?.summary ?? null,
-      error?.location ?? null,
-      error?.snippet ?? null,
-      error?.stack ?? null,
-      test.tags.length > 0 ? JSON.stringify(test.tags) : null,
-      test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
-    ).lastInsertRowid,
-  );
-  for (let i = 0; i < test.attempts.length; i++) {
-    const a = test.attempts[i]!;
-    s.insertAttempt.run(
-      resultId,
-      i,
-      a.status,
-      a.durationMs,
-      a.startedAt,
-      a.error?.message ?? null,
-      a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
-      a.steps.length > 0 ? JSON.stringify(a.steps) : null,
-      a.stdout || null,
-      a.stderr || null,
-      a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
-    );
-  }
 }
 
 type Statements = ReturnType<typeof prepare>;
@@ -169,26 +149,19 @@ function preparedFor(sqlite: SqliteDatabase): Statements {
 function prepare(sqlite: SqliteDatabase) {
   return {
     findByHash: sqlite.prepare(`SELECT id FROM runs WHERE content_hash = ? AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`),
+    // The row exists from the start (results refer to it); what the report says is set at the end.
     insertRun: sqlite.prepare(`INSERT INTO runs (
-        status, is_duplicate, duplicate_of, content_hash, file_name, file_size, project, browser, git_branch, git_commit,
-        metadata_json, playwright_version, shard_current, shard_total, started_at, duration_ms, uploaded_at, uploaded_by,
-        reviewed_by, reviewed_at, total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage, errors_json
-      ) VALUES (
-        @status, @is_duplicate, @duplicate_of, @content_hash, @file_name, @file_size, @project, @browser, @git_branch, @git_commit,
-        @metadata_json, @playwright_version, @shard_current, @shard_total, @started_at, @duration_ms, @uploaded_at, @uploaded_by,
-        @reviewed_by, @reviewed_at, @total_tests, @passed_tests, @failed_tests, @skipped_tests, @flaky_tests, @load_failed, @outage, @errors_json
-      )`),
-    findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
-    insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),
-    insertResult: sqlite.prepare(`INSERT INTO results (
-        run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
-        expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
-        error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json
-      ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-    rememberError: sqlite.prepare('INSERT OR IGNORE INTO error_samples (fingerprint, category, summary, message) VALUES (?, ?, ?, ?)'),
-    rememberProject: sqlite.prepare('INSERT OR IGNORE INTO browser_projects (browser, project_name) VALUES (?, ?)'),
-    insertAttempt: sqlite.prepare(`INSERT INTO attempts (
-        result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json
-      ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+        total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
+      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
+    finishRun: sqlite.prepare(`UPDATE runs SET
+        status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
+        project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
+        playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
+        started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
+        passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
+        load_failed = @load_failed, outage = @outage, errors_json = @errors_json
+      WHERE id = @id`),
+    fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
   };
 }

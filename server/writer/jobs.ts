@@ -1,6 +1,6 @@
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
-import { prepareIngest, storePrepared, type IngestResult } from '../ingest.js';
+import { ingestValue, type IngestResult } from '../ingest.js';
 import type { Store } from '../store/open.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
 import { whenWritable } from '../store/waiting-driver.js';
@@ -55,18 +55,19 @@ export async function runJob(store: Store, job: WriteJob, context: JobContext): 
       const body = parseUploadBody(job.bytes, job.charset);
       checkStop();
       const { metadata } = body;
-      const prepared = prepareIngest(body.report, {
-        fileName: body.fileName,
-        fileSize: metadata.fileSize ?? null,
-        project: metadata.project ?? null,
-        gitBranch: metadata.gitBranch ?? null,
-        gitCommit: metadata.gitCommit ?? null,
-        uploadedBy: job.uploadedBy,
-        // Throwing inside writeRun's transaction rolls it back: nothing half-written.
-        onProgress: checkStop,
-      });
-      checkStop();
-      return write(() => storePrepared(store, prepared));
+      // Normalised and stored a file suite at a time inside one transaction (ingestValue):
+      // throwing at a stop rolls it back, nothing half-written.
+      return write(() =>
+        ingestValue(store, body.report, {
+          fileName: body.fileName,
+          fileSize: metadata.fileSize ?? null,
+          project: metadata.project ?? null,
+          gitBranch: metadata.gitBranch ?? null,
+          gitCommit: metadata.gitCommit ?? null,
+          uploadedBy: job.uploadedBy,
+          onProgress: checkStop,
+        }),
+      );
     }
     case 'review':
       await write(() => reviewUploads(store, job.reviews, { id: job.reviewerId, notes: job.notes }));
