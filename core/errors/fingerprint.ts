@@ -2,9 +2,25 @@ import type { ErrorCategory } from './categories.js';
 
 /** The line that says what went wrong: the first non-empty one, without "Error: ". */
 export function errorSummary(strippedMessage: string): string {
-  const line = strippedMessage.split('\n').find((l) => l.trim() !== '') ?? '';
+  const line = nonBlankLines(strippedMessage).next().value ?? '';
   const summary = line.trim().replace(/^Error:\s*/, '');
   return summary.length > 300 ? `${summary.slice(0, 297)}...` : summary;
+}
+
+/**
+ * The lines with text, one at a time: a message of 100,000 line breaks is read up to the lines
+ * needed, not split into 100,000 strings first.
+ */
+function* nonBlankLines(text: string): Generator<string, undefined> {
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const line = text.slice(start, end);
+    if (line.trim() !== '') yield line;
+    if (newline === -1) return undefined;
+    start = newline + 1;
+  }
+  return undefined;
 }
 
 /**
@@ -12,10 +28,16 @@ export function errorSummary(strippedMessage: string): string {
  * quoted values, numbers (durations, ports, line numbers), hex and UUID ids.
  */
 export function normaliseErrorText(strippedMessage: string): string {
-  const lines = strippedMessage.split('\n').filter((l) => l.trim() !== '');
   // The first line plus, for Playwright actions, the first call-log entry ("waiting for …",
   // "navigating to …"): together they name the action and its target.
-  const head = [lines[0] ?? '', lines.find((l) => /^\s*-\s/.test(l)) ?? ''].join('\n');
+  let first: string | undefined;
+  let callLog: string | undefined;
+  for (const line of nonBlankLines(strippedMessage)) {
+    first ??= line;
+    if (callLog === undefined && /^\s*-\s/.test(line)) callLog = line;
+    if (callLog !== undefined) break;
+  }
+  const head = [first ?? '', callLog ?? ''].join('\n');
   return replaceQuoted(head)
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<id>')
     .replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{8,}\b/gi, '<id>')
