@@ -51,8 +51,9 @@ function tokenEnd(text: string, from: number): number {
 const JWT_START = /\beyJ/g;
 
 /**
- * JWTs: "eyJ", 5+ of [\w-], ".", 5+ of [\w-], ".", any [\w-] (a \b before "eyJ"), scanned once: every "eyJ" of one dashed run shares the run's end, so when the first fails the others
- * do too and the search skips to that end.
+ * JWTs: "eyJ" after a \b, 5+ of [\w-], ".", 5+ of [\w-], ".", any [\w-]. Scanned once: every
+ * "eyJ" of one dashed run shares the run's end, so when the first fails the others do too and the
+ * search skips to that end.
  */
 function redactJwts(text: string): string {
   if (!text.includes('eyJ')) return text;
@@ -83,9 +84,9 @@ const VALUE = /[^\s"'&,;)}\]]+/y;
 const isWordChar = (c: number): boolean => isTokenChar(c) && c !== 45;
 
 /**
- * A key of [\w.-] holding SECRET_WORD (from a \b), SEPARATOR, then VALUE unless already redacted,
- * scanned once: the key is always a whole run of [\w.-] from its first word character (\b) to its end
- * (the separator cannot start inside the run), so each run is read once and tested once.
+ * A key of [\w.-] holding SECRET_WORD, SEPARATOR, then VALUE unless already redacted. Scanned
+ * once: the key is always a whole run of [\w.-] from its first word character (the \b) to its
+ * end, as the separator cannot start inside the run, so each run is read and tested once.
  */
 function redactKeyValues(text: string): string {
   let out = '';
