@@ -34,7 +34,9 @@ export function attemptError(result: PwResult): NormalisedError | null {
  */
 export function extractSnippet(formatted: string): string | null {
   const lines = formatted.split('\n');
-  const frame = /^\s*(>\s*)?\d*\s*\|/;
+  // Each blank run is one \s*: /^\s*(>\s*)?\d*\s*\|/ split a blank line between two of them
+  // every way (a line of 100,000 spaces took seconds). Same lines match.
+  const frame = /^\s*(?:>\s*)?(?:\d+\s*)?\|/;
   const start = lines.findIndex((l) => frame.test(stripAnsi(l)));
   if (start === -1) return null;
   let end = start;

@@ -5,15 +5,27 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { redactSecrets } from './redact.js';
 
+/** Redaction reads this much of a line: enough for any secret that starts where an excerpt can show it. */
+const EXCERPT_SCAN = 8192;
+
 /** The first meaningful line, shortened: all a finding ever quotes of a message. */
 export function excerpt(text: string | null | undefined, max = 120): string {
   if (!text) return '';
-  const line = stripAnsi(text)
-    .split('\n')
-    .map((l) => l.replace(/\s+/g, ' ').trim())
-    .find((l) => l !== '') ?? '';
+  const line = firstNonBlankLine(text).replace(/\s+/g, ' ').trim().slice(0, EXCERPT_SCAN);
   const safe = redactSecrets(line);
   return safe.length > max ? `${safe.slice(0, max - 1).trimEnd()}…` : safe;
+}
+
+/** Stops at the first line with text, colour codes stripped (a long call log is not split whole). */
+function firstNonBlankLine(text: string): string {
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const line = stripAnsi(text.slice(start, end));
+    if (line.trim() !== '') return line;
+    start = end + 1;
+  }
+  return '';
 }
 
 /** A quoted excerpt for use inside a sentence. */
@@ -29,15 +41,30 @@ const MAX_LOCATOR = 100;
 export function locatorIn(message: string): string | null {
   const text = stripAnsi(message);
   for (const line of text.split('\n')) {
-    const waiting = /waiting for (.+)$/.exec(line) ?? /^\s*Locator:\s*(.+)$/.exec(line);
-    if (!waiting) continue;
-    let found = waiting[1]!.trim().replace(/ to be (visible|hidden|attached|detached|enabled|stable)$/, '');
+    const waiting = waitingFor(line) ?? /^\s*Locator:\s*(.+)$/.exec(line)?.[1];
+    if (waiting === undefined) continue;
+    let found = waiting.trim().replace(/ to be (visible|hidden|attached|detached|enabled|stable)$/, '');
     const selector = /^selector "(.+)"$/.exec(found);
     if (selector) found = selector[1]!;
     else if (!LOCATOR_START.test(found)) continue;
     return found.length > MAX_LOCATOR ? null : redactSecrets(found);
   }
   return null;
+}
+
+const WAITING_FOR = 'waiting for ';
+
+/**
+ * What /waiting for (.+)$/ captured, found with indexOf: the regex restarted at every "waiting
+ * for " of a line and ran to its end each time. `.` stops at \r, \u2028 and \u2029, so the
+ * phrase must come after the last of them.
+ */
+function waitingFor(line: string): string | undefined {
+  let lastBreak = -1;
+  for (const stop of ['\r', '\u2028', '\u2029']) lastBreak = Math.max(lastBreak, line.lastIndexOf(stop));
+  const at = line.indexOf(WAITING_FOR, lastBreak + 1);
+  const rest = at === -1 ? '' : line.slice(at + WAITING_FOR.length);
+  return rest === '' ? undefined : rest;
 }
 
 /** The URL a navigation went to: call-log "navigating to "…"", or "net::ERR_… at URL". */
@@ -79,8 +106,10 @@ export function timeoutLimitIn(message: string): number | null {
 /** Expected vs received of a failed expect, each clipped: enough to see what differed. */
 export function expectedReceivedIn(message: string): { expected: string; received: string } | null {
   const text = stripAnsi(message);
-  const expected = /^\s*Expected(?: string| pattern| value)?:\s*(.+)$/m.exec(text);
-  const received = /^\s*Received(?: string| value)?:\s*(.+)$/m.exec(text);
+  // Leading blanks within the line only: a \s* there crossed newlines, so every line start of a
+  // run of blank lines rescanned the rest of the run.
+  const expected = /^[^\S\n\r\u2028\u2029]*Expected(?: string| pattern| value)?:\s*(.+)$/m.exec(text);
+  const received = /^[^\S\n\r\u2028\u2029]*Received(?: string| value)?:\s*(.+)$/m.exec(text);
   if (!expected || !received) return null;
   return { expected: excerpt(expected[1], 60), received: excerpt(received[1], 60) };
 }

@@ -72,6 +72,15 @@ export interface Evidence {
   summary: AiAnalysisRequest['testSummary'];
 }
 
+/**
+ * Every reader of messages and code frames works on a bounded head: the store keeps 2000
+ * characters of a message (MESSAGE_HEAD_CHARS), a request's message is cut a little longer, and
+ * a code frame is a dozen lines. So one hostile 50,000-character message costs what a short one does.
+ */
+const MESSAGE_HEAD = 4096;
+const SNIPPET_HEAD = 4096;
+const head = (text: string, max: number): string => stripAnsi(text.length > max ? text.slice(0, max) : text);
+
 const isFailureStatus = (status: string): boolean => status === 'failed' || status === 'timedOut' || status === 'interrupted';
 
 export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory): Evidence {
@@ -82,11 +91,11 @@ export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory)
   const requestRows = request.recentResults.filter((r) => r.status !== 'skipped');
   const runs = fromHistory ? stored.map(fromEntry) : inTimeOrder(requestRows.map(fromRequest));
 
-  const requestMessages = request.recentResults.filter((r) => isFailureStatus(r.status) && r.errorMessage).map((r) => stripAnsi(r.errorMessage!));
-  const storedMessages = stored.filter((e) => e.errorHead && isFailureStatus(e.status)).map((e) => stripAnsi(e.errorHead!));
+  const requestMessages = request.recentResults.filter((r) => isFailureStatus(r.status) && r.errorMessage).map((r) => head(r.errorMessage!, MESSAGE_HEAD));
+  const storedMessages = stored.filter((e) => e.errorHead && isFailureStatus(e.status)).map((e) => head(e.errorHead!, MESSAGE_HEAD));
   const snippets = new Set<string>();
   for (const text of [...request.recentResults.map((r) => r.codeSnippet), ...history.entries.map((e) => e.errorSnippet)]) {
-    if (text) snippets.add(stripAnsi(text));
+    if (text) snippets.add(head(text, SNIPPET_HEAD));
   }
 
   return {
@@ -121,7 +130,7 @@ function fromEntry(e: HistoryEntry): Observation {
     at: e.startedAt,
     commit: e.gitCommit,
     branch: e.gitBranch,
-    category: failed ? (category ?? (e.errorHead ? classifyError(stripAnsi(e.errorHead)) : null)) : null,
+    category: failed ? (category ?? (e.errorHead ? classifyError(head(e.errorHead, MESSAGE_HEAD)) : null)) : null,
   };
 }
 
@@ -140,7 +149,7 @@ function fromRequest(r: AiRecentResult): Observation {
     at: Number.isFinite(at) ? at : null,
     commit: null,
     branch: null,
-    category: failed && r.errorMessage ? classifyError(stripAnsi(r.errorMessage)) : null,
+    category: failed && r.errorMessage ? classifyError(head(r.errorMessage, MESSAGE_HEAD)) : null,
   };
 }
 

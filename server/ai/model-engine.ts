@@ -156,13 +156,22 @@ function contentOf(body: string): unknown {
   }
   const content = (envelope as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]?.message?.content;
   if (typeof content !== 'string') throw new ModelAnswerError('the answer has no choices[0].message.content');
-  // Some models wrap JSON in a Markdown fence despite response_format.
-  const unfenced = content.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1');
+  const unfenced = unfence(content.trim());
   try {
     return JSON.parse(unfenced);
   } catch {
     throw new ModelAnswerError('the message content is not a JSON object');
   }
+}
+
+/**
+ * Some models wrap JSON in a Markdown fence despite response_format. Cut by position: the
+ * regex this replaces (a lazy body before \s*```$) was quadratic over a long blank run.
+ */
+function unfence(content: string): string {
+  if (content.length < 6 || !content.startsWith('```') || !content.endsWith('```')) return content;
+  const body = content.slice(3, -3);
+  return (body.startsWith('json') ? body.slice(4) : body).trim();
 }
 
 const text = (value: unknown, max: number): string | null => {

@@ -16,7 +16,8 @@ export function codeOf(snippet: string): string {
   return snippet
     .split('\n')
     .filter((line) => !/^\s*\|\s*\^/.test(line))
-    .map((line) => line.replace(/^\s*>?\s*\d+\s*\|/, ''))
+    // Not /^\s*>?\s*\d+/: two blanks runs side by side split a long blank line every way.
+    .map((line) => line.replace(/^\s*(?:>\s*)?\d+\s*\|/, ''))
     .join('\n');
 }
 
@@ -64,9 +65,9 @@ export function findAntiPatterns(snippets: readonly string[], locator: string | 
     });
   }
 
-  const nonRetrying = /expect\s*\(\s*await\s+[^;]*?\.(isVisible|isHidden|isEnabled|isDisabled|isChecked|textContent|innerText|inputValue|getAttribute|count)\s*\([^;]*?\)\s*\)\s*\.\s*(?:not\s*\.\s*)?(toBe|toBeTruthy|toBeFalsy|toEqual|toContain|toBeGreaterThan)\b/.exec(code);
+  const nonRetrying = nonRetryingAssertion(code);
   if (nonRetrying) {
-    const method = nonRetrying[1]!;
+    const { method, matcher } = nonRetrying;
     const webFirst: Record<string, string> = {
       isVisible: 'toBeVisible()',
       isHidden: 'toBeHidden()',
@@ -81,11 +82,11 @@ export function findAntiPatterns(snippets: readonly string[], locator: string | 
     };
     found.push({
       id: 'non-retrying-assertion',
-      finding: `The assertion reads ${method}() once and compares it with ${nonRetrying[2]}(): it does not wait for the page to catch up`,
+      finding: `The assertion reads ${method}() once and compares it with ${matcher}(): it does not wait for the page to catch up`,
       recommendation: {
         title: `Use the web-first assertion instead of expect(await …${method}())`,
         description: `${method}() answers immediately; if the page updates a moment later the assertion has already failed. The web-first matcher retries until the expectation holds or the expect timeout ends.`,
-        codeExample: `// Instead of: expect(await ${target}.${method}()).${nonRetrying[2]}(…);\nawait expect(${target}).${webFirst[method] ?? 'toBeVisible()'};`,
+        codeExample: `// Instead of: expect(await ${target}.${method}()).${matcher}(…);\nawait expect(${target}).${webFirst[method] ?? 'toBeVisible()'};`,
       },
     });
   }
@@ -103,4 +104,30 @@ export function findAntiPatterns(snippets: readonly string[], locator: string | 
     });
   }
   return found;
+}
+
+const EXPECT_AWAIT = /expect\s*\(\s*await\s/g;
+const READ_ONCE = /\.(isVisible|isHidden|isEnabled|isDisabled|isChecked|textContent|innerText|inputValue|getAttribute|count)\s*\(/g;
+const COMPARED = /\)\s*\)\s*\.\s*(?:not\s*\.\s*)?(toBe|toBeTruthy|toBeFalsy|toEqual|toContain|toBeGreaterThan)\b/g;
+
+/**
+ * expect(await x.isVisible()).toBe(true): the first "expect(await" of a statement, the first
+ * read-once call after it that a comparison follows, and the first such comparison. One
+ * backtracking regex with two lazy gaps did this in cubic time over a long frame; a statement
+ * never spans a ";", so each is scanned once with three linear searches.
+ */
+export function nonRetryingAssertion(code: string): { method: string; matcher: string } | null {
+  for (const statement of code.split(';')) {
+    EXPECT_AWAIT.lastIndex = 0;
+    const expect = EXPECT_AWAIT.exec(statement);
+    if (!expect) continue;
+    const comparisons = [...statement.matchAll(COMPARED)];
+    READ_ONCE.lastIndex = EXPECT_AWAIT.lastIndex;
+    let next = 0;
+    for (let read = READ_ONCE.exec(statement); read; read = READ_ONCE.exec(statement)) {
+      while (next < comparisons.length && comparisons[next]!.index! < READ_ONCE.lastIndex) next++;
+      if (next < comparisons.length) return { method: read[1]!, matcher: comparisons[next]![1]! };
+    }
+  }
+  return null;
 }

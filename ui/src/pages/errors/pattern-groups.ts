@@ -28,7 +28,9 @@ export function groupByCategory(patterns: readonly ErrorPattern[]): CategoryGrou
   const groups = new Map<ErrorCategory, ErrorPattern[]>();
   for (const p of patterns) {
     const category = (known.has(p.error_category) ? p.error_category : 'other') as ErrorCategory;
-    groups.set(category, [...(groups.get(category) ?? []), p]);
+    const group = groups.get(category);
+    if (group) group.push(p);
+    else groups.set(category, [p]);
   }
   return ERROR_CATEGORIES.filter((c) => groups.has(c)).map((category) => {
     const list = [...groups.get(category)!].sort((a, b) => b.frequency - a.frequency);

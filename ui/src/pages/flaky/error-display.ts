@@ -11,7 +11,9 @@ export const NO_CODE_CONTEXT = 'No code context available';
 // (page./frame. actions with a selector wait for an element the same way).
 const ACTION_TIMEOUT = /\b(?:locator|page|frame|elementHandle)\.\w+: Timeout \d+ms exceeded\.?/;
 // The call log names what it waited for; navigation and load-state waits are not elements.
-const WAITING_FOR = /^\s*-\s*waiting for ((?:locator|getBy\w*|frameLocator|selector|internal:)\b.*?)\s*$/m;
+// Linear: the leading blanks stay on their line and the locator runs to the line's end (trimmed
+// after); /^\s*-…(.*?)\s*$/m rescanned blank runs from every line start inside them.
+const WAITING_FOR = /^[^\S\n\r\u2028\u2029]*-\s*waiting for ((?:locator|getBy\w*|frameLocator|selector|internal:)\b[^\n\r\u2028\u2029]*)/m;
 const ELEMENT_STATE = / to be (?:visible|hidden|attached|detached|enabled|editable|stable)$/;
 const TEST_TIMEOUT = /\bTest timeout of (\d+)ms exceeded/i;
 
@@ -31,7 +33,7 @@ export function formatErrorMessage(message: string | null | undefined): string {
   const action = ACTION_TIMEOUT.exec(firstLine);
   const waiting = action ? WAITING_FOR.exec(clean) : null;
   if (action && waiting) {
-    const locator = waiting[1]!.replace(ELEMENT_STATE, '');
+    const locator = waiting[1]!.trimEnd().replace(ELEMENT_STATE, '');
     return `Element timeout: waiting for '${locator}' - ${action[0]}`;
   }
   return truncate(clean, ERROR_TRUNCATION);
@@ -64,8 +66,9 @@ export interface CodeLine {
   caret: boolean;
 }
 
-// Playwright's snippet lines: '> 37 |   code', '  36 |   code', '     |   ^'.
-const SNIPPET_LINE = /^\s*(>)?\s*(\d+)?\s*\|(?: (.*)|)$/;
+// Playwright's snippet lines: '> 37 |   code', '  36 |   code', '     |   ^'. One blank run per
+// \s* (/^\s*(>)?\s*(\d+)?\s*\|/ split a long blank line between three of them every way).
+const SNIPPET_LINE = /^\s*(?:(>)\s*)?(?:(\d+)\s*)?\|(?: (.*)|)$/;
 
 /**
  * The error snippet as numbered lines with the failing one marked. Playwright marks it with
@@ -73,7 +76,7 @@ const SNIPPET_LINE = /^\s*(>)?\s*(\d+)?\s*\|(?: (.*)|)$/;
  * Null when there is no snippet.
  */
 export function parseCodeContext(snippet: string | null | undefined, location?: string | null): CodeLine[] | null {
-  const clean = stripAnsi(snippet ?? '').replace(/\s+$/, '');
+  const clean = stripAnsi(snippet ?? '').trimEnd();
   if (clean.trim() === '') return null;
   const lines: CodeLine[] = clean.split('\n').map((raw) => {
     const match = SNIPPET_LINE.exec(raw);

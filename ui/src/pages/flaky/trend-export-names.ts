@@ -5,10 +5,19 @@ export function safeFileNamePart(text: string, fallback = 'test'): string {
   const safe = text
     .normalize('NFKC')
     .replace(/[^\p{L}\p{N}._-]+/gu, '_')
-    .replace(/_+/g, '_')
-    .replace(/^[._]+|[._]+$/g, '')
-    .slice(0, 100);
-  return safe === '' ? fallback : safe;
+    .replace(/_+/g, '_');
+  const trimmed = trimDotsAndUnderscores(safe).slice(0, 100);
+  return trimmed === '' ? fallback : trimmed;
+}
+
+/** Not /[._]+$/: it restarted at every character of a long "._._." run (a title of dots). */
+function trimDotsAndUnderscores(text: string): string {
+  const edge = (c: string | undefined) => c === '.' || c === '_';
+  let start = 0;
+  let end = text.length;
+  while (start < end && edge(text[start])) start++;
+  while (end > start && edge(text[end - 1])) end--;
+  return text.slice(start, end);
 }
 
 export function trendsFileName(title: string, browser: string, extension: 'csv' | 'png'): string {
