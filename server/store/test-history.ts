@@ -118,6 +118,19 @@ export async function loadTestHistory(store: Store, query: { title: string; file
 
 
 /**
+ * What follows the last " › " (or " > ") of a joined title path, by one scan from the end: a
+ * split regex with \s+ on both sides backtracked quadratically over a run of blanks.
+ */
+export function lastTitlePart(title: string): string {
+  const blank = (c: string | undefined) => c !== undefined && c.trim() === '';
+  for (let i = title.length - 2; i > 0; i--) {
+    const c = title[i];
+    if ((c === '›' || c === '>') && blank(title[i - 1]) && blank(title[i + 1])) return title.slice(i + 1).trim();
+  }
+  return title;
+}
+
+/**
  * The UI names a test by its title (and its results by file). A file narrows a shared title;
  * it may be the stored relative path or an absolute one ending in it. A title the UI joined
  * from its describe path ("Cart › adds") falls back to its last part.
@@ -127,7 +140,7 @@ async function matchingTests(store: Store, title: string, file: string | null): 
     store.db.selectFrom('tests').select(['id', 'file']).where('title', '=', wanted).orderBy('id').limit(MAX_CANDIDATE_TESTS).execute();
   let candidates = await byTitle(title);
   if (candidates.length === 0) {
-    const last = title.split(/\s+(?:›|>)\s+/).pop()?.trim();
+    const last = lastTitlePart(title);
     if (last && last !== title) candidates = await byTitle(last);
   }
   if (!file || candidates.length <= 1) return candidates;
