@@ -12,7 +12,7 @@ import { ingestValue } from '../ingest.js';
 // Enough tests for several pages of each list; the reference answers come from the
 // computations over the daily rollup that the paged SQL replaces (flakyGroups, flakyTrends).
 const NOW = Date.parse('2026-11-20T18:00:00Z');
-const OPTIONS = { seed: 23, runs: 40, days: 20, tests: 120, browsers: ['chromium', 'firefox', 'webkit'], outageRuns: 1, endDate: NOW };
+const OPTIONS = { seed: 23, runs: 40, days: 20, tests: 120, browsers: ['chromium', 'firefox', 'webkit'] as Array<'chromium' | 'firefox' | 'webkit'>, outageRuns: 1, endDate: NOW };
 
 let t: TestApp;
 let who: Signed;
