@@ -1,3 +1,4 @@
+import { SLOW_MS, VERY_SLOW_MS } from '../../core/analytics/formulas.js';
 import type { RecentRun, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { DAY_MS } from './rollups.js';
@@ -51,9 +52,6 @@ export const TOTALS_SQL = `
   JOIN tests t ON t.id = totals.test_id
   LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
 
-/** SPEC.md section 9: slow is over 10 s, very slow over 30 s (average duration). */
-const SLOW_MS = 10_000;
-const VERY_SLOW_MS = 30_000;
 
 const SLOW_WINDOW = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
     sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
