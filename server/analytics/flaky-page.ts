@@ -2,10 +2,10 @@ import type { TrendDirection } from '../../core/analytics/formulas.js';
 import { flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
 import { testBrowserTotalsOf } from '../store/analytics.js';
-import { flakyGroupPage, type Severity, type SortOrder } from '../store/flaky-page.js';
+import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/flaky-page.js';
 import type { Store } from '../store/open.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
-import { flakyTrends, trendRecord, trendWindows } from './flaky.js';
+import { trendRecord, trendWindows } from './flaky.js';
 import { isoTime, lastDays, today } from './windows.js';
 
 export interface FlakyListArgs {
@@ -32,12 +32,8 @@ export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) =>
  */
 export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
   const toDay = today(a.now);
-  // The trend filter needs every test's trend; only then are they all computed.
-  const trendKeys = a.trend
-    ? flakyTrends(store, FLAKY_TREND_PERIOD, toDay)
-        .filter((r) => r.trend_direction === a.trend)
-        .map((r) => `${r.test_file}\u0000${r.test_title}\u0000${r.browser}`)
-    : null;
+  // The trend filter needs the trend of every flaky test; only then are they computed.
+  const trendKeys = a.trend ? trendKeysOf(store, a.trend, toDay) : null;
   const { counts, rows, browsers, entries } = flakyGroupPage(store, {
     range: a.days > 0 ? lastDays(a.days, a.now) : null,
     search: a.search ? foldAscii(a.search) : null,
@@ -97,4 +93,18 @@ function pageTrends(store: Store, testIds: number[], toDay: number): Map<string,
     if (record) trends.set(key(now), record);
   }
   return trends;
+}
+
+/** The flaky tests on a browser whose 7-day trend is `direction` (as flakyTrends decides it), as file, title and browser. */
+function trendKeysOf(store: Store, direction: TrendDirection, toDay: number): string[] {
+  const windows = trendWindows(FLAKY_TREND_PERIOD, toDay);
+  const key = (t: PeriodTotals) => `${t.test_file}\u0000${t.test_title}\u0000${t.browser}`;
+  const rows = flakyPeriodTotals(store, windows);
+  const before = new Map(rows.filter((r) => r.period === 'previous').map((r) => [`${r.test_id}\u0000${r.browser}`, r]));
+  const keys: string[] = [];
+  for (const now of rows) {
+    if (now.period !== 'current') continue;
+    if (trendRecord(now, before.get(`${now.test_id}\u0000${now.browser}`), windows.current)?.trend_direction === direction) keys.push(key(now));
+  }
+  return keys;
 }

@@ -29,7 +29,7 @@ function byRisk(a: FlakyTestSummary, b: FlakyTestSummary): number {
   return riskScore(b.pass_rate, b.total_runs) - riskScore(a.pass_rate, a.total_runs) || a.pass_rate - b.pass_rate || a.test_title.localeCompare(b.test_title);
 }
 
-function scoredPassRate(t: TestBrowserTotals): number {
+function scoredPassRate(t: Pick<TestBrowserTotals, 'scored_passed' | 'scored_failed'>): number {
   return passRateFraction(t.scored_passed, t.scored_passed + t.scored_failed, 0);
 }
 
@@ -80,9 +80,12 @@ export function flakyTrends(store: Store, period: number, toDay: number): TrendR
   return records.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title));
 }
 
+/** What a trend is computed from: a test on a browser over one period. */
+export type TrendTotals = Pick<TestBrowserTotals, 'test_file' | 'test_title' | 'browser' | 'scored_passed' | 'scored_failed' | 'passed_on_retry'>;
+
 /** One test on one browser's trend record, or null when it has none worth showing (see flakyTrends). */
-export function trendRecord(now: TestBrowserTotals, then: TestBrowserTotals | undefined, current: DayRange): TrendRecord | null {
-  const troubled = (t: TestBrowserTotals | undefined) => t !== undefined && (t.scored_failed > 0 || t.passed_on_retry > 0);
+export function trendRecord(now: TrendTotals, then: TrendTotals | undefined, current: DayRange): TrendRecord | null {
+  const troubled = (t: TrendTotals | undefined) => t !== undefined && (t.scored_failed > 0 || t.passed_on_retry > 0);
   if (!troubled(now) && !troubled(then)) return null;
   if (now.scored_passed + now.scored_failed === 0) return null;
   const ranBefore = then !== undefined && then.scored_passed + then.scored_failed > 0;

@@ -65,12 +65,18 @@ export interface FlakyCounts {
   total: number;
 }
 
-// The all-time rollup, or the window's totals (the dashboard's per-window query) with the
-// latest failure inside the window read from the results index.
+// The all-time rollup, or a window's totals of the flaky tests (the dashboard's per-window
+// query), kept in a temporary table for the few statements of one answer: computing them is
+// the costly part. The latest failure inside the window comes from the results index.
 const ALL_TIME = 'SELECT * FROM test_totals';
-const WINDOWED = `SELECT w.*, (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
-    AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs) AS last_failed_at
-  FROM (${TOTALS_SQL}) w`;
+const WINDOW_TABLE = `CREATE TEMP TABLE IF NOT EXISTS flaky_window (test_id INTEGER, browser TEXT, runs INTEGER, failed INTEGER, skipped INTEGER,
+  passed_on_retry INTEGER, scored_passed INTEGER, scored_failed INTEGER, attempts INTEGER, changes INTEGER, last_failed_at INTEGER)`;
+const FILL_WINDOW = `INSERT INTO temp.flaky_window
+  SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
+    (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
+      AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs)
+  FROM (${TOTALS_SQL}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
+const WINDOWED = 'SELECT * FROM temp.flaky_window';
 
 // DESIGN.md section 7's flaky rule (as flakyTests in analytics/flaky.ts), the same pass rate
 // and score formulas as core/analytics/formulas.ts, then one group per test identity.
@@ -140,10 +146,8 @@ function statement(store: Store, sql: string) {
   return prepared;
 }
 
-function parameters(q: Pick<FlakyPageQuery, 'range' | 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys'>) {
-  const window = q.range ? { from: q.range.from, to: q.range.to, fromMs: q.range.from * DAY_MS, toMs: (q.range.to + 1) * DAY_MS } : {};
+function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys'>) {
   return {
-    ...window,
     search: q.search,
     browser: q.browser,
     severity: q.severity,
@@ -158,6 +162,11 @@ function parameters(q: Pick<FlakyPageQuery, 'range' | 'search' | 'browser' | 'se
  */
 export function flakyGroupPage(store: Store, q: FlakyPageQuery) {
   const source = q.range ? WINDOWED : ALL_TIME;
+  if (q.range) {
+    store.sqlite.exec(WINDOW_TABLE);
+    store.sqlite.exec('DELETE FROM temp.flaky_window');
+    statement(store, FILL_WINDOW).run({ from: q.range.from, to: q.range.to, fromMs: q.range.from * DAY_MS, toMs: (q.range.to + 1) * DAY_MS });
+  }
   // SQLite rejects named parameters a statement does not use.
   const pick = (sql: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([key]) => sql.includes(`@${key}`)));
   const run = <T>(sql: string, values: Record<string, unknown>, all: boolean): T => {
@@ -171,4 +180,34 @@ export function flakyGroupPage(store: Store, q: FlakyPageQuery) {
   const entries =
     rows.length === 0 ? [] : run<FlakyEntryRow[]>(entriesSql(source), { ...base, ids: JSON.stringify(rows.map((r) => r.test_id)) }, true);
   return { counts, rows, browsers, entries };
+}
+
+export interface PeriodTotals {
+  test_id: number;
+  test_title: string;
+  test_file: string;
+  browser: string;
+  period: 'current' | 'previous';
+  scored_passed: number;
+  scored_failed: number;
+  passed_on_retry: number;
+}
+
+// The two periods' sums of every all-time flaky test on a browser: no changes between days
+// (a trend does not use them), so one pass over the days of the two periods.
+const PERIOD_TOTALS = `
+  SELECT d.test_id, t.title AS test_title, t.file AS test_file, d.browser, CASE WHEN d.day >= @currentFrom THEN 'current' ELSE 'previous' END AS period,
+    sum(d.scored_passed) AS scored_passed, sum(d.scored_failed) AS scored_failed, sum(d.passed_on_retry) AS passed_on_retry
+  FROM test_totals x
+  JOIN daily_test_stats d ON d.test_id = x.test_id AND d.browser = x.browser AND d.day BETWEEN @previousFrom AND @to
+  JOIN tests t ON t.id = x.test_id
+  WHERE x.scored_passed + x.scored_failed > 0 AND (x.passed_on_retry > 0 OR x.changes >= 2)
+  GROUP BY d.test_id, d.browser, period`;
+
+/**
+ * Both trend periods of the flaky tests, for the trend filter. A test flaky within a window is
+ * flaky over all history too (its attempts are a part of all of them), so this covers windows.
+ */
+export function flakyPeriodTotals(store: Store, periods: { current: DayRange; previous: DayRange }): PeriodTotals[] {
+  return statement(store, PERIOD_TOTALS).all({ currentFrom: periods.current.from, previousFrom: periods.previous.from, to: periods.current.to }) as PeriodTotals[];
 }

@@ -1,0 +1,109 @@
+/**
+ * bench/lists: the paged list calls on a large suite (issue 11): 12,500 specs × 4 browsers
+ * (50,000 distinct tests), 20 reports over 20 days = 1,000,000 results. For each call: the
+ * first answer after `serve` starts (cold), its size, then p50/p95 with 10 callers at once.
+ *
+ *   npm run build && npm run bench:lists          (BENCH_LISTS_DB=path reuses a database)
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateHistory } from '../../fixtures/generator/history.js';
+import { ingestValue } from '../../server/ingest.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
+import { createApiToken } from '../../server/store/api-tokens.js';
+import { openStore } from '../../server/store/open.js';
+import { createUser } from '../../server/store/users.js';
+import { load } from '../api/load.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const NOW = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;
+const OPTIONS = { seed: 31, runs: 20, days: 20, tests: 12_500, endDate: NOW };
+
+async function buildDatabase(path: string): Promise<void> {
+  const manifest = `${path}.json`;
+  if (existsSync(path) && existsSync(manifest) && readFileSync(manifest, 'utf8') === JSON.stringify(OPTIONS)) return;
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  const store = openStore(path);
+  for (const run of generateHistory(OPTIONS)) {
+    const started = performance.now();
+    const { tests } = ingestValue(store, run.report, { fileName: run.fileName, approve: true });
+    process.stderr.write(`  stored run ${run.runIndex + 1}/${OPTIONS.runs} (${tests} results) in ${Math.round(performance.now() - started)} ms\n`);
+  }
+  store.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  store.sqlite.exec('ANALYZE');
+  await store.close();
+  writeFileSync(manifest, JSON.stringify(OPTIONS));
+}
+
+async function prepare(path: string) {
+  const store = openStore(path);
+  try {
+    const user = store.sqlite.prepare("SELECT id FROM users WHERE username = 'bench'").get() as { id: number } | undefined;
+    const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
+    const token = newToken(API_TOKEN_PREFIX);
+    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId });
+    // A title that several files share (the generator reuses titles), and one flaky test.
+    const shared = store.sqlite.prepare('SELECT title FROM tests GROUP BY title HAVING count(*) > 1 ORDER BY count(*) DESC LIMIT 1').pluck().get() as string;
+    const flaky = store.sqlite
+      .prepare('SELECT t.title, t.file, x.browser FROM test_totals x JOIN tests t ON t.id = x.test_id WHERE x.passed_on_retry > 0 ORDER BY x.runs DESC LIMIT 1')
+      .get() as { title: string; file: string; browser: string };
+    return { token, shared, ...flaky };
+  } finally {
+    await store.close();
+  }
+}
+
+async function startServer(path: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));
+  const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
+  if (!url) throw new Error(`serve did not start:\n${output}`);
+  return { url: url.replace(/\/$/, ''), stop: () => child.kill('SIGTERM') };
+}
+
+const dataDir = join(root, 'bench/.data');
+mkdirSync(dataDir, { recursive: true });
+const dbPath = process.env.BENCH_LISTS_DB ?? join(dataDir, 'lists-50k.db');
+process.stderr.write(`building or reusing ${dbPath}\n`);
+await buildDatabase(dbPath);
+const { token, shared, title, file, browser } = await prepare(dbPath);
+const e = encodeURIComponent;
+const paths = [
+  '/api/flaky-tests',
+  '/api/flaky-tests?page=1&pageSize=50',
+  '/api/flaky-tests?page=100&pageSize=50',
+  '/api/flaky-tests?page=1&search=checkout',
+  '/api/flaky-tests?page=1&browser=webkit&sort=score',
+  '/api/flaky-tests?page=1&severity=severe&sort=last_failure',
+  '/api/flaky-tests?page=1&severity=declining',
+  '/api/slow-tests',
+  '/api/slow-tests?page=20',
+  '/api/error-patterns',
+  '/api/recent-uploads',
+  `/api/test-details/${e(title)}/${e(browser)}?file=${e(file)}`,
+  `/api/test-details/${e(shared)}/chromium`,
+];
+const server = await startServer(dbPath);
+const headers = { authorization: `Bearer ${token}` };
+const rows: Array<Record<string, string | number>> = [];
+try {
+  for (const path of paths) {
+    const started = performance.now();
+    const response = await fetch(server.url + path, { headers });
+    const bytes = (await response.arrayBuffer()).byteLength;
+    const coldMs = performance.now() - started;
+    if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+    const r = await load(server.url + path, headers, { connections: 10, seconds });
+    rows.push({ path: path.slice(0, 70), 'cold ms': Math.round(coldMs), KB: Math.round(bytes / 1024), 'p50 ms': +r.p50.toFixed(1), 'p95 ms': +r.p95.toFixed(1), errors: r.errors });
+    process.stderr.write(`  ${path}: cold ${coldMs.toFixed(0)} ms, ${Math.round(bytes / 1024)} KB, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms\n`);
+  }
+} finally {
+  server.stop();
+}
+console.table(rows);
+writeFileSync(join(dataDir, 'lists-results.json'), JSON.stringify({ node: process.version, date: new Date().toISOString(), options: OPTIONS, rows }, null, 2));
