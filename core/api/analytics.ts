@@ -105,6 +105,8 @@ export interface FlakyTestGroup {
   highest_flaky_score: number;
   /** The paged list only: the latest failed result on a flaky browser (ISO 8601, UTC). */
   last_failure?: string | null;
+  /** The paged list only: the test's identity (two describe blocks of one file may share a title). */
+  test_id?: number;
 }
 
 /**
@@ -121,7 +123,7 @@ export interface Paged<T> {
 export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure'] as const;
 export type FlakySortKey = (typeof FLAKY_SORT_KEYS)[number];
 
-/** GET /api/flaky-tests?page=…: the counts are over every group that matches the search, browser and trend. */
+/** GET /api/flaky-tests?page=…: `total` is what matches every filter; the cards' counts are over the search and browser only. */
 export interface FlakyTestsPage extends Paged<FlakyTestGroup> {
   counts: { all: number; severe: number; moderate: number; minor: number; critical: number };
   /** Flaky groups per browser among the searched ones (the browser filter's choices). */

@@ -75,6 +75,7 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
       total_failed_all_browsers: row.failed,
       highest_flaky_score: row.score,
       last_failure: row.last_failed_at === null ? null : isoTime(row.last_failed_at),
+      test_id: row.test_id,
     };
   });
   const { total, ...cards } = counts;

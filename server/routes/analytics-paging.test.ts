@@ -51,7 +51,7 @@ async function everyPage<T>(url: string, pageSize: number): Promise<{ items: T[]
 
 const key = (g: { test_file: string; test_title: string }) => `${g.test_file}\u0000${g.test_title}`;
 // The paged list adds trend and last failure to the fields the full computation has.
-const withoutExtras = (g: FlakyTestGroup) => ({ ...g, last_failure: undefined, browsers: g.browsers.map(({ trend_direction: _d, trend_percentage: _p, ...b }) => b) });
+const withoutExtras = (g: FlakyTestGroup) => ({ ...g, last_failure: undefined, test_id: undefined, browsers: g.browsers.map(({ trend_direction: _d, trend_percentage: _p, ...b }) => b) });
 const byKey = (groups: FlakyTestGroup[]) => [...groups].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 
 describe('GET /api/flaky-tests, paged', () => {
@@ -60,7 +60,7 @@ describe('GET /api/flaky-tests, paged', () => {
     const { items, totals, pages } = await everyPage<FlakyTestGroup>('/api/flaky-tests', 10);
     expect(pages).toBeGreaterThan(2);
     expect(new Set(totals)).toEqual(new Set([all.length]));
-    expect(byKey(items).map(withoutExtras)).toEqual(byKey(all).map((g) => ({ ...g, last_failure: undefined })));
+    expect(byKey(items).map(withoutExtras)).toEqual(byKey(all).map((g) => ({ ...g, last_failure: undefined, test_id: undefined })));
     for (let i = 1; i < items.length; i++) expect(items[i]!.worst_pass_rate).toBeGreaterThanOrEqual(items[i - 1]!.worst_pass_rate);
     expect(items.every((g) => g.last_failure === null || !Number.isNaN(Date.parse(g.last_failure!)))).toBe(true);
   });
@@ -143,6 +143,9 @@ describe('GET /api/flaky-tests, paged', () => {
       expect(viaSeverity.items.map(key).sort(), direction).toEqual(expected.map(key).sort());
       const viaTrend = await everyPage<FlakyTestGroup>(`/api/flaky-tests?trend=${direction}`, 200);
       expect(viaTrend.items).toEqual(viaSeverity.items);
+      // The filter is the cards' own dimension: their counts stay those of every group.
+      const { body } = await get<FlakyTestsPage>(`/api/flaky-tests?page=1&trend=${direction}`);
+      expect([body.total, body.counts.all]).toEqual([expected.length, all.length]);
     }
     const { items } = await everyPage<FlakyTestGroup>('/api/flaky-tests', 200);
     const byRecord = new Map(records.map((r) => [`${key(r)}\u0000${r.browser}`, r]));
@@ -161,7 +164,7 @@ describe('GET /api/flaky-tests, paged', () => {
     const { items } = await everyPage<FlakyTestGroup>('/api/flaky-tests?days=7', 200);
     const expected = flakyGroups(t.store, lastDays(7, NOW));
     expect(expected.length).toBeGreaterThan(0);
-    expect(byKey(items).map(withoutExtras)).toEqual(byKey(expected).map((g) => ({ ...g, last_failure: undefined })));
+    expect(byKey(items).map(withoutExtras)).toEqual(byKey(expected).map((g) => ({ ...g, last_failure: undefined, test_id: undefined })));
   });
 
   it('refuses what is not on the allow-lists, naming the parameter', async () => {

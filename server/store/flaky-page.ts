@@ -55,13 +55,13 @@ export interface FlakyEntryRow {
 }
 
 export interface FlakyCounts {
-  /** Every group matching search, browser and trend (the stat cards' All Tests). */
+  /** Every group matching search and browser (the stat cards' All Tests). */
   all: number;
   severe: number;
   moderate: number;
   minor: number;
   critical: number;
-  /** What the severity or critical filter leaves: the rows there are to page through. */
+  /** What the severity, critical or trend filter leaves: the rows there are to page through. */
   total: number;
 }
 
@@ -97,15 +97,16 @@ const groupsSql = (source: string) => `
     GROUP BY f.test_id
   ),
   matching AS (
-    SELECT * FROM groups WHERE (@browser IS NULL OR on_browser > 0) AND (@trendKeys IS NULL OR trending > 0)
+    SELECT * FROM groups WHERE @browser IS NULL OR on_browser > 0
   )`;
 
-const SEVERITY = `(@severity IS NULL OR (@severity = 'severe' AND worst < 0.5) OR (@severity = 'moderate' AND worst >= 0.5 AND worst < 0.8)
-  OR (@severity = 'minor' AND worst >= 0.8)) AND (@critical = 0 OR worst <= 0.5)`;
+// The screen's filter (a severity card or a trend direction) on top of search and browser.
+const FILTER = `(@severity IS NULL OR (@severity = 'severe' AND worst < 0.5) OR (@severity = 'moderate' AND worst >= 0.5 AND worst < 0.8)
+  OR (@severity = 'minor' AND worst >= 0.8)) AND (@critical = 0 OR worst <= 0.5) AND (@trendKeys IS NULL OR trending > 0)`;
 
 const countsSql = (source: string) => `${groupsSql(source)}
   SELECT count(*) AS "all", coalesce(sum(worst < 0.5), 0) AS severe, coalesce(sum(worst >= 0.5 AND worst < 0.8), 0) AS moderate,
-    coalesce(sum(worst >= 0.8), 0) AS minor, coalesce(sum(worst <= 0.5), 0) AS critical, coalesce(sum(${SEVERITY}), 0) AS total
+    coalesce(sum(worst >= 0.8), 0) AS minor, coalesce(sum(worst <= 0.5), 0) AS critical, coalesce(sum(${FILTER}), 0) AS total
   FROM matching`;
 
 /** The browsers among the searched groups, for the browser filter. */
@@ -118,7 +119,7 @@ const pageSql = (source: string, sort: FlakySort, order: SortOrder) => {
   // A test that only ever passed on retry has no failed result: last in either order.
   const nullsLast = column === 'last_failed_at' ? 'last_failed_at IS NULL, ' : '';
   return `${groupsSql(source)}
-    SELECT test_id, title, file, worst, runs, failed, score, last_failed_at FROM matching WHERE ${SEVERITY}
+    SELECT test_id, title, file, worst, runs, failed, score, last_failed_at FROM matching WHERE ${FILTER}
     ORDER BY ${nullsLast}${column} ${direction}, worst ASC, score DESC, title, file, test_id
     LIMIT @limit OFFSET @offset`;
 };

@@ -30,9 +30,9 @@ export const FILTER_LABELS: Record<FlakyFilter, string> = {
   new: 'New trend',
 };
 
-/** A group's identity: the same title can exist in several files. */
-export function groupKey(group: Pick<FlakyTestGroup, 'test_file' | 'test_title'>): string {
-  return `${group.test_file}\u0000${group.test_title}`;
+/** A group's identity: the same title can exist in several files, and in several describe blocks of one. */
+export function groupKey(group: Pick<FlakyTestGroup, 'test_file' | 'test_title' | 'test_id'>): string {
+  return group.test_id === undefined ? `${group.test_file}\u0000${group.test_title}` : `#${group.test_id}`;
 }
 
 export type BrowserTrend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
