@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ErrorPattern } from '../core/api/analytics.js';
+import type { ErrorPatternsPage } from '../core/api/analytics.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -14,7 +14,10 @@ test.describe('Error Patterns (/error-patterns)', () => {
     const server = await flakeboard.start({ template: 'demo' });
     const answer = page.waitForResponse((r) => isPatterns(r.url()));
     await signIn(page, server, { hash: '/error-patterns' });
-    const patterns = (await (await answer).json()) as ErrorPattern[];
+    const answered = (await (await answer).json()) as ErrorPatternsPage;
+    // The demo has fewer patterns than one page.
+    expect(answered.total).toBe(answered.items.length);
+    const patterns = answered.items;
     const categories = CATEGORY_ORDER.filter((c) => patterns.some((p) => p.error_category === c));
     // The demo has errors of every category.
     expect(categories).toEqual(CATEGORY_ORDER);
@@ -65,11 +68,12 @@ test.describe('Error Patterns (/error-patterns)', () => {
     let summary = '';
     await page.route((url) => isPatterns(url.href), async (route) => {
       const response = await route.fetch();
-      const patterns = (await response.json()) as ErrorPattern[];
+      const answered = (await response.json()) as ErrorPatternsPage;
+      const patterns = answered.items;
       const target = patterns.find((p) => raw.some((m) => strip(m) === p.full_error))!;
       rawMessage = raw.find((m) => strip(m) === target.full_error)!;
       summary = target.error_summary;
-      await route.fulfill({ response, json: patterns.map((p) => (p === target ? { ...p, full_error: rawMessage } : p)) });
+      await route.fulfill({ response, json: { ...answered, items: patterns.map((p) => (p === target ? { ...p, full_error: rawMessage } : p)) } });
     });
     await signIn(page, server, { hash: '/error-patterns' });
     await expect(page.getByTestId('error-pattern').first()).toBeVisible();

@@ -8,7 +8,7 @@ import { useSession } from '../session/SessionProvider.js';
 import { RecentUploadsSection, type StatusFilter } from './upload/RecentUploadsSection.js';
 import { UploadForm } from './upload/UploadForm.js';
 
-const UPLOADS_PER_PAGE = 25;
+const UPLOADS_PER_PAGE = 50;
 
 /** /upload: upload reports, then the recent uploads with their review status (SPEC.md section 2). */
 export function UploadPage() {
