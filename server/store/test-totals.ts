@@ -1,11 +1,15 @@
 import type { SqliteDatabase } from './open.js';
 
+
 /**
  * test_totals: per test and browser over all history, what the flaky list and the all-time
  * slow list read. Derived from daily_test_stats (the sums of its days plus the pass/fail changes
  * between consecutive days with attempts) and from results (the latest failure), so a rebuild
  * of any key gives the same row as the incremental path below.
  */
+// rollups.ts's day length; not imported from there, since rollups.ts imports this file.
+const DAY_MS = 86_400_000;
+
 const COLUMNS = `test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
   duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at`;
 
@@ -24,11 +28,20 @@ const rebuildSelect = (keyFilter: string) => `
       max(CASE WHEN n = 1 THEN first_outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN last_outcome END) AS last_outcome
     FROM edges GROUP BY test_id, browser
   )
-  SELECT d.test_id, d.browser, sum(d.runs), sum(d.passed), sum(d.failed), sum(d.skipped), sum(d.passed_on_retry), sum(d.scored_passed), sum(d.scored_failed),
-    sum(d.attempts), sum(d.changes) + coalesce(max(b.changes), 0), sum(d.duration_sum), max(d.duration_max), sum(d.timed_runs), max(b.first_outcome), max(b.last_outcome), max(d.last_run_at),
-    (SELECT max(r.started_at) FROM results r WHERE r.test_id = d.test_id AND r.browser = d.browser AND r.status IN ('failed', 'timedOut'))
-  FROM d LEFT JOIN boundaries b ON b.test_id = d.test_id AND b.browser = d.browser
-  GROUP BY d.test_id, d.browser`;
+  SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes, duration_sum, duration_max,
+    timed_runs, first_outcome, last_outcome, last_run_at,
+    -- Only the results of the last day with a failure are read for its time.
+    (SELECT max(r.started_at) FROM results r WHERE r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.last_failed_day * ${DAY_MS}
+      AND r.started_at < (k.last_failed_day + 1) * ${DAY_MS} AND r.status IN ('failed', 'timedOut'))
+  FROM (
+    SELECT d.test_id, d.browser, sum(d.runs) AS runs, sum(d.passed) AS passed, sum(d.failed) AS failed, sum(d.skipped) AS skipped,
+      sum(d.passed_on_retry) AS passed_on_retry, sum(d.scored_passed) AS scored_passed, sum(d.scored_failed) AS scored_failed, sum(d.attempts) AS attempts,
+      sum(d.changes) + coalesce(max(b.changes), 0) AS changes, sum(d.duration_sum) AS duration_sum, max(d.duration_max) AS duration_max,
+      sum(d.timed_runs) AS timed_runs, max(b.first_outcome) AS first_outcome, max(b.last_outcome) AS last_outcome, max(d.last_run_at) AS last_run_at,
+      max(CASE WHEN d.failed > 0 THEN d.day END) AS last_failed_day
+    FROM d LEFT JOIN boundaries b ON b.test_id = d.test_id AND b.browser = d.browser
+    GROUP BY d.test_id, d.browser
+  ) k`;
 
 const REBUILD_KEYS = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect('(d.test_id, d.browser) IN (SELECT DISTINCT test_id, browser FROM temp.rollup_keys)')}`;
 export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect('true')}`;
