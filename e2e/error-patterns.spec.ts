@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorPatternsPage } from '../core/api/analytics.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { largeSuite } from './support/large-suite.js';
 
 const isPatterns = (url: string) => new URL(url).pathname === '/api/error-patterns';
 const CATEGORY_ORDER = ['Test Timeout', 'Element Wait Timeout', 'Page Load Timeout', 'Assertion Error', 'Browser Protocol Error', 'Navigation Error', 'other'];
@@ -121,5 +122,20 @@ test.describe('Error Patterns (/error-patterns)', () => {
     await expect(page.getByText('No error patterns found')).toBeVisible();
     await expect(page.getByTestId('error-category')).toHaveCount(0);
     await shootBothThemes(page, 'error-patterns-empty');
+  });
+
+  test('says how many of how many patterns it shows, and the cards count them all (from the server)', async ({ page, flakeboard }) => {
+    // Paging past 50 patterns is covered by the API test (analytics-paging.test.ts): even this
+    // suite of 9,600 results has fewer distinct error patterns than one page.
+    const server = await flakeboard.start(largeSuite());
+    const first = page.waitForResponse((r) => isPatterns(r.url()) && new URL(r.url()).searchParams.get('page') === '1' && new URL(r.url()).searchParams.get('pageSize') === '50');
+    await signIn(page, server, { hash: '/error-patterns' });
+    const one = (await (await first).json()) as ErrorPatternsPage;
+    expect(one.total).toBeGreaterThan(20);
+    await expect(page.getByTestId('error-pattern')).toHaveCount(Math.min(50, one.total));
+    await expect(page.getByTestId('error-pager-text')).toHaveText(`Showing 1–${Math.min(50, one.total)} of ${one.total} error patterns`);
+    await expect(page.getByText('Total Failures').locator('..')).toContainText(one.counts.failures.toLocaleString('en-US'));
+    await expect(page.getByText('Error Categories').locator('..')).toContainText(String(one.counts.categories));
+    await expect(page.getByText('Browsers Affected').locator('..')).toContainText(String(one.counts.browsers));
   });
 });
