@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { ErrorPattern } from '../core/api/analytics.js';
+import type { ErrorPatternsPage } from '../core/api/analytics.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { largeSuite } from './support/large-suite.js';
 
 const isPatterns = (url: string) => new URL(url).pathname === '/api/error-patterns';
 const CATEGORY_ORDER = ['Test Timeout', 'Element Wait Timeout', 'Page Load Timeout', 'Assertion Error', 'Browser Protocol Error', 'Navigation Error', 'other'];
@@ -14,7 +15,10 @@ test.describe('Error Patterns (/error-patterns)', () => {
     const server = await flakeboard.start({ template: 'demo' });
     const answer = page.waitForResponse((r) => isPatterns(r.url()));
     await signIn(page, server, { hash: '/error-patterns' });
-    const patterns = (await (await answer).json()) as ErrorPattern[];
+    const answered = (await (await answer).json()) as ErrorPatternsPage;
+    // The demo has fewer patterns than one page.
+    expect(answered.total).toBe(answered.items.length);
+    const patterns = answered.items;
     const categories = CATEGORY_ORDER.filter((c) => patterns.some((p) => p.error_category === c));
     // The demo has errors of every category.
     expect(categories).toEqual(CATEGORY_ORDER);
@@ -32,12 +36,14 @@ test.describe('Error Patterns (/error-patterns)', () => {
       await expect(cards.nth(i).getByTestId('error-pattern')).toHaveCount(patterns.filter((p) => p.error_category === category).length);
     }
 
-    // A pattern with many affected tests lists three and says how many more.
-    const many = patterns.find((p) => list(p.affected_tests).length > 3)!;
+    // A pattern with many affected tests lists three and says how many more: the server names
+    // up to 20 of them and counts them all.
+    const many = patterns.find((p) => p.affected_test_count > 3)!;
     const tests = list(many.affected_tests);
+    expect(tests.length).toBe(Math.min(20, many.affected_test_count));
     const item = page.getByTestId('error-pattern').filter({ has: page.getByTestId('pattern-summary').getByText(many.error_summary, { exact: true }) }).filter({ hasText: `${many.frequency} occurrences` }).first();
     await expect(item.getByTestId('affected-tests').locator('li')).toHaveText(tests.slice(0, 3));
-    await expect(item.getByText(`and ${tests.length - 3} more`, { exact: true })).toBeVisible();
+    await expect(item.getByText(`and ${many.affected_test_count - 3} more`, { exact: true })).toBeVisible();
     for (const b of list(many.affected_browsers)) await expect(item.getByText(b, { exact: true })).toBeVisible();
 
     // The full message opens on demand, monospace.
@@ -65,11 +71,12 @@ test.describe('Error Patterns (/error-patterns)', () => {
     let summary = '';
     await page.route((url) => isPatterns(url.href), async (route) => {
       const response = await route.fetch();
-      const patterns = (await response.json()) as ErrorPattern[];
+      const answered = (await response.json()) as ErrorPatternsPage;
+      const patterns = answered.items;
       const target = patterns.find((p) => raw.some((m) => strip(m) === p.full_error))!;
       rawMessage = raw.find((m) => strip(m) === target.full_error)!;
       summary = target.error_summary;
-      await route.fulfill({ response, json: patterns.map((p) => (p === target ? { ...p, full_error: rawMessage } : p)) });
+      await route.fulfill({ response, json: { ...answered, items: patterns.map((p) => (p === target ? { ...p, full_error: rawMessage } : p)) } });
     });
     await signIn(page, server, { hash: '/error-patterns' });
     await expect(page.getByTestId('error-pattern').first()).toBeVisible();
@@ -115,5 +122,20 @@ test.describe('Error Patterns (/error-patterns)', () => {
     await expect(page.getByText('No error patterns found')).toBeVisible();
     await expect(page.getByTestId('error-category')).toHaveCount(0);
     await shootBothThemes(page, 'error-patterns-empty');
+  });
+
+  test('says how many of how many patterns it shows, and the cards count them all (from the server)', async ({ page, flakeboard }) => {
+    // Paging past 50 patterns is covered by the API test (analytics-paging.test.ts): even this
+    // suite of 9,600 results has fewer distinct error patterns than one page.
+    const server = await flakeboard.start(largeSuite());
+    const first = page.waitForResponse((r) => isPatterns(r.url()) && new URL(r.url()).searchParams.get('page') === '1' && new URL(r.url()).searchParams.get('pageSize') === '50');
+    await signIn(page, server, { hash: '/error-patterns' });
+    const one = (await (await first).json()) as ErrorPatternsPage;
+    expect(one.total).toBeGreaterThan(20);
+    await expect(page.getByTestId('error-pattern')).toHaveCount(Math.min(50, one.total));
+    await expect(page.getByTestId('error-pager-text')).toHaveText(`Showing 1–${Math.min(50, one.total)} of ${one.total} error patterns`);
+    await expect(page.getByText('Total Failures').locator('..')).toContainText(one.counts.failures.toLocaleString('en-US'));
+    await expect(page.getByText('Error Categories').locator('..')).toContainText(String(one.counts.categories));
+    await expect(page.getByText('Browsers Affected').locator('..')).toContainText(String(one.counts.browsers));
   });
 });

@@ -111,7 +111,8 @@ test.describe('flaky detail dialog', () => {
     const group = real.find((g) => g.browsers.length >= 2)!;
     // A server without flaky_score: the dialog falls back to (1 - pass_rate) × total_runs.
     const withoutScore = real.map((g) => (g === group ? { ...g, browsers: g.browsers.map(({ flaky_score: _drop, ...rest }) => rest) } : g));
-    await page.route('**/api/flaky-tests', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(withoutScore) }));
+    const answer = { items: withoutScore, total: withoutScore.length, page: 1, pageSize: 50, counts: { all: withoutScore.length, severe: 0, moderate: 0, minor: 0, critical: 0 }, browsers: [] };
+    await page.route((url) => url.pathname === '/api/flaky-tests', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(answer) }));
     const base = { run_id: 1, test_file: group.test_file, outcome: 'unexpected', retries: 0, git_commit: null, git_branch: null, error_location: null, error_stack: null, error_snippet: null };
     const [first, second] = [group.browsers[0]!.browser, group.browsers[1]!.browser];
     const answers: Record<string, unknown[]> = {
@@ -126,7 +127,8 @@ test.describe('flaky detail dialog', () => {
     };
     await page.route('**/api/test-details/**', (route) => {
       const browser = decodeURIComponent(new URL(route.request().url()).pathname.split('/').pop()!);
-      return route.fulfill({ contentType: 'application/json', body: JSON.stringify(answers[browser] ?? []) });
+      const items = answers[browser] ?? [];
+      return route.fulfill({ contentType: 'application/json', body: JSON.stringify({ items, total: items.length, page: 1, pageSize: 50 }) });
     });
     await page.goto(`${server.url}#/flaky-tests`);
     const groups = withoutScore as FlakyTestGroup[];
@@ -388,5 +390,31 @@ test.describe('flaky detail dialog', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('Test History asks for this file\'s test, a page at a time: "Showing N of M runs" and older runs on demand', async ({ page, flakeboard }) => {
+    const { groups } = await openFlaky(page, flakeboard);
+    const group = groups.find((g) => g.browsers.some((b) => b.total_runs > 50))!;
+    expect(group).toBeDefined();
+    const entry = group.browsers.find((b) => b.total_runs > 50)!;
+    const asked = page.waitForRequest((r) => {
+      const url = new URL(r.url());
+      return url.pathname.startsWith('/api/test-details/') && url.searchParams.get('file') === group.test_file;
+    });
+    const dialog = await openDialog(page, groups, group, entry.browser);
+    await asked;
+    const entries = dialog.getByTestId('history-entry');
+    await expect(entries).toHaveCount(50);
+    await expect(dialog.getByTestId('history-pager')).toContainText(`Showing 50 of ${entry.total_runs} runs`);
+    await dialog.getByRole('button', { name: 'Show older runs' }).click();
+    await expect(entries).toHaveCount(Math.min(100, entry.total_runs));
+    await expect(dialog.getByTestId('history-pager')).toContainText(`Showing ${Math.min(100, entry.total_runs)} of ${entry.total_runs} runs`);
+    const all = await page.evaluate(
+      async ([title, browser, file]) =>
+        (await (await fetch(`/api/test-details/${encodeURIComponent(title)}/${encodeURIComponent(browser)}?file=${encodeURIComponent(file)}&page=1&pageSize=200`, { headers: { authorization: `Bearer ${localStorage.getItem('auth_token')}` } })).json()) as { items: Array<{ id: number; test_file: string }> },
+      [group.test_title, entry.browser, group.test_file] as const,
+    );
+    expect(all.items.every((r) => r.test_file === group.test_file)).toBe(true);
+    await expect(entries.last()).toHaveAttribute('data-result-id', String(all.items[Math.min(100, entry.total_runs) - 1]!.id));
   });
 });

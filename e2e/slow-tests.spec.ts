@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { SlowTest } from '../core/api/analytics.js';
+import type { SlowTestsPage } from '../core/api/analytics.js';
 import { formatDuration, performanceLevel } from '../core/analytics/formulas.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { largeSuite } from './support/large-suite.js';
 
 const isSlowTests = (url: string) => new URL(url).pathname === '/api/slow-tests';
 
@@ -11,14 +12,15 @@ test.describe('Slow Tests (/slow-tests)', () => {
     const server = await flakeboard.start({ template: 'demo' });
     const answer = page.waitForResponse((r) => isSlowTests(r.url()));
     await signIn(page, server, { hash: '/slow-tests' });
-    const tests = (await (await answer).json()) as SlowTest[];
+    const first50 = (await (await answer).json()) as SlowTestsPage;
+    const tests = first50.items;
     expect(tests.length).toBeGreaterThan(10);
 
     await expect(page.getByRole('heading', { name: 'Test Performance Analysis' })).toBeVisible();
-    const slow = tests.filter((t) => t.avg_duration > 10_000).length;
-    const verySlow = tests.filter((t) => t.avg_duration > 30_000).length;
+    // The cards count every test of the window, from the server, not the page.
+    const { slow, very_slow: verySlow } = first50.counts;
     expect(verySlow).toBeGreaterThan(0);
-    await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(String(tests.length));
+    await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(String(first50.total));
     await expect(page.getByText('Slow Tests (>10s)').locator('..')).toContainText(String(slow));
     await expect(page.getByText('Very Slow Tests (>30s)').locator('..')).toContainText(String(verySlow));
     await expect(page.getByTestId('optimisation-tips')).toContainText('Performance Optimization Tips');
@@ -99,9 +101,31 @@ test.describe('Slow Tests (/slow-tests)', () => {
     expect(status).toBe(200);
     const reloaded = page.waitForResponse((r) => isSlowTests(r.url()));
     await page.evaluate(() => window.dispatchEvent(new Event('testDataUpdated')));
-    const tests = (await (await reloaded).json()) as SlowTest[];
-    expect(tests.length).toBeGreaterThan(0);
-    await expect(page.getByTestId('slow-tests-table').locator('tbody tr')).toHaveCount(tests.length);
-    await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(String(tests.length));
+    const reloadedPage = (await (await reloaded).json()) as SlowTestsPage;
+    expect(reloadedPage.items.length).toBeGreaterThan(0);
+    await expect(page.getByTestId('slow-tests-table').locator('tbody tr')).toHaveCount(reloadedPage.items.length);
+    await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(String(reloadedPage.total));
+  });
+
+  test('pages a suite larger than a page on the server, with "Showing a–b of N"', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start(largeSuite());
+    const first = page.waitForResponse((r) => isSlowTests(r.url()) && new URL(r.url()).searchParams.get('page') === '1');
+    await signIn(page, server, { hash: '/slow-tests' });
+    const one = (await (await first).json()) as SlowTestsPage;
+    expect(one.total).toBeGreaterThan(100);
+    const rows = page.getByTestId('slow-tests-table').locator('tbody tr');
+    await expect(rows).toHaveCount(50);
+    await expect(page.getByTestId('slow-pager-text')).toHaveText(`Showing 1–50 of ${one.total.toLocaleString('en-US')} tests`);
+    await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(one.total.toLocaleString());
+
+    const second = page.waitForResponse((r) => isSlowTests(r.url()) && new URL(r.url()).searchParams.get('page') === '2');
+    await page.getByTestId('slow-pager').getByRole('button', { name: 'next page' }).click();
+    const two = (await (await second).json()) as SlowTestsPage;
+    await expect(page.getByTestId('slow-pager-text')).toHaveText(`Showing 51–100 of ${one.total.toLocaleString('en-US')} tests`);
+    await expect(rows.first().locator('td').first()).toHaveText(two.items[0]!.test_title.length > 50 ? `${two.items[0]!.test_title.slice(0, 50)}...` : two.items[0]!.test_title);
+    // Slowest first across pages.
+    expect(two.items[0]!.avg_duration).toBeLessThanOrEqual(one.items.at(-1)!.avg_duration);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shootBothThemes(page, 'slow-tests-paged-390', { fullPage: false });
   });
 });

@@ -228,7 +228,10 @@ test.describe('upload page', () => {
     for (const [label, status] of [['Pending', 'pending'], ['Approved', 'approved'], ['Rejected', 'rejected']] as const) {
       const expected = await getApi<RecentUpload[]>(page, `/api/recent-uploads?status=${status}`);
       expect(expected.length).toBeGreaterThan(0);
-      const requested = page.waitForRequest((r) => r.url().endsWith(`/api/recent-uploads?status=${status}`));
+      const requested = page.waitForRequest((r) => {
+        const url = new URL(r.url());
+        return url.pathname === '/api/recent-uploads' && url.searchParams.get('status') === status && url.searchParams.get('page') === '1';
+      });
       await page.getByRole('combobox', { name: 'Status filter' }).click();
       await page.getByRole('option', { name: label, exact: true }).click();
       await requested;
@@ -350,5 +353,25 @@ test.describe('upload page', () => {
     const zone = page.getByTestId('drop-zone');
     expect(await zone.evaluate((el) => [getComputedStyle(el).borderTopStyle, getComputedStyle(el).borderTopWidth])).toEqual(['dashed', '2px']);
     await shootBothThemes(page, 'upload-empty');
+  });
+
+  test('pages the recent uploads on the server: "Showing a–b of N uploads", newest first', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'demo' });
+    await signIn(page, server, { hash: '/upload' });
+    const one = await getApi<{ items: RecentUpload[]; total: number }>(page, '/api/recent-uploads?page=1&pageSize=50');
+    expect(one.total).toBeGreaterThan(50);
+    await expect(rows(page)).toHaveCount(50);
+    await expect(page.getByTestId('uploads-pager-text')).toHaveText(`Showing 1–50 of ${one.total} uploads`);
+    const second = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/recent-uploads' && new URL(r.url()).searchParams.get('page') === '2');
+    await page.getByTestId('uploads-pager').getByRole('button', { name: 'next page' }).click();
+    await second;
+    const two = await getApi<{ items: RecentUpload[] }>(page, '/api/recent-uploads?page=2&pageSize=50');
+    await expect(rows(page)).toHaveCount(two.items.length);
+    await expect(page.getByTestId('uploads-pager-text')).toHaveText(`Showing 51–${one.total} of ${one.total} uploads`);
+    expect(two.items.map((u) => u.id)).not.toContain(one.items[0]!.id);
+    // A status goes back to its first page.
+    await page.getByRole('combobox', { name: 'Status filter' }).click();
+    await page.getByRole('option', { name: 'Approved', exact: true }).click();
+    await expect(page.getByTestId('uploads-pager-text')).toHaveText(/^Showing 1–/);
   });
 });

@@ -90,6 +90,9 @@ export interface BrowserEntry {
   attempts: number;
   changes: number;
   passed_on_retry: number;
+  /** The paged list only: this browser's trend record over the last 7 days, null when none. */
+  trend_direction?: TrendDirection | null;
+  trend_percentage?: number | null;
 }
 
 export interface FlakyTestGroup {
@@ -100,6 +103,41 @@ export interface FlakyTestGroup {
   total_runs_all_browsers: number;
   total_failed_all_browsers: number;
   highest_flaky_score: number;
+  /** The paged list only: the latest failed result on a flaky browser (ISO 8601, UTC). */
+  last_failure?: string | null;
+  /** The paged list only: the test's identity (two describe blocks of one file may share a title). */
+  test_id?: number;
+}
+
+/**
+ * Every list call takes `page` (1-based) and `pageSize`. With `page` the answer is this object;
+ * without it, the bare list of SPEC.md (a first page) with the total in `X-Total-Count`.
+ */
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure'] as const;
+export type FlakySortKey = (typeof FLAKY_SORT_KEYS)[number];
+
+/** GET /api/flaky-tests?page=…: `total` is what matches every filter; the cards' counts are over the search and browser only. */
+export interface FlakyTestsPage extends Paged<FlakyTestGroup> {
+  counts: { all: number; severe: number; moderate: number; minor: number; critical: number };
+  /** Flaky groups per browser among the searched ones (the browser filter's choices). */
+  browsers: Array<{ browser: string; count: number }>;
+}
+
+/** GET /api/slow-tests?page=…: the stat cards over every test of the window. */
+export interface SlowTestsPage extends Paged<SlowTest> {
+  counts: { slow: number; very_slow: number };
+}
+
+/** GET /api/error-patterns?page=…: the stat cards over every pattern of the window. */
+export interface ErrorPatternsPage extends Paged<ErrorPattern> {
+  counts: { categories: number; failures: number; browsers: number };
 }
 
 export interface TestResultDetail {
@@ -145,6 +183,9 @@ export interface ErrorPattern {
   fingerprint: string;
   frequency: number;
   affected_browsers: string;
+  /** Comma list of the first affected test titles (at most 20, alphabetical). */
   affected_tests: string;
+  /** How many distinct test titles the pattern affected in all. */
+  affected_test_count: number;
   full_error: string;
 }

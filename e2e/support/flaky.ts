@@ -13,8 +13,9 @@ export async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 const enc = encodeURIComponent;
-export const historyOf = async (page: Page, g: FlakyTestGroup, browser: string) =>
-  (await api<TestResultDetail[]>(page, `/api/test-details/${enc(g.test_title)}/${enc(browser)}`)).filter((r) => r.test_file === g.test_file);
+/** The first page of a test's history on a browser, as the dialog asks for it (with the file). */
+export const historyOf = (page: Page, g: FlakyTestGroup, browser: string) =>
+  api<TestResultDetail[]>(page, `/api/test-details/${enc(g.test_title)}/${enc(browser)}?file=${enc(g.test_file)}`);
 export const statsOf = (page: Page, g: FlakyTestGroup, browser: string) =>
   api<DailyStat[]>(page, `/api/flaky-tests/${enc(g.test_file)}/${enc(g.test_title)}/${enc(browser)}/daily-stats`);
 

@@ -29,7 +29,7 @@ function byRisk(a: FlakyTestSummary, b: FlakyTestSummary): number {
   return riskScore(b.pass_rate, b.total_runs) - riskScore(a.pass_rate, a.total_runs) || a.pass_rate - b.pass_rate || a.test_title.localeCompare(b.test_title);
 }
 
-function scoredPassRate(t: TestBrowserTotals): number {
+function scoredPassRate(t: Pick<TestBrowserTotals, 'scored_passed' | 'scored_failed'>): number {
   return passRateFraction(t.scored_passed, t.scored_passed + t.scored_failed, 0);
 }
 
@@ -70,30 +70,42 @@ export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
  * showing). New when it did not run in the previous period.
  */
 export function flakyTrends(store: Store, period: number, toDay: number): TrendRecord[] {
-  const current: DayRange = { from: toDay - period + 1, to: toDay };
-  const previous: DayRange = { from: toDay - 2 * period + 1, to: toDay - period };
+  const { current, previous } = trendWindows(period, toDay);
   const before = new Map(testBrowserTotals(store, previous, false).map((t) => [`${t.test_id}\u0000${t.browser}`, t]));
   const records: TrendRecord[] = [];
   for (const now of testBrowserTotals(store, current, false)) {
-    const then = before.get(`${now.test_id}\u0000${now.browser}`);
-    const troubled = (t: TestBrowserTotals | undefined) => t !== undefined && (t.scored_failed > 0 || t.passed_on_retry > 0);
-    if (!troubled(now) && !troubled(then)) continue;
-    if (now.scored_passed + now.scored_failed === 0) continue;
-    const ranBefore = then !== undefined && then.scored_passed + then.scored_failed > 0;
-    const passRate = scoredPassRate(now);
-    const previousPassRate = ranBefore ? scoredPassRate(then) : null;
-    const trend = trendDirection(passRate, previousPassRate);
-    records.push({
-      test_file: now.test_file,
-      test_title: now.test_title,
-      browser: now.browser,
-      trend_direction: trend.direction,
-      trend_percentage: trend.percentage,
-      pass_rate: passRate,
-      previous_pass_rate: previousPassRate,
-      period_start: isoDate(current.from),
-      period_end: isoDate(current.to),
-    });
+    const record = trendRecord(now, before.get(`${now.test_id}\u0000${now.browser}`), current);
+    if (record) records.push(record);
   }
   return records.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title));
+}
+
+/** What a trend is computed from: a test on a browser over one period. */
+export type TrendTotals = Pick<TestBrowserTotals, 'test_file' | 'test_title' | 'browser' | 'scored_passed' | 'scored_failed' | 'passed_on_retry'>;
+
+/** One test on one browser's trend record, or null when it has none worth showing (see flakyTrends). */
+export function trendRecord(now: TrendTotals, then: TrendTotals | undefined, current: DayRange): TrendRecord | null {
+  const troubled = (t: TrendTotals | undefined) => t !== undefined && (t.scored_failed > 0 || t.passed_on_retry > 0);
+  if (!troubled(now) && !troubled(then)) return null;
+  if (now.scored_passed + now.scored_failed === 0) return null;
+  const ranBefore = then !== undefined && then.scored_passed + then.scored_failed > 0;
+  const passRate = scoredPassRate(now);
+  const previousPassRate = ranBefore ? scoredPassRate(then) : null;
+  const trend = trendDirection(passRate, previousPassRate);
+  return {
+    test_file: now.test_file,
+    test_title: now.test_title,
+    browser: now.browser,
+    trend_direction: trend.direction,
+    trend_percentage: trend.percentage,
+    pass_rate: passRate,
+    previous_pass_rate: previousPassRate,
+    period_start: isoDate(current.from),
+    period_end: isoDate(current.to),
+  };
+}
+
+/** The windows flakyTrends compares: the last `period` days and the `period` days before. */
+export function trendWindows(period: number, toDay: number): { current: DayRange; previous: DayRange } {
+  return { current: { from: toDay - period + 1, to: toDay }, previous: { from: toDay - 2 * period + 1, to: toDay - period } };
 }

@@ -1,8 +1,9 @@
 import type { Store } from '../store/open.js';
 import { dashboard } from './dashboard.js';
 import { flakyGroups, flakyTrends } from './flaky.js';
+import { flakyTestsPage, type FlakyListArgs } from './flaky-page.js';
 import { runGate, type GateRequest } from './gate.js';
-import { dailyStats, errorPatterns, slowTests, testDetails, trendDays } from './reports.js';
+import { dailyStats, errorPatterns, slowTestsPage, testDetails, trendDays, type PageArgs } from './reports.js';
 import { lastDays, today } from './windows.js';
 
 /**
@@ -14,12 +15,13 @@ export const QUERIES = {
   dashboard: (store: Store, a: { days: number; now: number }) => dashboard(store, a.days, a.now),
   flakyTrends: (store: Store, a: { period: number; now: number }) => flakyTrends(store, a.period, today(a.now)),
   flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
-  testDetails: (store: Store, a: { title: string; browser: string }) => testDetails(store, a, 500),
+  flakyTestsPage: (store: Store, a: FlakyListArgs) => flakyTestsPage(store, a),
+  testDetails: (store: Store, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),
   dailyStats: (store: Store, a: { file: string; title: string; browser: string; days: number; now: number }) =>
     dailyStats(store, a, lastDays(a.days, a.now)),
-  slowTests: (store: Store, a: { days: number; now: number }) => slowTests(store, lastDays(a.days, a.now), 500),
+  slowTests: (store: Store, a: { days: number; now: number } & PageArgs) => slowTestsPage(store, lastDays(a.days, a.now), a),
   trendDays: (store: Store, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
-  errorPatterns: (store: Store, a: { days: number; now: number }) => errorPatterns(store, lastDays(a.days, a.now), 200),
+  errorPatterns: (store: Store, a: { days: number; now: number } & PageArgs) => errorPatterns(store, lastDays(a.days, a.now), a),
   gate: (store: Store, a: GateRequest) => runGate(store, a),
 } as const;
 

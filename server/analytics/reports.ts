@@ -1,14 +1,27 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { passRateFraction } from '../../core/analytics/formulas.js';
-import type { DailyStat, ErrorPattern, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
-import { dailyTotals, errorPatternRows, slowestTests, testDailyTotals, testHistory, type DayRange } from '../store/analytics.js';
+import type { DailyStat, ErrorPattern, ErrorPatternsPage, Paged, SlowTest, SlowTestsPage, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
+import { dailyTotals, errorPatternRows, slowestTests, slowTestCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
 import { isoDate, isoTime } from './windows.js';
 
 const fullTitle = (titlePath: string): string => (JSON.parse(titlePath) as string[]).join(' › ');
 
+/** One page of a list: `page` is 1-based. */
+export interface PageArgs {
+  page: number;
+  pageSize: number;
+}
+const window = (p: PageArgs) => ({ limit: p.pageSize, offset: (p.page - 1) * p.pageSize });
+
 export function slowTests(store: Store, range: DayRange, limit: number): SlowTest[] {
-  return slowestTests(store, range, limit).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+  return slowestTests(store, range, { limit, offset: 0 }).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+}
+
+export function slowTestsPage(store: Store, range: DayRange, p: PageArgs): SlowTestsPage {
+  const items = slowestTests(store, range, window(p)).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+  const { total, ...counts } = slowTestCounts(store, range);
+  return { items, total, page: p.page, pageSize: p.pageSize, counts };
 }
 
 /** Every day of the window, with zeros for days without runs, so charts keep their time axis. */
@@ -34,19 +47,27 @@ export function dailyStats(store: Store, test: { file: string; title: string; br
   }));
 }
 
-export function testDetails(store: Store, test: { title: string; browser: string }, limit: number): TestResultDetail[] {
-  return testHistory(store, test, limit).map(({ started_at, ...row }) => ({ ...row, run_date: isoTime(started_at) }));
+/** A test's results on one browser, newest first; `file` separates tests that share a title. */
+export function testDetails(store: Store, test: TestHistoryQuery, p: PageArgs): Paged<TestResultDetail> {
+  const { rows, total } = testHistory(store, test, window(p));
+  return { items: rows.map(({ started_at, ...row }) => ({ ...row, run_date: isoTime(started_at) })), total, page: p.page, pageSize: p.pageSize };
 }
 
 /** One pattern per category and fingerprint; the message shown whole has its colour codes stripped. */
-export function errorPatterns(store: Store, range: DayRange, limit: number): ErrorPattern[] {
-  return errorPatternRows(store, range, limit).map((r) => ({
-    error_category: r.category,
-    error_summary: r.summary,
-    fingerprint: r.fingerprint,
-    frequency: r.frequency,
-    affected_browsers: r.browsers,
-    affected_tests: r.tests,
-    full_error: stripAnsi(r.message),
-  }));
+export function errorPatterns(store: Store, range: DayRange, p: PageArgs): ErrorPatternsPage {
+  const { rows, counts } = errorPatternRows(store, range, window(p));
+  const { total, ...cards } = counts;
+  const items = rows.map(
+    (r): ErrorPattern => ({
+      error_category: r.category,
+      error_summary: r.summary,
+      fingerprint: r.fingerprint,
+      frequency: r.frequency,
+      affected_browsers: r.browsers,
+      affected_tests: r.tests,
+      affected_test_count: r.test_count,
+      full_error: stripAnsi(r.message),
+    }),
+  );
+  return { items, total, page: p.page, pageSize: p.pageSize, counts: cards };
 }

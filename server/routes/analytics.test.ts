@@ -151,7 +151,7 @@ describe('GET /api/error-patterns', () => {
 describe('test details and daily stats', () => {
   it('answer the history and the days of one test on one browser, with any title', async () => {
     const x = truth.tests.find((y) => y.kind === 'flaky-retry' && truth.tests.filter((z) => z.title === y.title).length === 1)!;
-    const details = await get<Array<{ status: string; run_date: string; test_steps: string | null }>>(`/api/test-details/${encodeURIComponent(x.title)}/chromium`);
+    const details = await get<Array<{ status: string; run_date: string; test_steps: string | null }>>(`/api/test-details/${encodeURIComponent(x.title)}/chromium?pageSize=200`);
     expect(details).toHaveLength(truth.runs.length);
     expect(details[0]!.run_date >= details.at(-1)!.run_date).toBe(true);
     const stats = await get<Array<{ date: string; pass_rate: number; total_runs: number }>>(
@@ -162,7 +162,7 @@ describe('test details and daily stats', () => {
 
     const odd = truth.tests.find((y) => /[/#?%<]/.test(y.title) && truth.tests.filter((z) => z.title === y.title).length === 1);
     expect(odd).toBeDefined();
-    const oddDetails = await get<unknown[]>(`/api/test-details/${encodeURIComponent(odd!.title)}/firefox`);
+    const oddDetails = await get<unknown[]>(`/api/test-details/${encodeURIComponent(odd!.title)}/firefox?pageSize=200`);
     expect(oddDetails.length).toBe(truth.runs.length);
   });
 });

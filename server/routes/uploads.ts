@@ -4,9 +4,10 @@ import { isFailure } from '../../core/status.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import type { Store } from '../store/open.js';
-import { findUpload, pendingUploads, recentUploads, runTestResults } from '../store/uploads.js';
+import { findUpload, pendingUploads, recentUploadCount, recentUploads, runTestResults } from '../store/uploads.js';
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
+import { pageOf, pagingProperties, type PagingQuery } from './paging.js';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
@@ -69,13 +70,26 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
     return { success: true, reviewed: request.body.uploads.length };
   });
 
-  app.get<{ Querystring: { status?: ReviewStatus; limit?: number } }>(
+  // Paged like every list (paging.ts); `limit` sizes the bare list as it always did.
+  app.get<{ Querystring: { status?: ReviewStatus; limit?: number } & PagingQuery }>(
     '/api/recent-uploads',
     {
-      schema: { querystring: { type: 'object', properties: { status: { enum: ['pending', 'approved', 'rejected'] }, limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } } } },
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { status: { enum: ['pending', 'approved', 'rejected'] }, limit: { type: 'integer', minimum: 1, maximum: 1000 }, ...pagingProperties },
+        },
+      },
       config: { auth: { access: 'member', apiToken: true } },
     },
-    async (request) => recentUploads(store, { limit: request.query.limit ?? 100, ...(request.query.status ? { status: request.query.status } : {}) }),
+    async (request, reply) => {
+      const { status, limit } = request.query;
+      const { page, pageSize } = pageOf(request.query);
+      const size = request.query.page === undefined && limit !== undefined ? limit : pageSize;
+      const [items, total] = await Promise.all([recentUploads(store, { limit: size, offset: (page - 1) * size, ...(status ? { status } : {}) }), recentUploadCount(store, status)]);
+      if (request.query.page !== undefined) return { items, total, page, pageSize };
+      return reply.header('x-total-count', String(total)).send(items);
+    },
   );
 
   app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request) => {

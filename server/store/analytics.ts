@@ -1,3 +1,4 @@
+import { SLOW_MS, VERY_SLOW_MS } from '../../core/analytics/formulas.js';
 import type { RecentRun, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { DAY_MS } from './rollups.js';
@@ -30,7 +31,7 @@ export interface TestBrowserTotals {
 
 // Per test and browser over a window of days: sums of the daily rollup, plus the pass/fail
 // changes between consecutive days (the last attempt of one day against the first of the next).
-const TOTALS = `
+export const TOTALS_SQL = `
   WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to),
   boundaries AS (
     SELECT test_id, browser, sum(previous IS NOT NULL AND previous != first_outcome) AS changes
@@ -51,14 +52,31 @@ const TOTALS = `
   JOIN tests t ON t.id = totals.test_id
   LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
 
+
+const SLOW_WINDOW = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+    sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
+  FROM daily_test_stats d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
+  WHERE d.day BETWEEN @from AND @to
+  GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0`;
+// The same figures when the window holds every stored day: the all-time rollup has them summed.
+const SLOW_ALL_TIME = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+    d.duration_sum / d.timed_runs AS avg_duration, d.duration_max AS max_duration, d.runs AS total_runs
+  FROM test_totals d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
+  WHERE d.timed_runs > 0`;
+
+/** Names of affected tests listed per error pattern; the count says how many there are. */
+export const AFFECTED_TESTS_LISTED = 20;
+
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
 function prepare(sqlite: SqliteDatabase) {
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs`;
   return {
-    totals: sqlite.prepare(TOTALS),
-    flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS}) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`),
+    totals: sqlite.prepare(TOTALS_SQL),
+    flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS_SQL}) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`),
+    // The same, for some tests only (JSON array of ids): the trends of one page of the flaky list.
+    totalsOf: sqlite.prepare(TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))')),
     runCount: sqlite.prepare(`SELECT count(*) AS n FROM runs WHERE ${runFilter}`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
@@ -68,12 +86,13 @@ function prepare(sqlite: SqliteDatabase) {
       FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY browser ORDER BY browser`),
     recentRuns: sqlite.prepare(`SELECT id, started_at, browser, project, total_tests, passed_tests, failed_tests, skipped_tests, duration_ms
       FROM runs WHERE ${runFilter} ORDER BY started_at DESC, id DESC LIMIT @limit`),
-    slowest: sqlite.prepare(`SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
-        sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
-      FROM daily_test_stats d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
-      WHERE d.day BETWEEN @from AND @to
-      GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0
-      ORDER BY avg_duration DESC LIMIT @limit`),
+    slowest: sqlite.prepare(`${SLOW_WINDOW} ORDER BY avg_duration DESC, d.test_id, d.browser LIMIT @limit OFFSET @offset`),
+    slowestAllTime: sqlite.prepare(`${SLOW_ALL_TIME} ORDER BY avg_duration DESC, d.test_id, d.browser LIMIT @limit OFFSET @offset`),
+    slowCounts: sqlite.prepare(`SELECT count(*) AS total, coalesce(sum(avg_duration > ${SLOW_MS}), 0) AS slow, coalesce(sum(avg_duration > ${VERY_SLOW_MS}), 0) AS very_slow
+      FROM (SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY test_id, browser HAVING sum(timed_runs) > 0)`),
+    slowCountsAllTime: sqlite.prepare(`SELECT count(*) AS total, coalesce(sum(avg_duration > ${SLOW_MS}), 0) AS slow, coalesce(sum(avg_duration > ${VERY_SLOW_MS}), 0) AS very_slow
+      FROM (SELECT duration_sum / timed_runs AS avg_duration FROM test_totals WHERE timed_runs > 0)`),
+    storedDays: sqlite.prepare('SELECT min(day) AS first, max(day) AS last FROM daily_test_stats'),
     days: sqlite.prepare(`SELECT day, sum(runs) AS total_tests, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
         coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY day ORDER BY day`),
@@ -86,13 +105,21 @@ function prepare(sqlite: SqliteDatabase) {
         runs.git_commit, runs.git_branch, r.error_message, r.error_location, r.error_snippet, r.error_stack,
         (SELECT a.steps_json FROM attempts a WHERE a.result_id = r.id ORDER BY a.retry LIMIT 1) AS test_steps
       FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
-      WHERE t.title = @title AND r.browser = @browser
-      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit`),
+      WHERE t.title = @title AND (@file IS NULL OR t.file = @file) AND r.browser = @browser
+      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`),
+    testHistoryCount: sqlite.prepare(`SELECT count(*) FROM tests t JOIN results r ON r.test_id = t.id
+      WHERE t.title = @title AND (@file IS NULL OR t.file = @file) AND r.browser = @browser`).pluck(),
+    // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
     errorPatterns: sqlite.prepare(`SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
-        group_concat(DISTINCT e.browser) AS browsers, group_concat(DISTINCT t.title) AS tests
+        group_concat(DISTINCT e.browser) AS browsers, count(DISTINCT t.title) AS test_count,
+        (SELECT group_concat(title) FROM (SELECT DISTINCT t.title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
+          WHERE x.fingerprint = e.fingerprint AND x.day BETWEEN @from AND @to ORDER BY t.title LIMIT ${AFFECTED_TESTS_LISTED})) AS tests
       FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint JOIN tests t ON t.id = e.test_id
       WHERE e.day BETWEEN @from AND @to
-      GROUP BY e.fingerprint ORDER BY frequency DESC, s.category LIMIT @limit`),
+      GROUP BY e.fingerprint ORDER BY frequency DESC, s.category, e.fingerprint LIMIT @limit OFFSET @offset`),
+    errorPatternCounts: sqlite.prepare(`SELECT count(DISTINCT e.fingerprint) AS total, count(DISTINCT s.category) AS categories,
+        coalesce(sum(e.occurrences), 0) AS failures, count(DISTINCT e.browser) AS browsers
+      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to`),
   };
 }
 
@@ -112,6 +139,10 @@ export function testBrowserTotals(store: Store, range: DayRange, onlyFlaky: bool
   return (onlyFlaky ? s.flakyTotals : s.totals).all(bounds(range)) as TestBrowserTotals[];
 }
 
+export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[]): TestBrowserTotals[] {
+  return statements(store).totalsOf.all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
+}
+
 export function windowSummary(store: Store, range: DayRange) {
   const s = statements(store);
   const totals = s.summary.get(bounds(range)) as { total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number };
@@ -127,8 +158,23 @@ export function recentRuns(store: Store, range: DayRange, limit: number) {
   return statements(store).recentRuns.all({ ...bounds(range), limit }) as Array<Omit<RecentRun, 'execution_time'> & { started_at: number }>;
 }
 
-export function slowestTests(store: Store, range: DayRange, limit: number) {
-  return statements(store).slowest.all({ ...bounds(range), limit }) as Array<Omit<SlowTest, 'test_full_title'> & { title_path: string }>;
+type SlowRow = Omit<SlowTest, 'test_full_title'> & { title_path: string };
+
+/** A page of the slowest tests of the window (when it holds every stored day, from the all-time rollup). */
+export function slowestTests(store: Store, range: DayRange, page: { limit: number; offset: number }): SlowRow[] {
+  const s = statements(store);
+  return (coversAllDays(store, range) ? s.slowestAllTime.all(page) : s.slowest.all({ ...bounds(range), ...page })) as SlowRow[];
+}
+
+/** How many tests of the window ran, and how many of them are slow and very slow. */
+export function slowTestCounts(store: Store, range: DayRange) {
+  const s = statements(store);
+  return (coversAllDays(store, range) ? s.slowCountsAllTime.get() : s.slowCounts.get(bounds(range))) as { total: number; slow: number; very_slow: number };
+}
+
+function coversAllDays(store: Store, range: DayRange): boolean {
+  const stored = statements(store).storedDays.get() as { first: number | null; last: number | null };
+  return stored.first === null || stored.last === null || (range.from <= stored.first && range.to >= stored.last);
 }
 
 export function dailyTotals(store: Store, range: DayRange) {
@@ -139,12 +185,22 @@ export function testDailyTotals(store: Store, test: { file: string; title: strin
   return statements(store).testDays.all({ ...test, ...bounds(range) }) as Array<{ day: number; runs: number; passed: number; failed: number; skipped: number; avg_duration: number }>;
 }
 
-export function testHistory(store: Store, test: { title: string; browser: string }, limit: number) {
-  return statements(store).testHistory.all({ ...test, limit }) as Array<Omit<TestResultDetail, 'run_date'> & { started_at: number }>;
+export interface TestHistoryQuery {
+  title: string;
+  browser: string;
+  /** Narrows a title that several files share; null: every file. */
+  file: string | null;
 }
 
-export function errorPatternRows(store: Store, range: DayRange, limit: number) {
-  return statements(store).errorPatterns.all({ ...bounds(range), limit }) as Array<{
+export function testHistory(store: Store, test: TestHistoryQuery, page: { limit: number; offset: number }) {
+  const s = statements(store);
+  const rows = s.testHistory.all({ ...test, ...page }) as Array<Omit<TestResultDetail, 'run_date'> & { started_at: number }>;
+  return { rows, total: s.testHistoryCount.get(test) as number };
+}
+
+export function errorPatternRows(store: Store, range: DayRange, page: { limit: number; offset: number }) {
+  const s = statements(store);
+  const rows = s.errorPatterns.all({ ...bounds(range), ...page }) as Array<{
     fingerprint: string;
     category: string;
     summary: string;
@@ -152,5 +208,8 @@ export function errorPatternRows(store: Store, range: DayRange, limit: number) {
     frequency: number;
     browsers: string;
     tests: string;
+    test_count: number;
   }>;
+  const counts = s.errorPatternCounts.get(bounds(range)) as { total: number; categories: number; failures: number; browsers: number };
+  return { rows, counts };
 }

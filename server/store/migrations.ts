@@ -256,4 +256,68 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       CREATE INDEX runs_branch_started ON runs(git_branch, started_at);
     `,
   },
+  {
+    version: 6,
+    name: 'all-time test totals',
+    sql: `
+      -- One row per test and browser over its whole history: the sums of daily_test_stats plus
+      -- the pass/fail changes between its days, so the flaky list pages, sorts and searches
+      -- without summing every day of every test. Kept equal to a rebuild (test-totals.ts).
+      CREATE TABLE test_totals (
+        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs INTEGER NOT NULL,
+        passed INTEGER NOT NULL,
+        failed INTEGER NOT NULL,
+        skipped INTEGER NOT NULL,
+        passed_on_retry INTEGER NOT NULL,
+        scored_passed INTEGER NOT NULL,
+        scored_failed INTEGER NOT NULL,
+        attempts INTEGER NOT NULL,
+        changes INTEGER NOT NULL,
+        duration_sum REAL NOT NULL,
+        duration_max REAL NOT NULL,
+        timed_runs INTEGER NOT NULL,
+        -- First and last attempt outcome (1 pass, 0 fail), so a later run adds its changes.
+        first_outcome INTEGER,
+        last_outcome INTEGER,
+        last_run_at INTEGER NOT NULL,
+        -- The latest failed (or timed out) result: the flaky list sorts by it.
+        last_failed_at INTEGER,
+        PRIMARY KEY (test_id, browser)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX test_totals_flaky ON test_totals(test_id) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2);
+
+      -- Filled from what is stored (the same rows test-totals.ts rebuilds).
+      INSERT INTO test_totals (test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+      duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at)
+      WITH d AS (SELECT * FROM daily_test_stats d WHERE true),
+      edges AS (
+      SELECT test_id, browser, first_outcome, last_outcome,
+      LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser ORDER BY day) AS n,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser ORDER BY day DESC) AS from_end
+      FROM d WHERE attempts > 0
+      ),
+      boundaries AS (
+      SELECT test_id, browser, sum(previous IS NOT NULL AND previous != first_outcome) AS changes,
+      max(CASE WHEN n = 1 THEN first_outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN last_outcome END) AS last_outcome
+      FROM edges GROUP BY test_id, browser
+      )
+      SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes, duration_sum, duration_max,
+      timed_runs, first_outcome, last_outcome, last_run_at,
+      -- Only the results of the last day with a failure are read for its time.
+      (SELECT max(r.started_at) FROM results r WHERE r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.last_failed_day * 86400000
+      AND r.started_at < (k.last_failed_day + 1) * 86400000 AND r.status IN ('failed', 'timedOut'))
+      FROM (
+      SELECT d.test_id, d.browser, sum(d.runs) AS runs, sum(d.passed) AS passed, sum(d.failed) AS failed, sum(d.skipped) AS skipped,
+      sum(d.passed_on_retry) AS passed_on_retry, sum(d.scored_passed) AS scored_passed, sum(d.scored_failed) AS scored_failed, sum(d.attempts) AS attempts,
+      sum(d.changes) + coalesce(max(b.changes), 0) AS changes, sum(d.duration_sum) AS duration_sum, max(d.duration_max) AS duration_max,
+      sum(d.timed_runs) AS timed_runs, max(b.first_outcome) AS first_outcome, max(b.last_outcome) AS last_outcome, max(d.last_run_at) AS last_run_at,
+      max(CASE WHEN d.failed > 0 THEN d.day END) AS last_failed_day
+      FROM d LEFT JOIN boundaries b ON b.test_id = d.test_id AND b.browser = d.browser
+      GROUP BY d.test_id, d.browser
+      ) k;
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open.js';
+import { addRunToTestTotals, refreshTestTotals } from './test-totals.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -169,6 +170,7 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   s.dropStaleErrors.run();
   s.rebuild.run();
   s.rebuildErrors.run();
+  refreshTestTotals(sqlite);
   s.clearKeys.run();
   return result;
 }
@@ -184,11 +186,17 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number): void {
   if (s.overlaps.get(runId) === 0) {
     s.append.run({ runId });
     s.appendErrors.run({ runId });
+    addRunToTestTotals(sqlite, runId, () => {
+      s.clearKeys.run();
+      s.keysOfRun.run(runId);
+      refreshTestTotals(sqlite);
+      s.clearKeys.run();
+    });
     return;
   }
   withRollupRefresh(sqlite, [runId], () => undefined);
 }
 
 export function clearRollups(sqlite: SqliteDatabase): void {
-  sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM daily_error_stats; DELETE FROM error_samples; DELETE FROM browser_projects;');
+  sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM test_totals; DELETE FROM daily_error_stats; DELETE FROM error_samples; DELETE FROM browser_projects;');
 }

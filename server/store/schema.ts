@@ -11,6 +11,7 @@ export interface DatabaseSchema {
   attempts: AttemptsTable;
   settings: SettingsTable;
   daily_test_stats: DailyTestStatsTable;
+  test_totals: TestTotalsTable;
   daily_error_stats: DailyErrorStatsTable;
   error_samples: ErrorSamplesTable;
   browser_projects: BrowserProjectsTable;
@@ -154,6 +155,28 @@ export interface DailyTestStatsTable {
   first_outcome: number | null;
   last_outcome: number | null;
   last_run_at: number;
+}
+
+/** Per test and browser over all history (migration 4, test-totals.ts). */
+export interface TestTotalsTable {
+  test_id: number;
+  browser: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  duration_sum: number;
+  duration_max: number;
+  timed_runs: number;
+  first_outcome: number | null;
+  last_outcome: number | null;
+  last_run_at: number;
+  last_failed_at: number | null;
 }
 
 export interface TestsTable {

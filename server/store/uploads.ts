@@ -80,10 +80,17 @@ export async function pendingUploads(store: Store): Promise<PendingUpload[]> {
   }));
 }
 
-export async function recentUploads(store: Store, options: { status?: ReviewStatus; limit: number }): Promise<RecentUpload[]> {
-  let query = uploadsQuery(store).orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').limit(options.limit);
+export async function recentUploads(store: Store, options: { status?: ReviewStatus; limit: number; offset?: number }): Promise<RecentUpload[]> {
+  let query = uploadsQuery(store).orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').limit(options.limit).offset(options.offset ?? 0);
   if (options.status) query = query.where('runs.status', '=', options.status);
   return (await query.execute()).map(toRecent);
+}
+
+/** How many uploads the recent list holds in all (of one status, if given). */
+export async function recentUploadCount(store: Store, status?: ReviewStatus): Promise<number> {
+  let query = store.db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (status) query = query.where('runs.status', '=', status);
+  return (await query.executeTakeFirstOrThrow()).n;
 }
 
 export async function findUpload(store: Store, id: number) {

@@ -3,9 +3,11 @@ import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.j
 import type {
   DailyStat,
   DashboardResponse,
-  ErrorPattern,
-  FlakyTestGroup,
-  SlowTest,
+  ErrorPatternsPage,
+  FlakySortKey,
+  FlakyTestsPage,
+  Paged,
+  SlowTestsPage,
   TestResultDetail,
   TrendDay,
   TrendRecord,
@@ -53,19 +55,38 @@ export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
 
 export const dashboard = (days = 30) => request<DashboardResponse>(`/api/dashboard?days=${days}`);
 export const flakyTrendList = () => request<TrendRecord[]>('/api/flaky-trends?period=7');
-export const flakyTrendRecords = () => request<TrendRecord[]>('/api/flaky-trends');
-export const flakyTests = () => request<FlakyTestGroup[]>('/api/flaky-tests');
-export const testDetails = (testTitle: string, browser: string) =>
-  request<TestResultDetail[]>(`/api/test-details/${enc(testTitle)}/${enc(browser)}`);
+
+/** Query string of the given parameters, leaving out empty ones. */
+function query(params: Record<string, string | number | boolean | null | undefined>): string {
+  const pairs = Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  return pairs.length === 0 ? '' : `?${new URLSearchParams(pairs.map(([k, v]) => [k, String(v)])).toString()}`;
+}
+
+export interface FlakyTestsQuery {
+  page: number;
+  pageSize: number;
+  search?: string;
+  browser?: string | null;
+  /** A severity (severe, moderate, minor) or a trend direction, as SPEC.md's severity query. */
+  severity?: string | null;
+  sort?: FlakySortKey;
+  order?: 'asc' | 'desc';
+}
+/** One page of flaky groups, searched, filtered and sorted by the server. */
+export const flakyTestsPage = (q: FlakyTestsQuery) => request<FlakyTestsPage>(`/api/flaky-tests${query({ ...q })}`);
+
+/** A test's history on one browser: the file separates tests that share a title. */
+export const testDetails = (testTitle: string, browser: string, file: string, page = 1, pageSize = 50) =>
+  request<Paged<TestResultDetail>>(`/api/test-details/${enc(testTitle)}/${enc(browser)}${query({ file, page, pageSize })}`);
 export const dailyStats = (testFile: string, testTitle: string, browser: string) =>
   request<DailyStat[]>(`/api/flaky-tests/${enc(testFile)}/${enc(testTitle)}/${enc(browser)}/daily-stats`);
 export const aiAnalysis = (body: AiAnalysisRequest) => request<AiAnalysisResult>('/api/ai-analysis', { method: 'POST', body });
-export const slowTests = () => request<SlowTest[]>('/api/slow-tests');
+export const slowTestsPage = (page: number, pageSize: number) => request<SlowTestsPage>(`/api/slow-tests${query({ page, pageSize })}`);
 export const trends = () => request<TrendDay[]>('/api/trends');
-export const errorPatterns = () => request<ErrorPattern[]>('/api/error-patterns');
+export const errorPatternsPage = (page: number, pageSize: number) => request<ErrorPatternsPage>(`/api/error-patterns${query({ page, pageSize })}`);
 
-export const recentUploads = (status?: ReviewStatus) =>
-  request<RecentUpload[]>(status ? `/api/recent-uploads?status=${status}` : '/api/recent-uploads');
+export const recentUploadsPage = (page: number, pageSize: number, status?: ReviewStatus) =>
+  request<Paged<RecentUpload>>(`/api/recent-uploads${query({ status, page, pageSize })}`);
 export const uploadReport = (body: UploadRequest) => request<UploadResponse>('/api/upload', { method: 'POST', body });
 export const clearAll = () => request<unknown>('/api/clear-all', { method: 'DELETE' });
 export const deleteRun = (id: number) => request<unknown>(`/api/test-run/${id}`, { method: 'DELETE' });

@@ -1,15 +1,22 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
-import { errorPatterns } from '../api/calls.js';
+import { useState } from 'react';
+import { errorPatternsPage } from '../api/calls.js';
+import { ListPager } from '../components/ListPager.js';
 import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { StatCard } from '../components/StatCard.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
 import { ErrorCategoryCard } from './errors/ErrorCategoryCard.js';
-import { groupByCategory, patternStats } from './errors/pattern-groups.js';
+import { groupByCategory } from './errors/pattern-groups.js';
+
+/** Patterns per page, most frequent first; the cards group the page's patterns by category. */
+const PAGE_SIZE = 50;
 
 export function ErrorPatternsPage() {
-  const { data, error, loading, reload } = useApi(errorPatterns, []);
+  const [page, setPage] = useState(1);
+  const { data: answer, error, loading, reload } = useApi(() => errorPatternsPage(page, PAGE_SIZE), [page]);
+  const data = answer?.items;
   useReloadOnTestDataUpdated(reload);
 
   let content;
@@ -22,7 +29,7 @@ export function ErrorPatternsPage() {
       </EmptyState>
     );
   } else {
-    const stats = patternStats(data);
+    const stats = answer!.counts;
     content = (
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
@@ -33,6 +40,7 @@ export function ErrorPatternsPage() {
         {groupByCategory(data).map((group) => (
           <ErrorCategoryCard key={group.category} group={group} />
         ))}
+        <ListPager page={answer!.page} pageSize={answer!.pageSize} total={answer!.total} noun="error patterns" onPage={setPage} testId="error-pager" />
       </Stack>
     );
   }

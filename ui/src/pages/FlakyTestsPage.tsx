@@ -2,8 +2,9 @@ import { Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { TrendDirection } from '../../../core/analytics/formulas.js';
-import type { BrowserEntry, FlakyTestGroup } from '../../../core/api/analytics.js';
-import { flakyTests, flakyTrendRecords } from '../api/calls.js';
+import type { BrowserEntry, FlakySortKey, FlakyTestGroup } from '../../../core/api/analytics.js';
+import { flakyTestsPage } from '../api/calls.js';
+import { ListPager } from '../components/ListPager.js';
 import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
@@ -12,12 +13,16 @@ import { FlakyDetailDialog, type DialogSelection } from './flaky/FlakyDetailDial
 import { FlakyFilterStatus } from './flaky/FlakyFilterStatus.js';
 import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
 import { FlakyStatCards } from './flaky/FlakyStatCards.js';
-import { groupKey, indexTrends, matchesFilter, parseFilter, severityCounts, type FlakyFilter } from './flaky/flaky-filter.js';
+import { FlakyToolbar, type SortChoice } from './flaky/FlakyToolbar.js';
+import { groupKey, parseFilter, trendsOfPage, type FlakyFilter } from './flaky/flaky-filter.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
 
 /** SPEC.md section 9. */
 const HIGHLIGHT_MS = 3000;
 const DIALOG_DELAY_MS = 500;
+/** Rows per page, and how long typing pauses before the server is asked. */
+const PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 300;
 
 interface DeepLink {
   test: string;
@@ -35,12 +40,21 @@ export function FlakyTestsPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [version, setVersion] = useState(0);
-  const groups = useApi(() => flakyTests(), [version]);
-  // Trend records only decorate the table: their failure is logged (by useApi) and ignored.
-  const trendRecords = useApi(() => flakyTrendRecords(), [version]);
-  const trends = useMemo(() => indexTrends(trendRecords.data ?? []), [trendRecords.data]);
-
   const [filter, setFilter] = useState<FlakyFilter>('all');
+  // What the box shows, and what the server was asked for once typing paused.
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [browser, setBrowser] = useState<string | null>(null);
+  const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
+  const [page, setPage] = useState(1);
+  const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
+  const groups = useApi(
+    () => flakyTestsPage({ page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order }),
+    [page, search, browser, filter, sortKey, order, version],
+  );
+  const answer = groups.data;
+  const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
+
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const [selection, setSelection] = useState<DialogSelection | null>(null);
@@ -58,14 +72,21 @@ export function FlakyTestsPage() {
     if (params.has('severity')) {
       setFilter(parseFilter(params.get('severity')));
       setExpanded(new Set());
+      setPage(1);
     }
     const test = params.get('test');
     const file = params.get('file');
-    if (test && file) setDeepLink({ test, file, browser: params.get('browser') });
+    if (test && file) {
+      // The server finds the test: it is searched for by its title, which the box then shows.
+      setDeepLink({ test, file, browser: params.get('browser') });
+      setSearchInput(test);
+      setSearch(test);
+      setPage(1);
+    }
   }
-  if (deepLink && groups.data) {
+  if (deepLink && answer && !groups.loading) {
     setDeepLink(null);
-    const group = groups.data.find((g) => g.test_title === deepLink.test && g.test_file === deepLink.file);
+    const group = answer.items.find((g) => g.test_title === deepLink.test && g.test_file === deepLink.file);
     if (group) {
       const key = groupKey(group);
       setExpanded(new Set([key]));
@@ -90,8 +111,20 @@ export function FlakyTestsPage() {
     };
   }, [target]);
 
+  // Typing pauses before the server is asked; each new search starts at its first page.
+  useEffect(() => {
+    const wanted = searchInput.trim();
+    if (wanted === search) return;
+    const timer = setTimeout(() => {
+      setSearch(wanted);
+      setPage(1);
+      setExpanded(new Set());
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput, search]);
+
   // Once the groups are in and the query has done its work, the address goes back to /flaky-tests.
-  const settled = groups.data !== undefined || (groups.error !== null && !groups.loading);
+  const settled = !groups.loading && (groups.data !== undefined || groups.error !== null);
   useEffect(() => {
     if (settled && location.search !== '') navigate('/flaky-tests', { replace: true });
   }, [settled, location.search, navigate]);
@@ -108,6 +141,21 @@ export function FlakyTestsPage() {
   const changeFilter = (next: FlakyFilter) => {
     setFilter((current) => (current === next ? 'all' : next));
     setExpanded(new Set());
+    setPage(1);
+  };
+  const changeBrowser = (next: string | null) => {
+    setBrowser(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
+  const changeSort = (next: SortChoice) => {
+    setSort(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
+  const changePage = (next: number) => {
+    setPage(next);
+    setExpanded(new Set());
   };
   const toggle = (key: string) =>
     setExpanded((current) => {
@@ -116,13 +164,13 @@ export function FlakyTestsPage() {
       return next;
     });
 
-  const all = groups.data;
-  const shown = useMemo(() => (all ?? []).filter((g) => matchesFilter(g, filter, trends)), [all, filter, trends]);
+  // No flaky test at all: not merely none for this search, browser or trend.
+  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
 
   let content;
-  if (all === undefined && groups.error) content = <ErrorState text="Failed to load flaky tests" />;
-  else if (all === undefined) content = <LoadingState text="Loading flaky tests..." />;
-  else if (all.length === 0) {
+  if (answer === undefined && groups.error) content = <ErrorState text="Failed to load flaky tests" />;
+  else if (answer === undefined) content = <LoadingState text="Loading flaky tests..." />;
+  else if (nothingStored) {
     content = (
       <EmptyState title="No flaky tests found!">
         <Text c="dimmed">Flaky tests are tests that have multiple runs with different outcomes: they pass in some runs and fail in others.</Text>
@@ -131,24 +179,28 @@ export function FlakyTestsPage() {
   } else {
     content = (
       <>
-        <FlakyStatCards counts={severityCounts(all)} filter={filter} onSelect={changeFilter} />
-        <FlakyFilterStatus filter={filter} shown={shown.length} total={all.length} onClear={() => changeFilter('all')} />
-        <FlakyGroupTable
-          groups={shown}
-          trends={trends}
-          expanded={expanded}
-          highlighted={highlighted}
-          rowRef={(key, element) => {
-            if (element) rows.current.set(key, element);
-            else rows.current.delete(key);
-          }}
-          onToggle={toggle}
-          onOpen={(group, entry) => {
-            setSelection({ group, entry });
-            setDialogOpen(true);
-          }}
-          onTrend={(direction: TrendDirection) => changeFilter(direction)}
-        />
+        <FlakyStatCards counts={answer.counts} filter={filter} onSelect={changeFilter} />
+        <FlakyToolbar search={searchInput} onSearch={setSearchInput} browser={browser} browsers={answer.browsers} onBrowser={changeBrowser} sort={sort} onSort={changeSort} />
+        <FlakyFilterStatus filter={filter} shown={answer.total} total={answer.counts.all} onClear={() => changeFilter('all')} />
+        <div aria-busy={groups.loading} style={{ opacity: groups.loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
+          <FlakyGroupTable
+            groups={answer.items}
+            trends={trends}
+            expanded={expanded}
+            highlighted={highlighted}
+            rowRef={(key, element) => {
+              if (element) rows.current.set(key, element);
+              else rows.current.delete(key);
+            }}
+            onToggle={toggle}
+            onOpen={(group, entry) => {
+              setSelection({ group, entry });
+              setDialogOpen(true);
+            }}
+            onTrend={(direction: TrendDirection) => changeFilter(direction)}
+          />
+        </div>
+        <ListPager page={answer.page} pageSize={answer.pageSize} total={answer.total} noun="flaky tests" onPage={changePage} testId="flaky-pager" />
       </>
     );
   }

@@ -1,16 +1,22 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
-import { slowTests } from '../api/calls.js';
+import { useState } from 'react';
+import { slowTestsPage } from '../api/calls.js';
+import { ListPager } from '../components/ListPager.js';
 import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { StatCard } from '../components/StatCard.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
 import { OptimisationTips } from './slow/OptimisationTips.js';
-import { slowStats } from './slow/slow-stats.js';
 import { SlowTestsTable } from './slow/SlowTestsTable.js';
 
+/** Tests per page, slowest first. */
+const PAGE_SIZE = 50;
+
 export function SlowTestsPage() {
-  const { data, error, loading, reload } = useApi(slowTests, []);
+  const [page, setPage] = useState(1);
+  const { data: answer, error, loading, reload } = useApi(() => slowTestsPage(page, PAGE_SIZE), [page]);
+  const data = answer?.items;
   useReloadOnTestDataUpdated(reload);
 
   let content;
@@ -23,16 +29,19 @@ export function SlowTestsPage() {
       </EmptyState>
     );
   } else {
-    const stats = slowStats(data);
+    // Over every test of the window, not this page.
+    const { total } = answer!;
+    const { slow, very_slow: verySlow } = answer!.counts;
     content = (
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <StatCard label="Tests Analyzed" value={stats.total.toLocaleString()} />
-          <StatCard label="Slow Tests (>10s)" value={stats.slow.toLocaleString()} color={stats.slow > 0 ? 'orange' : undefined} />
-          <StatCard label="Very Slow Tests (>30s)" value={stats.verySlow.toLocaleString()} color={stats.verySlow > 0 ? 'red' : undefined} />
+          <StatCard label="Tests Analyzed" value={total.toLocaleString()} />
+          <StatCard label="Slow Tests (>10s)" value={slow.toLocaleString()} color={slow > 0 ? 'orange' : undefined} />
+          <StatCard label="Very Slow Tests (>30s)" value={verySlow.toLocaleString()} color={verySlow > 0 ? 'red' : undefined} />
         </SimpleGrid>
-        {stats.slow > 0 && <OptimisationTips />}
+        {slow > 0 && <OptimisationTips />}
         <SlowTestsTable tests={data} />
+        <ListPager page={answer!.page} pageSize={answer!.pageSize} total={total} noun="tests" onPage={setPage} testId="slow-pager" />
       </Stack>
     );
   }

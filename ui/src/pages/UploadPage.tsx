@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { useEffect, useEffectEvent, useState } from 'react';
-import { recentUploads } from '../api/calls.js';
+import { recentUploadsPage } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
 import { broadcastTestDataUpdated, onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
@@ -8,11 +8,18 @@ import { useSession } from '../session/SessionProvider.js';
 import { RecentUploadsSection, type StatusFilter } from './upload/RecentUploadsSection.js';
 import { UploadForm } from './upload/UploadForm.js';
 
+const UPLOADS_PER_PAGE = 50;
+
 /** /upload: upload reports, then the recent uploads with their review status (SPEC.md section 2). */
 export function UploadPage() {
   const { refreshPendingCount } = useSession();
   const [status, setStatus] = useState<StatusFilter>('all');
-  const uploads = useApi(() => recentUploads(status === 'all' ? undefined : status), [status]);
+  const [page, setPage] = useState(1);
+  const uploads = useApi(() => recentUploadsPage(page, UPLOADS_PER_PAGE, status === 'all' ? undefined : status), [status, page]);
+  const changeStatus = (next: StatusFilter) => {
+    setStatus(next);
+    setPage(1);
+  };
 
   // One reload path for our own changes and anyone else's (the broadcast reaches this page too).
   const reloadUploads = useEffectEvent(() => uploads.reload());
@@ -28,7 +35,7 @@ export function UploadPage() {
     <Stack gap="lg">
       <PageHeader title="Upload" subtitle="Upload Playwright JSON reports; new uploads wait for review." />
       <UploadForm onUploaded={dataChanged} />
-      <RecentUploadsSection status={status} onStatusChange={setStatus} uploads={uploads} onDataChanged={dataChanged} />
+      <RecentUploadsSection status={status} onStatusChange={changeStatus} uploads={uploads} onPage={setPage} onDataChanged={dataChanged} />
     </Stack>
   );
 }

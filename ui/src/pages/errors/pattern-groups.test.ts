@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorPattern } from '../../../../core/api/analytics.js';
-import { affectedTests, groupByCategory, patternStats, splitList } from './pattern-groups.js';
+import { affectedTests, groupByCategory, splitList } from './pattern-groups.js';
 
 const pattern = (category: string, frequency: number, browsers = 'chromium'): ErrorPattern => ({
   error_category: category,
@@ -9,6 +9,7 @@ const pattern = (category: string, frequency: number, browsers = 'chromium'): Er
   frequency,
   affected_browsers: browsers,
   affected_tests: 'a,b',
+  affected_test_count: 2,
   full_error: 'boom',
 });
 
@@ -23,13 +24,6 @@ describe('groupByCategory', () => {
   });
 });
 
-describe('patternStats', () => {
-  it('counts categories, sums failures and counts distinct browsers', () => {
-    expect(patternStats([pattern('Test Timeout', 2, 'chromium,firefox'), pattern('Assertion Error', 5, 'firefox, webkit')])).toEqual({ categories: 2, failures: 7, browsers: 3 });
-    expect(patternStats([])).toEqual({ categories: 0, failures: 0, browsers: 0 });
-  });
-});
-
 describe('lists', () => {
   it('splits comma lists and drops blanks', () => {
     expect(splitList('a, b,,c ')).toEqual(['a', 'b', 'c']);
@@ -38,5 +32,7 @@ describe('lists', () => {
   it('shows three affected tests and counts the rest', () => {
     expect(affectedTests('a,b,c,d,e')).toEqual({ first: ['a', 'b', 'c'], more: 2 });
     expect(affectedTests('a,b')).toEqual({ first: ['a', 'b'], more: 0 });
+    // The server lists at most 20 names and counts every affected test.
+    expect(affectedTests('a,b,c,d', 250)).toEqual({ first: ['a', 'b', 'c'], more: 247 });
   });
 });

@@ -38,13 +38,8 @@ export function groupByCategory(patterns: readonly ErrorPattern[]): CategoryGrou
   });
 }
 
-export function patternStats(patterns: readonly ErrorPattern[]): { categories: number; failures: number; browsers: number } {
-  const browsers = new Set(patterns.flatMap((p) => splitList(p.affected_browsers)));
-  return { categories: groupByCategory(patterns).length, failures: patterns.reduce((s, p) => s + p.frequency, 0), browsers: browsers.size };
-}
-
-/** The first `shown` affected tests and how many more there are. */
-export function affectedTests(list: string, shown = 3): { first: string[]; more: number } {
+/** The first `shown` affected tests and how many more there are (the server lists a few and counts all). */
+export function affectedTests(list: string, count?: number, shown = 3): { first: string[]; more: number } {
   const tests = splitList(list);
-  return { first: tests.slice(0, shown), more: Math.max(0, tests.length - shown) };
+  return { first: tests.slice(0, shown), more: Math.max(0, (count ?? tests.length) - Math.min(shown, tests.length)) };
 }

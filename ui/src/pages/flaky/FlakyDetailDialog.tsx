@@ -1,8 +1,8 @@
 import { Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { AiAnalysisResult } from '../../../../core/api/ai.js';
-import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
-import { dailyStats } from '../../api/calls.js';
+import type { BrowserEntry, FlakyTestGroup, TestResultDetail } from '../../../../core/api/analytics.js';
+import { dailyStats, testDetails } from '../../api/calls.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { useApi } from '../../lib/use-api.js';
 import { AiAnalysisTab } from './AiAnalysisTab.js';
@@ -58,14 +58,30 @@ export function FlakyDetailDialog({ selection, opened, onClose }: { selection: D
 
 function DetailContent({ selection, tab, onTab }: { selection: DialogSelection; tab: DetailTab; onTab(tab: DetailTab): void }) {
   const { group, entry } = selection;
-  const details = useApi(() => cachedTestDetails(group.test_title, entry.browser), [group.test_title, entry.browser]);
+  const details = useApi(() => cachedTestDetails(group.test_title, entry.browser, group.test_file), [group.test_title, entry.browser, group.test_file]);
+  // Older runs, page by page, after the cached first page.
+  const [older, setOlder] = useState<TestResultDetail[]>([]);
+  const [loadingOlder, setLoadingOlder] = useState(false);
   // SPEC.md section 8: a daily stats failure clears the stats and shows the empty state.
   const stats = useApi(() => dailyStats(group.test_file, group.test_title, entry.browser), [group.test_file, group.test_title, entry.browser]);
   const [analysis, setAnalysis] = useState<AiAnalysisResult | null>(null);
 
-  // The details call is per title and browser; a title used in two files shares it, so keep this file's runs.
-  const history = details.data?.filter((r) => !r.test_file || r.test_file === group.test_file);
-  const historyLoaded = details.data !== undefined && !details.loading;
+  const first = details.data;
+  const history = first ? [...first.items, ...older] : undefined;
+  const historyLoaded = first !== undefined && !details.loading;
+  const loadOlder = async () => {
+    if (!first || !history) return;
+    setLoadingOlder(true);
+    try {
+      const next = await testDetails(group.test_title, entry.browser, group.test_file, Math.floor(history.length / first.pageSize) + 1, first.pageSize);
+      setOlder((current) => [...current, ...next.items]);
+    } catch (error) {
+      // SPEC.md section 8: detail load failures are only logged.
+      console.error(error);
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
 
   return (
     <Stack gap="md">
@@ -78,7 +94,12 @@ function DetailContent({ selection, tab, onTab }: { selection: DialogSelection; 
         </Tabs.List>
         <Tabs.Panel value="history">
           {/* A failed history load is only logged (SPEC.md section 8): it shows as no history. */}
-          <TestHistoryTab history={details.error && !details.loading ? (history ?? []) : history} />
+          <TestHistoryTab
+            history={details.error && !details.loading ? (history ?? []) : history}
+            total={first?.total ?? 0}
+            loadingOlder={loadingOlder}
+            onOlder={() => void loadOlder()}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="trends">
           <TrendsTab title={group.test_title} browser={entry.browser} stats={stats.error && !stats.loading ? [] : stats.data} />

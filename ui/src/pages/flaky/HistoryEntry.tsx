@@ -20,7 +20,7 @@ function Section({ label, children }: { label: string; children: React.ReactNode
 export function HistoryEntry({ result }: { result: TestResultDetail }) {
   const failed = result.status === 'failed' || result.status === 'timedOut';
   return (
-    <Paper withBorder radius="md" p="sm" data-testid="history-entry" data-status={result.status}>
+    <Paper withBorder radius="md" p="sm" data-testid="history-entry" data-status={result.status} data-result-id={result.id}>
       <Group gap="sm" wrap="wrap">
         <Badge color={statusColor(result.status)} variant="light" data-testid="history-status">
           {statusLabel(result.status)}

@@ -1,11 +1,20 @@
-import { Alert, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import type { TestResultDetail } from '../../../../core/api/analytics.js';
 import { LoadingState } from '../../components/PageState.js';
 import { skippedWithoutFailures } from './error-display.js';
 import { HistoryEntry } from './HistoryEntry.js';
 
-/** One entry per run, newest first as the server sends them; undefined while loading. */
-export function TestHistoryTab({ history }: { history: TestResultDetail[] | undefined }) {
+interface Props {
+  /** Newest first as the server sends them; undefined while loading. */
+  history: TestResultDetail[] | undefined;
+  /** How many runs the test has on this browser in all. */
+  total: number;
+  loadingOlder: boolean;
+  onOlder(): void;
+}
+
+/** One entry per run, a page at a time: "Showing N of M runs" and the next older page on demand. */
+export function TestHistoryTab({ history, total, loadingOlder, onOlder }: Props) {
   if (history === undefined) return <LoadingState text="Loading test history..." />;
   if (history.length === 0) {
     return (
@@ -24,6 +33,14 @@ export function TestHistoryTab({ history }: { history: TestResultDetail[] | unde
       {history.map((result) => (
         <HistoryEntry key={result.id} result={result} />
       ))}
+      <Group justify="space-between" data-testid="history-pager">
+        <Text size="sm" c="dimmed">{`Showing ${history.length.toLocaleString('en-US')} of ${Math.max(total, history.length).toLocaleString('en-US')} runs`}</Text>
+        {history.length < total && (
+          <Button size="xs" variant="light" loading={loadingOlder} onClick={onOlder}>
+            Show older runs
+          </Button>
+        )}
+      </Group>
     </Stack>
   );
 }

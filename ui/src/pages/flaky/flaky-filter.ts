@@ -1,5 +1,8 @@
-/** The Flaky Test Analysis filter of SPEC.md section 4: severity by worst pass rate, or a trend direction. */
-import { flakySeverity, worstTrend, type Severity, type TrendDirection } from '../../../../core/analytics/formulas.js';
+/**
+ * The Flaky Test Analysis filter of SPEC.md section 4: severity by worst pass rate, or a trend
+ * direction. The server applies it (GET /api/flaky-tests?severity=…); the UI names and shows it.
+ */
+import { worstTrend, type Severity, type TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { FlakyTestGroup, TrendRecord } from '../../../../core/api/analytics.js';
 
 export type FlakyFilter = 'all' | Severity | TrendDirection;
@@ -27,21 +30,28 @@ export const FILTER_LABELS: Record<FlakyFilter, string> = {
   new: 'New trend',
 };
 
-/** A group's identity: the same title can exist in several files. */
-export function groupKey(group: Pick<FlakyTestGroup, 'test_file' | 'test_title'>): string {
-  return `${group.test_file}\u0000${group.test_title}`;
+/** A group's identity: the same title can exist in several files, and in several describe blocks of one. */
+export function groupKey(group: Pick<FlakyTestGroup, 'test_file' | 'test_title' | 'test_id'>): string {
+  return group.test_id === undefined ? `${group.test_file}\u0000${group.test_title}` : `#${group.test_id}`;
 }
 
-export type TrendIndex = ReadonlyMap<string, TrendRecord>;
+export type BrowserTrend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
+export type TrendIndex = ReadonlyMap<string, BrowserTrend>;
 
 const trendKey = (file: string, title: string, browser: string) => `${file}\u0000${title}\u0000${browser}`;
 
-/** Trend records by test_file + test_title + browser. */
-export function indexTrends(records: readonly TrendRecord[]): TrendIndex {
-  return new Map(records.map((r) => [trendKey(r.test_file, r.test_title, r.browser), r]));
+/** The trends the server sent with a page of groups, by test_file + test_title + browser. */
+export function trendsOfPage(groups: readonly FlakyTestGroup[]): TrendIndex {
+  const index = new Map<string, BrowserTrend>();
+  for (const g of groups) {
+    for (const b of g.browsers) {
+      if (b.trend_direction) index.set(trendKey(g.test_file, g.test_title, b.browser), { trend_direction: b.trend_direction, trend_percentage: b.trend_percentage ?? 0 });
+    }
+  }
+  return index;
 }
 
-export function browserTrend(index: TrendIndex, group: Pick<FlakyTestGroup, 'test_file' | 'test_title'>, browser: string): TrendRecord | undefined {
+export function browserTrend(index: TrendIndex, group: Pick<FlakyTestGroup, 'test_file' | 'test_title'>, browser: string): BrowserTrend | undefined {
   return index.get(trendKey(group.test_file, group.test_title, browser));
 }
 
@@ -53,23 +63,11 @@ export interface Trend {
 
 /** The overall trend: the worst direction of the browsers (core worstTrend) with its largest change. */
 export function groupTrend(group: FlakyTestGroup, index: TrendIndex): Trend | null {
-  const records = group.browsers.map((b) => browserTrend(index, group, b.browser)).filter((r): r is TrendRecord => r !== undefined);
+  const records = group.browsers.map((b) => browserTrend(index, group, b.browser)).filter((r): r is BrowserTrend => r !== undefined);
   const direction = worstTrend(records.map((r) => r.trend_direction));
   if (direction === null) return null;
   const percentage = records.filter((r) => r.trend_direction === direction).reduce((best, r) => (Math.abs(r.trend_percentage) > Math.abs(best) ? r.trend_percentage : best), 0);
   return { direction, percentage };
-}
-
-export function matchesFilter(group: FlakyTestGroup, filter: FlakyFilter, index: TrendIndex): boolean {
-  if (filter === 'all') return true;
-  if (isTrendFilter(filter)) return group.browsers.some((b) => browserTrend(index, group, b.browser)?.trend_direction === filter);
-  return flakySeverity(group.worst_pass_rate) === filter;
-}
-
-export function severityCounts(groups: readonly FlakyTestGroup[]): Record<'all' | Severity, number> {
-  const counts = { all: groups.length, severe: 0, moderate: 0, minor: 0 };
-  for (const g of groups) counts[flakySeverity(g.worst_pass_rate)] += 1;
-  return counts;
 }
 
 /** SPEC.md section 4: ceil(abs(percentage) / 10) segments of 5. */

@@ -1,17 +1,19 @@
-/** SPEC.md section 7: test details are cached per title and browser for the life of the page. */
-import type { TestResultDetail } from '../../../../core/api/analytics.js';
+/** SPEC.md section 7: test details are cached per test and browser for the life of the page (the first page of them). */
+import type { Paged, TestResultDetail } from '../../../../core/api/analytics.js';
 import { testDetails } from '../../api/calls.js';
 
-const cache = new Map<string, Promise<TestResultDetail[]>>();
+const cache = new Map<string, Promise<Paged<TestResultDetail>>>();
 
-export function cachedTestDetails(testTitle: string, browser: string): Promise<TestResultDetail[]> {
-  const key = `${testTitle}\u0000${browser}`;
+/** The file always goes with the title: two tests of one title in different files are two histories. */
+export function cachedTestDetails(testTitle: string, browser: string, testFile: string): Promise<Paged<TestResultDetail>> {
+  const key = `${testTitle}\u0000${browser}\u0000${testFile}`;
   let answer = cache.get(key);
   if (!answer) {
-    answer = testDetails(testTitle, browser);
+    const loading = testDetails(testTitle, browser, testFile);
     // A failure is not cached: the next opening tries again.
-    answer.catch(() => cache.delete(key));
-    cache.set(key, answer);
+    loading.catch(() => cache.delete(key));
+    cache.set(key, loading);
+    answer = loading;
   }
   return answer;
 }

@@ -1,21 +1,4 @@
-import type { SlowTest } from '../../../../core/api/analytics.js';
-import { performanceLevel, SLOW_MS, VERY_SLOW_MS, type PerformanceLevel } from '../../../../core/analytics/formulas.js';
-
-export interface SlowStats {
-  total: number;
-  /** Average over SLOW_MS (10 s). */
-  slow: number;
-  /** Average over VERY_SLOW_MS (30 s). */
-  verySlow: number;
-}
-
-export function slowStats(tests: readonly SlowTest[]): SlowStats {
-  return {
-    total: tests.length,
-    slow: tests.filter((t) => t.avg_duration > SLOW_MS).length,
-    verySlow: tests.filter((t) => t.avg_duration > VERY_SLOW_MS).length,
-  };
-}
+import { performanceLevel, type PerformanceLevel } from '../../../../core/analytics/formulas.js';
 
 const LEVEL_COLORS: Record<PerformanceLevel, string> = { Fast: 'green', Medium: 'yellow', Slow: 'orange', 'Very Slow': 'red' };
 

@@ -1,9 +1,11 @@
 import { Group, Paper, Select, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import type { Paged } from '../../../../core/api/analytics.js';
 import type { RecentUpload, ReviewStatus } from '../../../../core/api/uploads.js';
 import { deleteRun } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
+import { ListPager } from '../../components/ListPager.js';
 import { EmptyState, ErrorState, LoadingState } from '../../components/PageState.js';
 import type { ApiState } from '../../lib/use-api.js';
 import { ClearAllDataButton } from './ClearAllDataButton.js';
@@ -21,10 +23,12 @@ const FILTERS = [
 export const DELETE_CONFIRM = 'Are you sure you want to delete this test run and all its results? This cannot be undone.';
 
 /** 'Recent Uploads': the server-filtered list, DELETE per row and Clear All Data. */
-export function RecentUploadsSection({ status, onStatusChange, uploads, onDataChanged }: {
+export function RecentUploadsSection({ status, onStatusChange, uploads, onPage, onDataChanged }: {
   status: StatusFilter;
   onStatusChange(status: StatusFilter): void;
-  uploads: ApiState<RecentUpload[]>;
+  /** One page of the list, newest first. */
+  uploads: ApiState<Paged<RecentUpload>>;
+  onPage(page: number): void;
   /** A run was deleted or everything was cleared. */
   onDataChanged(): void;
 }) {
@@ -63,12 +67,13 @@ export function RecentUploadsSection({ status, onStatusChange, uploads, onDataCh
         </Group>
       </Group>
       <RecentUploadsBody uploads={uploads} filtered={status !== 'all'} deleting={deleting} onOpen={(id) => navigate(`/upload/${id}`)} onDelete={(u) => void remove(u)} />
+      {uploads.data && <ListPager page={uploads.data.page} pageSize={uploads.data.pageSize} total={uploads.data.total} noun="uploads" onPage={onPage} testId="uploads-pager" />}
     </Paper>
   );
 }
 
 function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
-  uploads: ApiState<RecentUpload[]>;
+  uploads: ApiState<Paged<RecentUpload>>;
   filtered: boolean;
   deleting: number | null;
   onOpen(id: number): void;
@@ -77,7 +82,7 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
   // useApi keeps the last list on a failed reload; a stale list for another filter would mislead.
   if (uploads.error && !uploads.loading) return <ErrorState text="Failed to load recent uploads" action={{ label: 'Try Again', onClick: uploads.reload }} />;
   if (uploads.data === undefined) return <LoadingState text="Loading uploads..." />;
-  if (uploads.data.length === 0) {
+  if (uploads.data.items.length === 0) {
     return <EmptyState title="No uploads yet.">{filtered && <Text c="dimmed">None with this status.</Text>}</EmptyState>;
   }
   return (
@@ -98,7 +103,7 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {uploads.data.map((upload) => (
+          {uploads.data.items.map((upload) => (
             <RecentUploadRow key={upload.id} upload={upload} deleting={deleting === upload.id} onOpen={() => onOpen(upload.id)} onDelete={() => onDelete(upload)} />
           ))}
         </Table.Tbody>

@@ -1,0 +1,111 @@
+import type { TrendDirection } from '../../core/analytics/formulas.js';
+import { flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
+import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
+import { testBrowserTotalsOf } from '../store/analytics.js';
+import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/flaky-page.js';
+import type { Store } from '../store/open.js';
+import { FLAKY_TREND_PERIOD } from './dashboard.js';
+import { trendRecord, trendWindows } from './flaky.js';
+import { isoTime, lastDays, today } from './windows.js';
+
+export interface FlakyListArgs {
+  days: number;
+  now: number;
+  page: number;
+  pageSize: number;
+  search: string | null;
+  browser: string | null;
+  severity: Severity | null;
+  critical: boolean;
+  trend: TrendDirection | null;
+  sort: FlakySortKey;
+  order: SortOrder;
+}
+
+/** SQLite's lower() folds ASCII letters only: the search is folded the same way. */
+export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * One page of flaky groups (SPEC.md's group and browser entry fields), with the stat cards'
+ * counts and each browser's 7-day trend. All history reads the test_totals rollup; a window
+ * of days sums the daily rollup.
+ */
+export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
+  const toDay = today(a.now);
+  // The trend filter needs the trend of every flaky test; only then are they computed.
+  const trendKeys = a.trend ? trendKeysOf(store, a.trend, toDay) : null;
+  const { counts, rows, browsers, entries } = flakyGroupPage(store, {
+    range: a.days > 0 ? lastDays(a.days, a.now) : null,
+    search: a.search ? foldAscii(a.search) : null,
+    browser: a.browser,
+    severity: a.severity,
+    critical: a.critical,
+    trendKeys,
+    sort: a.sort,
+    order: a.order,
+    limit: a.pageSize,
+    offset: (a.page - 1) * a.pageSize,
+  });
+  const trends = pageTrends(store, rows.map((r) => r.test_id), toDay);
+  const items = rows.map((row): FlakyTestGroup => {
+    const browserEntries = entries
+      .filter((e) => e.test_id === row.test_id)
+      .map((e): BrowserEntry => {
+        const trend = trends.get(`${e.test_id}\u0000${e.browser}`) ?? null;
+        return {
+          browser: e.browser,
+          pass_rate: passRateFraction(e.scored_passed, e.scored_passed + e.scored_failed, 0),
+          total_runs: e.runs,
+          failed_runs: e.failed,
+          skipped_runs: e.skipped,
+          flaky_score: flakyScore(e.changes, e.attempts),
+          attempts: e.attempts,
+          changes: e.changes,
+          passed_on_retry: e.passed_on_retry,
+          trend_direction: trend?.trend_direction ?? null,
+          trend_percentage: trend?.trend_percentage ?? null,
+        };
+      });
+    return {
+      test_title: row.title,
+      test_file: row.file,
+      browsers: browserEntries,
+      worst_pass_rate: row.worst,
+      total_runs_all_browsers: row.runs,
+      total_failed_all_browsers: row.failed,
+      highest_flaky_score: row.score,
+      last_failure: row.last_failed_at === null ? null : isoTime(row.last_failed_at),
+      test_id: row.test_id,
+    };
+  });
+  const { total, ...cards } = counts;
+  return { items, total, page: a.page, pageSize: a.pageSize, counts: cards, browsers };
+}
+
+/** The trend records of the page's tests only, by test id and browser. */
+function pageTrends(store: Store, testIds: number[], toDay: number): Map<string, TrendRecord> {
+  const trends = new Map<string, TrendRecord>();
+  if (testIds.length === 0) return trends;
+  const { current, previous } = trendWindows(FLAKY_TREND_PERIOD, toDay);
+  const key = (t: { test_id: number; browser: string }) => `${t.test_id}\u0000${t.browser}`;
+  const before = new Map(testBrowserTotalsOf(store, previous, testIds).map((t) => [key(t), t]));
+  for (const now of testBrowserTotalsOf(store, current, testIds)) {
+    const record = trendRecord(now, before.get(key(now)), current);
+    if (record) trends.set(key(now), record);
+  }
+  return trends;
+}
+
+/** The flaky tests on a browser whose 7-day trend is `direction` (as flakyTrends decides it), as file, title and browser. */
+function trendKeysOf(store: Store, direction: TrendDirection, toDay: number): string[] {
+  const windows = trendWindows(FLAKY_TREND_PERIOD, toDay);
+  const key = (t: PeriodTotals) => `${t.test_file}\u0000${t.test_title}\u0000${t.browser}`;
+  const rows = flakyPeriodTotals(store, windows);
+  const before = new Map(rows.filter((r) => r.period === 'previous').map((r) => [`${r.test_id}\u0000${r.browser}`, r]));
+  const keys: string[] = [];
+  for (const now of rows) {
+    if (now.period !== 'current') continue;
+    if (trendRecord(now, before.get(`${now.test_id}\u0000${now.browser}`), windows.current)?.trend_direction === direction) keys.push(key(now));
+  }
+  return keys;
+}

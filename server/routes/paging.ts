@@ -1,0 +1,30 @@
+import type { FastifyReply } from 'fastify';
+
+/** Every list call pages the same way (README, "Lists and paging"). */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export const pagingProperties = {
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+  pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+} as const;
+
+export interface PagingQuery {
+  page?: number;
+  pageSize: number;
+}
+
+/** The page asked for, or the first one: a call without `page` is still bounded. */
+export const pageOf = (query: PagingQuery) => ({ page: query.page ?? 1, pageSize: query.pageSize });
+
+/**
+ * With `page`, the answer is the page object as computed; without it, SPEC.md's bare list (the
+ * first page) with the total in X-Total-Count. The bare list is at most MAX_PAGE_SIZE items,
+ * so reading it back out of the cached text costs little.
+ */
+export async function sendPage(reply: FastifyReply, paged: boolean, text: Promise<string> | string): Promise<FastifyReply> {
+  const json = await text;
+  if (paged) return reply.type('application/json; charset=utf-8').send(json);
+  const { items, total } = JSON.parse(json) as { items: unknown[]; total: number };
+  return reply.header('x-total-count', String(total)).type('application/json; charset=utf-8').send(JSON.stringify(items));
+}
