@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestValue } from '../ingest.js';
+import { MIGRATIONS } from './migrations.js';
 import { openStore, type Store } from './open.js';
 import { rebuildAllTestTotals } from './test-totals.js';
 import { clearAllData, deleteRun, reviewUploads } from './uploads.js';
@@ -130,8 +131,9 @@ describe('test_totals', () => {
     const store = openStore(path);
     for (const run of history().slice(0, 8)) ingestValue(store, run.report, { fileName: run.fileName });
     const expected = totals(store);
-    // As an older flakeboard left it: no table, schema 3.
-    store.sqlite.exec('DROP TABLE test_totals; PRAGMA user_version = 3;');
+    // As an older flakeboard left it: no table, the schema just before the migration that adds it.
+    const before = MIGRATIONS.find((m) => m.name === 'all-time test totals')!.version - 1;
+    store.sqlite.exec(`DROP TABLE test_totals; PRAGMA user_version = ${before};`);
     store.sqlite.close();
     const reopened = openStore(path);
     stores.push(reopened);
