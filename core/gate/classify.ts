@@ -83,7 +83,8 @@ function failAndPassOnOneCommit(rows: readonly BaseResult[]): BaseResult[] | nul
 /** An entry applies until it expires; `*` in its title or file matches any run of characters. */
 export function coversTest(entry: QuarantineEntry, test: Pick<GateTest, 'title' | 'file' | 'project'>, now: number): boolean {
   if (entry.expiresAt !== null && entry.expiresAt <= now) return false;
-  if (entry.project !== null && entry.project !== test.project) return false;
+  // Project names as people type them: `Chromium` and `chromium` are the same project.
+  if (entry.project !== null && entry.project.toLowerCase() !== test.project.toLowerCase()) return false;
   if (entry.file !== null && !wildcardMatch(entry.file, test.file)) return false;
   return wildcardMatch(entry.title, test.title);
 }

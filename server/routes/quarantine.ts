@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../core/api/quarantine.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { HttpError, notFound } from '../errors.js';
@@ -23,14 +24,7 @@ const addBody = {
   },
 } as const;
 
-interface AddBody {
-  title: string;
-  file?: string | null;
-  project?: string | null;
-  reason: string;
-  owner?: string | null;
-  expires?: string;
-}
+type AddBody = AddQuarantineRequest;
 
 /**
  * The quarantine list: everyone signed in reads it (the flaky screen shows badges); reviewers
@@ -39,9 +33,9 @@ interface AddBody {
 export function registerQuarantineRoutes(app: FastifyInstance, options: { store: Store; now: () => number }): void {
   const { store, now } = options;
 
-  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async () => {
+  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async (): Promise<QuarantineListResponse> => {
     const t = now();
-    const entries = listQuarantine(store).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+    const entries: QuarantineView[] = listQuarantine(store).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
     return { entries, count: entries.length };
   });
 

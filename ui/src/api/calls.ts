@@ -1,4 +1,5 @@
 /** Every call of SPEC.md section 7, typed with the contract the server also compiles against. */
+import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type {
   DailyStat,
@@ -91,3 +92,7 @@ export const uploadReport = (body: UploadRequest) => request<UploadResponse>('/a
 export const clearAll = () => request<unknown>('/api/clear-all', { method: 'DELETE' });
 export const deleteRun = (id: number) => request<unknown>(`/api/test-run/${id}`, { method: 'DELETE' });
 export const uploadDetail = (id: number | string) => request<UploadDetailResponse>(`/api/uploads/${enc(String(id))}`);
+
+export const quarantineList = () => request<QuarantineListResponse>('/api/quarantine');
+export const addQuarantine = (body: AddQuarantineRequest) => request<{ entry: QuarantineView }>('/api/quarantine', { method: 'POST', body });
+export const removeQuarantine = (id: number) => request<{ success: boolean }>(`/api/quarantine/${id}`, { method: 'DELETE' });

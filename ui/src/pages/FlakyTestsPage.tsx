@@ -15,6 +15,7 @@ import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
 import { FlakyStatCards } from './flaky/FlakyStatCards.js';
 import { FlakyToolbar, type SortChoice } from './flaky/FlakyToolbar.js';
 import { groupKey, parseFilter, trendsOfPage, type FlakyFilter } from './flaky/flaky-filter.js';
+import { useQuarantine } from './flaky/quarantine-store.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
 
 /** SPEC.md section 9. */
@@ -40,6 +41,7 @@ export function FlakyTestsPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [version, setVersion] = useState(0);
+  const quarantine = useQuarantine();
   const [filter, setFilter] = useState<FlakyFilter>('all');
   // What the box shows, and what the server was asked for once typing paused.
   const [searchInput, setSearchInput] = useState('');
@@ -198,6 +200,7 @@ export function FlakyTestsPage() {
               setDialogOpen(true);
             }}
             onTrend={(direction: TrendDirection) => changeFilter(direction)}
+            quarantineOf={(group) => quarantine.entryFor(group.test_title, group.test_file)}
           />
         </div>
         <ListPager page={answer.page} pageSize={answer.pageSize} total={answer.total} noun="flaky tests" onPage={changePage} testId="flaky-pager" />
@@ -209,7 +212,7 @@ export function FlakyTestsPage() {
     <>
       <PageHeader title="Flaky Test Analysis" subtitle="Tests whose runs pass sometimes and fail other times, grouped by test across browsers" />
       {content}
-      <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} />
+      <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} />
     </>
   );
 }

@@ -6,7 +6,11 @@ import { dailyStats, testDetails } from '../../api/calls.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { useApi } from '../../lib/use-api.js';
 import { AiAnalysisTab } from './AiAnalysisTab.js';
+import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { DetailSummary } from './DetailSummary.js';
+import { QuarantinePanel } from './QuarantinePanel.js';
+
+type QuarantineLookup = (title: string, file: string, browser: string) => QuarantineView | null;
 import { cachedTestDetails } from './test-details-cache.js';
 import { TestHistoryTab } from './TestHistoryTab.js';
 import { TrendsTab } from './TrendsTab.js';
@@ -22,7 +26,7 @@ export type DetailTab = 'history' | 'trends' | 'ai';
  * The detail dialog of one test on one browser (SPEC.md section 2). It opens on Test History;
  * closing it (Escape, backdrop, close button) resets it to that tab.
  */
-export function FlakyDetailDialog({ selection, opened, onClose }: { selection: DialogSelection | null; opened: boolean; onClose(): void }) {
+export function FlakyDetailDialog({ selection, opened, onClose, quarantineFor }: { selection: DialogSelection | null; opened: boolean; onClose(): void; quarantineFor?: QuarantineLookup }) {
   const [tab, setTab] = useState<DetailTab>('history');
   const close = () => {
     setTab('history');
@@ -51,12 +55,12 @@ export function FlakyDetailDialog({ selection, opened, onClose }: { selection: D
         )
       }
     >
-      {selection && <DetailContent key={`${selection.group.test_file}\u0000${selection.group.test_title}\u0000${selection.entry.browser}`} selection={selection} tab={tab} onTab={setTab} />}
+      {selection && <DetailContent key={`${selection.group.test_file}\u0000${selection.group.test_title}\u0000${selection.entry.browser}`} selection={selection} tab={tab} onTab={setTab} quarantine={quarantineFor?.(selection.group.test_title, selection.group.test_file, selection.entry.browser) ?? null} />}
     </Modal>
   );
 }
 
-function DetailContent({ selection, tab, onTab }: { selection: DialogSelection; tab: DetailTab; onTab(tab: DetailTab): void }) {
+function DetailContent({ selection, tab, onTab, quarantine }: { selection: DialogSelection; tab: DetailTab; onTab(tab: DetailTab): void; quarantine: QuarantineView | null }) {
   const { group, entry } = selection;
   const details = useApi(() => cachedTestDetails(group.test_title, entry.browser, group.test_file), [group.test_title, entry.browser, group.test_file]);
   // Older runs, page by page, after the cached first page.
@@ -86,6 +90,7 @@ function DetailContent({ selection, tab, onTab }: { selection: DialogSelection; 
   return (
     <Stack gap="md">
       <DetailSummary entry={entry} />
+      <QuarantinePanel title={group.test_title} file={group.test_file} browser={entry.browser} entry={quarantine} />
       <Tabs value={tab} onChange={(value) => onTab((value as DetailTab | null) ?? 'history')} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="history">Test History</Tabs.Tab>

@@ -7,6 +7,8 @@ import { BrowserBreakdown } from './BrowserBreakdown.js';
 import { ExpandArrow } from './ExpandArrow.js';
 import { groupTrend, type TrendIndex } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
+import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import { QuarantineBadge } from './QuarantineBadge.js';
 
 export const GROUP_COLUMNS = 9;
 export const TITLE_TRUNCATION = 60;
@@ -20,10 +22,11 @@ interface Props {
   onToggle(): void;
   onOpen(entry: BrowserEntry): void;
   onTrend(direction: TrendDirection): void;
+  quarantine?: QuarantineView | null;
 }
 
 /** A test group; clicking it shows one sub-row per browser. */
-export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend }: Props) {
+export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantine }: Props) {
   const title = truncate(group.test_title, TITLE_TRUNCATION);
   return (
     <>
@@ -63,6 +66,7 @@ export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, on
               </Text>
             </Tooltip>
           )}
+          {quarantine && <QuarantineBadge entry={quarantine} />}
         </Table.Td>
         <Table.Td>
           <Text size="sm" c="dimmed" title={group.test_file} data-testid="group-file">

@@ -1,6 +1,7 @@
 import { Paper, Table, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
+import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { groupKey, type TrendIndex } from './flaky-filter.js';
 import { FlakyGroupRow } from './FlakyGroupRow.js';
 
@@ -13,9 +14,11 @@ interface Props {
   onToggle(key: string): void;
   onOpen(group: FlakyTestGroup, entry: BrowserEntry): void;
   onTrend(direction: TrendDirection): void;
+  /** The quarantine entry that covers a group, for its badge. */
+  quarantineOf?(group: FlakyTestGroup): QuarantineView | null;
 }
 
-export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend }: Props) {
+export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={1000}>
@@ -47,6 +50,7 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
                   onToggle={() => onToggle(key)}
                   onOpen={(entry) => onOpen(group, entry)}
                   onTrend={onTrend}
+                  quarantine={quarantineOf?.(group) ?? null}
                 />
               );
             })}

@@ -1,0 +1,48 @@
+import { MEMBER } from './support/cli.js';
+import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { api, openDialog, openFlaky } from './support/flaky.js';
+import type { QuarantineListResponse } from '../core/api/quarantine.js';
+
+test.describe('quarantine from the flaky screen', () => {
+  test('a reviewer quarantines a test from its dialog: a badge on its row, the entry in the API; then lifts it', async ({ page, flakeboard }) => {
+    const { groups } = await openFlaky(page, flakeboard);
+    const group = groups[0]!;
+    const browser = group.browsers[0]!.browser;
+    let dialog = await openDialog(page, groups, group, browser);
+    await dialog.getByRole('button', { name: 'Quarantine this test' }).click();
+    const form = dialog.getByTestId('quarantine-form');
+    await form.getByLabel('Reason').fill('payment sandbox times out, JIRA-123');
+    await form.getByLabel('Owner').fill('rita');
+    await form.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    await expect(dialog.getByTestId('quarantine-status')).toContainText('payment sandbox times out, JIRA-123');
+    await expect(dialog.getByTestId('quarantine-status')).toContainText('Owner rita');
+    await shootBothThemes(page, 'flaky-dialog-quarantined', { fullPage: false });
+
+    const listed = await api<QuarantineListResponse>(page, '/api/quarantine');
+    expect(listed.entries).toMatchObject([{ title: group.test_title, file: group.test_file, project: browser, owner: 'rita', expired: false }]);
+    await page.keyboard.press('Escape');
+    const row = page.getByTestId('flaky-group').nth(0);
+    await expect(row.getByTestId('quarantine-badge')).toHaveText('Quarantined');
+    await expect(page.getByTestId('quarantine-badge')).toHaveCount(1);
+
+    dialog = await openDialog(page, groups, group, browser);
+    await dialog.getByRole('button', { name: 'Lift quarantine' }).click();
+    await expect(dialog.getByRole('button', { name: 'Quarantine this test' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('quarantine-badge')).toHaveCount(0);
+    expect((await api<QuarantineListResponse>(page, '/api/quarantine')).count).toBe(0);
+  });
+
+  test('a member sees the server’s refusal and nothing is stored', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server, { hash: '/flaky-tests', username: MEMBER.username, password: MEMBER.password });
+    await expect(page.getByTestId('flaky-group').first()).toBeVisible();
+    const groups = await api<Parameters<typeof openDialog>[1]>(page, '/api/flaky-tests');
+    const dialog = await openDialog(page, groups, groups[0]!, groups[0]!.browsers[0]!.browser);
+    await dialog.getByRole('button', { name: 'Quarantine this test' }).click();
+    await dialog.getByLabel('Reason').fill('flaky');
+    await dialog.getByRole('button', { name: 'Quarantine', exact: true }).click();
+    await expect(dialog.getByTestId('quarantine-form')).toContainText('needs the reviewer role');
+    expect((await api<QuarantineListResponse>(page, '/api/quarantine')).count).toBe(0);
+  });
+});
