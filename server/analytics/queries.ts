@@ -1,8 +1,9 @@
 import type { Store } from '../store/open.js';
 import { dashboard } from './dashboard.js';
-import { flakyGroups, flakyTrends } from './flaky.js';
+import { flakyGroups } from './flaky.js';
+import { trendList, type TrendListArgs } from './trend-list.js';
 import { dailyStats, errorPatterns, slowTests, testDetails, trendDays } from './reports.js';
-import { lastDays, today } from './windows.js';
+import { lastDays } from './windows.js';
 
 /**
  * Every analytics answer the API serves, by name, with plain-data arguments: the same table
@@ -10,8 +11,8 @@ import { lastDays, today } from './windows.js';
  * two can never compute different things.
  */
 export const QUERIES = {
-  dashboard: (store: Store, a: { days: number; now: number }) => dashboard(store, a.days, a.now),
-  flakyTrends: (store: Store, a: { period: number; now: number }) => flakyTrends(store, a.period, today(a.now)),
+  dashboard: (store: Store, a: { days: number; now: number; limit?: number }) => dashboard(store, a.days, a.now, a.limit),
+  flakyTrends: (store: Store, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   testDetails: (store: Store, a: { title: string; browser: string }) => testDetails(store, a, 500),
   dailyStats: (store: Store, a: { file: string; title: string; browser: string; days: number; now: number }) =>
