@@ -52,7 +52,6 @@ export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
   request<unknown>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
 
 export const dashboard = (days = 30) => request<DashboardResponse>(`/api/dashboard?days=${days}`);
-export const flakyTrendList = () => request<TrendRecord[]>('/api/flaky-trends?period=7');
 export const flakyTrendRecords = () => request<TrendRecord[]>('/api/flaky-trends');
 export const flakyTests = () => request<FlakyTestGroup[]>('/api/flaky-tests');
 export const testDetails = (testTitle: string, browser: string) =>
