@@ -9,6 +9,8 @@ import { openStore } from '../../server/store/open.js';
 import { createUser } from '../../server/store/users.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// USER_HZ: 100 on Linux everywhere this runs.
+const CLOCK_TICKS = 100;
 
 export async function prepareToken(dbPath: string): Promise<{ token: string; title: string; file: string; browser: string }> {
   const store = openStore(dbPath);
@@ -32,6 +34,11 @@ export interface Server {
   pid: number;
   /** Resident memory now and at its peak (VmHWM), in MB, from /proc. */
   memory(): { rssMb: number; peakMb: number };
+  /**
+   * CPU time the process has used (all its threads, user + system), in ms, from /proc: on a
+   * shared machine this says what a call costs when wall times mostly say how busy the machine was.
+   */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -50,6 +57,11 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+    },
+    cpuMs() {
+      // Fields 14 and 15 (utime, stime) in clock ticks, after the command name in parentheses.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
     },
     async stop() {
       child.kill('SIGTERM');
