@@ -63,8 +63,17 @@ const grouped = (columns: string, byKey: boolean) =>
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
+// The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
+// list's migration) holds a window that covers every stored day: one row per pair instead of
+// one per pair and day. Its changes already count those between days.
+const ALL_TIME = `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals`;
+
 function prepare(sqlite: SqliteDatabase) {
+  const hasTotals = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'test_totals'").get() !== undefined;
   return {
+    allTime: hasTotals ? sqlite.prepare(ALL_TIME) : null,
+    lastDay: sqlite.prepare('SELECT max(day) FROM daily_test_stats').pluck(),
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
@@ -96,7 +105,14 @@ function plan(s: Statements, range: DayRange): 'byKey' | 'byDay' {
 
 export function scanWindow(store: Store, range: DayRange): PairWindow[] {
   const s = statements(store);
+  if (s.allTime && coversEveryDay(s, range)) return s.allTime.all() as PairWindow[];
   return s.window[plan(s, range)].all(range) as PairWindow[];
+}
+
+function coversEveryDay(s: Statements, range: DayRange): boolean {
+  const first = s.firstDay.get() as number | null;
+  const last = s.lastDay.get() as number | null;
+  return first === null || last === null || (range.from <= first && last <= range.to);
 }
 
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
