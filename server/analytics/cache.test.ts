@@ -40,6 +40,26 @@ describe('cached analytics answers', () => {
   });
 });
 
+describe('trend counts kept between answers', () => {
+  it('follow the data: a failing run written by another process shows in the next answers', async () => {
+    const app = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
+    t = app;
+    const max = await signIn(app.app, 'max');
+    const get = async (url: string) => (await app.app.inject({ method: 'GET', url, headers: max.headers })).json() as { total: number; counts: Record<string, number> };
+    ingestValue(app.store, smallReport('one'), { fileName: 'one.json' });
+    expect((await get('/api/flaky-trends?counts=true')).total).toBe(0);
+    expect((await get('/api/dashboard?days=7')) as unknown as DashboardResponse).toMatchObject({ flakyCount: 0 });
+
+    const other = openStore(app.dbPath);
+    ingestValue(other, smallReport('two', 'failed'), { fileName: 'two.json' });
+    await other.close();
+    // The report's test failed today on both its browsers for the first time: two new records, one test.
+    const after = await get('/api/flaky-trends?counts=true');
+    expect(after.total).toBe(2);
+    expect(after.counts.new).toBe(1);
+  });
+});
+
 describe('AnalyticsCache memory', () => {
   it('holds at most its character budget: the oldest answers go first, one bigger than the budget is not kept', async () => {
     const store = openStore(':memory:');

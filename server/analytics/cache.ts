@@ -24,7 +24,8 @@ export class AnalyticsCache {
   ) {
     // Asked on every analytics call: prepared once; runs holds one row per report (thousands).
     this.signature = store.sqlite.prepare(
-      "SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') AS signature FROM runs",
+      // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
+      "SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at) AS signature FROM runs",
     );
   }
 

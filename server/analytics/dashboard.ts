@@ -1,8 +1,9 @@
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, windowRunCount } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
-import { browserProjects, scanTrend, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
+import { trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
 
 export const FLAKY_TREND_PERIOD = 7;
@@ -21,7 +22,7 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
   const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
   const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
   const rows = scanWindow(store, window);
-  const trendRows = new Map<string, PairTrendCounts>(scanTrend(store, current, previous).map((r) => [pairKey(r), r]));
+  const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));
     return counts ? trendFigures(counts) : null;

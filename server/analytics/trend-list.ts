@@ -1,9 +1,10 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { TrendCounts, TrendListPage } from '../../core/api/analytics.js';
 import type { Store } from '../store/open.js';
-import { scanTrend, testIds, testNames } from '../store/window-scan.js';
+import { testIds, testNames } from '../store/window-scan.js';
 import { trendRecord } from './dashboard.js';
 import { trendFigures, type PairTrend } from './pair-figures.js';
+import { trendRows } from './trend-rows.js';
 import { isoDate, today } from './windows.js';
 
 export interface TrendListArgs {
@@ -26,7 +27,7 @@ export function trendList(store: Store, a: TrendListArgs): TrendListPage {
   const to = today(a.now);
   const current = { from: to - a.period + 1, to };
   const previous = { from: to - 2 * a.period + 1, to: to - a.period };
-  let trends = scanTrend(store, current, previous)
+  let trends = trendRows(store, current, previous)
     .map(trendFigures)
     .filter((t): t is PairTrend => t !== null);
   if (a.file !== null && a.test !== null) {

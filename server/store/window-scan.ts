@@ -80,6 +80,8 @@ function prepare(sqlite: SqliteDatabase) {
     window: { byKey: sqlite.prepare(grouped(WINDOW_COLUMNS, true)), byDay: sqlite.prepare(grouped(WINDOW_COLUMNS, false)) },
     trend: { byKey: sqlite.prepare(grouped(TREND_COLUMNS, true)), byDay: sqlite.prepare(grouped(TREND_COLUMNS, false)) },
     firstDay: sqlite.prepare('SELECT min(day) FROM daily_test_stats').pluck(),
+    // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
+    signature: sqlite.prepare("SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at) FROM runs").pluck(),
     names: sqlite.prepare('SELECT id, title, file, title_path FROM tests WHERE id = ?'),
     allNames: sqlite.prepare('SELECT id, title, file FROM tests'),
     idsOf: sqlite.prepare('SELECT id FROM tests WHERE file = ? AND title = ?').pluck(),
@@ -120,6 +122,10 @@ export function scanTrend(store: Store, current: DayRange, previous: DayRange): 
   const s = statements(store);
   const range = { from: previous.from, to: current.to };
   return s.trend[plan(s, range)].all({ ...range, curFrom: current.from }) as PairTrendCounts[];
+}
+
+export function dataSignature(store: Store): string {
+  return statements(store).signature.get() as string;
 }
 
 /** Pass/fail changes between consecutive days of an outcomes string (two characters per day). */
