@@ -92,7 +92,8 @@ function rawTrend(current: Pair | undefined, previous: Pair | undefined): TrendD
 
 describe('the dashboard of a big suite (120,000 results, 12,000 tests × browsers)', () => {
   const today = Math.floor(NOW / DAY);
-  for (const days of [0, 7, 3]) {
+  // 1 day of the 10 stored is read through the day index, the others in key order (window-scan.ts).
+  for (const days of [0, 7, 3, 1]) {
     it(`days=${days}: answers under 512 KB, its totals equal a count over the raw rows`, async () => {
       const { body } = await get(`/api/dashboard?days=${days}`);
       expect(Buffer.byteLength(body)).toBeLessThan(LIMIT_BYTES);
@@ -100,7 +101,7 @@ describe('the dashboard of a big suite (120,000 results, 12,000 tests × browser
 
       const window = rawPairs(days === 0 ? 0 : today - days + 1, today);
       const flaky = [...window.values()].filter(isFlaky);
-      expect(flaky.length).toBeGreaterThan(1_000);
+      expect(flaky.length).toBeGreaterThan(days === 1 ? 100 : 1_000);
       expect(d.flakyCount).toBe(flaky.length);
       expect(d.criticalFlakyCount).toBe(flaky.filter((p) => passRate(p) <= 0.5).length);
       expect(d.summary[0].total_tests).toBe([...window.values()].reduce((n, p) => n + p.runs, 0));

@@ -11,6 +11,11 @@ import type { DayRange } from '../store/analytics.js';
 const kept = new Map<string, PairTrendCounts[]>();
 const KEEP = 4;
 
+/** Empties what is kept: benchmarks measuring cold computations. */
+export function forgetTrendRows(): void {
+  kept.clear();
+}
+
 export function trendRows(store: Store, current: DayRange, previous: DayRange): PairTrendCounts[] {
   const key = `${store.path}\u0000${dataSignature(store)}\u0000${current.from}:${current.to}:${previous.from}`;
   let rows = kept.get(key);

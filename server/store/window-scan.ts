@@ -54,9 +54,10 @@ const TREND_COLUMNS = `test_id, browser,
     total(CASE WHEN day < @curFrom THEN scored_failed END) AS prev_failed,
     total(CASE WHEN day < @curFrom THEN passed_on_retry END) AS prev_retry`;
 
-// A window that holds most stored days is read in key order (test, browser, day; "+day" keeps
-// SQLite off the day index): the rows arrive grouped and nothing is sorted. A short window of a
-// long history reads its days through the day index and sorts only those rows.
+// A window is read in key order (test, browser, day; "+day" keeps SQLite off the day index): the
+// rows arrive grouped and nothing is sorted. Only a window of under an eighth of the stored days
+// goes through the day index, which costs a table lookup and a sort per row: measured on the
+// 50,000-test history, 3.3 µs per row in the window against 0.35 µs per stored row in key order.
 const grouped = (columns: string, byKey: boolean) =>
   `SELECT ${columns} FROM daily_test_stats WHERE ${byKey ? '+day' : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser`;
 
@@ -102,7 +103,7 @@ function plan(s: Statements, range: DayRange): 'byKey' | 'byDay' {
   const firstDay = (s.firstDay.get() as number | null) ?? range.to;
   const stored = range.to - firstDay + 1;
   const scanned = range.to - Math.max(range.from, firstDay) + 1;
-  return scanned * 2 >= stored ? 'byKey' : 'byDay';
+  return scanned * 8 >= stored ? 'byKey' : 'byDay';
 }
 
 export function scanWindow(store: Store, range: DayRange): PairWindow[] {
