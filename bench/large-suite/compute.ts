@@ -3,7 +3,8 @@
  * bounded dashboard and trend list against what they were before issue 11 (every flaky test,
  * every trend record, a LAG window per figure; flaky.ts still has those functions), in the same
  * run, so the ratio holds on a busy machine. Run after `npm run bench:large` has built the
- * databases: `node --import tsx bench/large-suite/compute.ts`.
+ * databases: `node --import tsx bench/large-suite/compute.ts [large|small|5m]`; BENCH_BEFORE=0
+ * measures the bounded answers alone (the unbounded ones take minutes at 5M).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,13 +46,16 @@ function unboundedDashboard(store: Store, days: number, now: number) {
 
 const now = BENCH_NOW;
 const page = { period: FLAKY_TREND_PERIOD, now, page: 1, pageSize: 50, direction: null, file: null, test: null };
-for (const scenario of [LARGE_SUITE, SMALL_SUITE, LARGE_SUITE_5M]) {
+const named = { large: LARGE_SUITE, small: SMALL_SUITE, '5m': LARGE_SUITE_5M } as const;
+const asked = process.argv[2] as keyof typeof named | undefined;
+const withBefore = process.env.BENCH_BEFORE !== '0';
+for (const scenario of asked ? [named[asked]] : Object.values(named)) {
   const path = join(data, scenario.file);
   if (!existsSync(path)) continue;
   const store = openStore(path, { readonly: true });
   const rows: Array<Record<string, string | number>> = [];
   const compare = (label: string, before: () => unknown, after: () => unknown) => {
-    const b = cpu(before);
+    const b = withBefore ? cpu(before) : { ms: Number.NaN, bytes: Number.NaN };
     const a = cpu(after);
     rows.push({ answer: label, 'before CPU ms': Math.round(b.ms), 'before KB': Math.round(b.bytes / 1024), 'after CPU ms': Math.round(a.ms), 'after KB': +(a.bytes / 1024).toFixed(1), ratio: +(b.ms / a.ms).toFixed(1) });
   };
