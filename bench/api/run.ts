@@ -5,47 +5,16 @@
  *
  *   npm run build && npm run bench:api
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
-import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
 import { buildDatabase } from './build-db.js';
 import { load, type LoadResult } from './load.js';
+import { prepareToken, startServer } from './server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const data = join(root, 'bench/.data');
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
-
-async function prepareToken(dbPath: string): Promise<{ token: string; title: string; file: string; browser: string }> {
-  const store = openStore(dbPath);
-  try {
-    const users = store.sqlite.prepare('SELECT id FROM users LIMIT 1').get() as { id: number } | undefined;
-    const userId = users?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
-    const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId });
-    // A flaky test with a long history: the detail calls read the most rows for it.
-    const test = store.sqlite
-      .prepare('SELECT t.title, t.file, d.browser FROM daily_test_stats d JOIN tests t ON t.id = d.test_id WHERE d.passed_on_retry > 0 GROUP BY d.test_id, d.browser ORDER BY sum(d.runs) DESC LIMIT 1')
-      .get() as { title: string; file: string; browser: string };
-    return { token, ...test };
-  } finally {
-    await store.close();
-  }
-}
-
-async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLAKEBOARD_SCRYPT_N: '1024', ...env } });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));
-  const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`serve did not start:\n${output}`);
-  return { url: url.replace(/\/$/, ''), stop: () => child.kill('SIGTERM') };
-}
 
 async function measure(label: string, dbPath: string, runs: number) {
   process.stderr.write(`${label}: building or reusing ${dbPath}\n`);
@@ -89,14 +58,14 @@ async function measure(label: string, dbPath: string, runs: number) {
     rows.push({ path: '/api/health while /api/flaky-tests is loaded', coldMs: 0, ...health });
     rows.push(await healthUnderColdLoad(server.url, headers, 'worker'));
   } finally {
-    server.stop();
+    await server.stop();
   }
   // The same with every query on the server's own thread, to show what the worker buys.
   const inline = await startServer(dbPath, { FLAKEBOARD_ANALYTICS_WORKER: '0' });
   try {
     rows.push(await healthUnderColdLoad(inline.url, headers, 'server thread'));
   } finally {
-    inline.stop();
+    await inline.stop();
   }
   return { label, results: built.results, buildSeconds: Math.round(built.seconds), rows };
 }

@@ -69,14 +69,46 @@ export interface TrendRecord {
   period_end: string;
 }
 
+/** Tests per trend direction: a test counts once per direction any of its browsers has. */
+export type TrendCounts = Record<TrendDirection, number>;
+
+/**
+ * GET /api/flaky-trends with `page`: one page of trend records, worst change first, and the
+ * counts per direction over every record (before the direction filter).
+ */
+export interface TrendListPage {
+  items: TrendRecord[];
+  total: number;
+  page: number;
+  pageSize: number;
+  counts: TrendCounts;
+  period_start: string;
+  period_end: string;
+}
+
+/**
+ * Bounded: the lists hold what the screens show (flakyTests the `limit` most critical, 5 by
+ * default), and the totals the screens compute with are counted over every flaky test of the
+ * window.
+ */
 export interface DashboardResponse {
   days: number;
   summary: [DashboardSummary];
   browserComparison: BrowserComparison[];
+  /** The most critical flaky tests (risk score, then pass rate), at most `limit`. */
   flakyTests: FlakyTestSummary[];
   recentRuns: RecentRun[];
   slowTests: SlowTest[];
+  /** The trend records of the tests in flakyTests and criticalFlakyTests. */
   flakyTrends: TrendRecord[];
+  /** Flaky tests (one per test and browser) in the window: the quality score's flaky count. */
+  flakyCount: number;
+  /** Those with a pass rate of 0.5 or less (SPEC.md section 9, critical flaky). */
+  criticalFlakyCount: number;
+  /** The critical ones, lowest pass rate first (then the most failures), at most `limit`. */
+  criticalFlakyTests: FlakyTestSummary[];
+  /** The 7-day trend of the window's flaky tests, per direction. */
+  flakyTrendCounts: TrendCounts;
 }
 
 export interface BrowserEntry {

@@ -3,34 +3,84 @@ import type { DashboardResponse } from '../../core/api/analytics.js';
 import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/open.js';
+import { AnalyticsCache } from './cache.js';
 
-let t: TestApp;
-afterEach(() => t.close());
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
 
 describe('cached analytics answers', () => {
   it('change as soon as runs are written, by the server or by another process on the same file', async () => {
-    t = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
-    const max = await signIn(t.app, 'max');
-    const runs = async () => ((await t.app.inject({ method: 'GET', url: '/api/dashboard?days=7', headers: max.headers })).json() as DashboardResponse).summary[0].total_runs;
+    const app = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
+    t = app;
+    const max = await signIn(app.app, 'max');
+    const runs = async () => ((await app.app.inject({ method: 'GET', url: '/api/dashboard?days=7', headers: max.headers })).json() as DashboardResponse).summary[0].total_runs;
     expect(await runs()).toBe(0);
     expect(await runs()).toBe(0);
 
-    await t.app.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('one') } });
+    await app.app.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('one') } });
     expect(await runs()).toBe(1);
 
     // `flakeboard import` into the same database while the server runs.
-    const other = openStore(t.dbPath);
+    const other = openStore(app.dbPath);
     ingestValue(other, smallReport('two'), { fileName: 'two.json' });
     await other.close();
     expect(await runs()).toBe(2);
 
-    const rita = await signIn(t.app, 'rita');
-    await t.app.inject({ method: 'DELETE', url: '/api/test-run/1', headers: rita.headers });
+    const rita = await signIn(app.app, 'rita');
+    await app.app.inject({ method: 'DELETE', url: '/api/test-run/1', headers: rita.headers });
     expect(await runs()).toBe(1);
 
     // A rejection removes the run's results from the figures.
-    const review = await t.app.inject({ method: 'PATCH', url: '/api/uploads/2/review', headers: rita.headers, payload: { action: 'reject' } });
+    const review = await app.app.inject({ method: 'PATCH', url: '/api/uploads/2/review', headers: rita.headers, payload: { action: 'reject' } });
     expect(review.statusCode).toBe(200);
     expect(await runs()).toBe(0);
+  });
+});
+
+describe('trend counts kept between answers', () => {
+  it('follow the data: a failing run written by another process shows in the next answers', async () => {
+    const app = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
+    t = app;
+    const max = await signIn(app.app, 'max');
+    const get = async (url: string) => (await app.app.inject({ method: 'GET', url, headers: max.headers })).json() as { total: number; counts: Record<string, number> };
+    ingestValue(app.store, smallReport('one'), { fileName: 'one.json' });
+    expect((await get('/api/flaky-trends?counts=true')).total).toBe(0);
+    expect((await get('/api/dashboard?days=7')) as unknown as DashboardResponse).toMatchObject({ flakyCount: 0 });
+
+    const other = openStore(app.dbPath);
+    ingestValue(other, smallReport('two', 'failed'), { fileName: 'two.json' });
+    await other.close();
+    // The report's test failed today on both its browsers for the first time: two new records, one test.
+    const after = await get('/api/flaky-trends?counts=true');
+    expect(after.total).toBe(2);
+    expect(after.counts.new).toBe(1);
+  });
+});
+
+describe('AnalyticsCache memory', () => {
+  it('holds at most its character budget: the oldest answers go first, one bigger than the budget is not kept', async () => {
+    const store = openStore(':memory:');
+    try {
+      const cache = new AnalyticsCache(store, 500, 100);
+      const version = cache.versionFor(1);
+      expect(cache.lookup(version, 'a').hit).toBe(false);
+      for (const key of ['a', 'b', 'c']) cache.keep(version, key, key.repeat(40));
+      expect(cache.heldChars).toBe(80);
+      expect([cache.lookup(version, 'a').hit, cache.lookup(version, 'b').hit, cache.lookup(version, 'c').hit]).toEqual([false, true, true]);
+      // The same key again replaces its text, it is not counted twice.
+      cache.keep(version, 'c', 'c'.repeat(50));
+      expect(cache.heldChars).toBe(90);
+      cache.keep(version, 'huge', 'x'.repeat(101));
+      expect(cache.lookup(version, 'huge').hit).toBe(false);
+      expect(cache.heldChars).toBe(90);
+      // A new data version empties it.
+      expect(cache.lookup(`${version}x`, 'b').hit).toBe(false);
+      expect(cache.heldChars).toBe(0);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -8,20 +8,26 @@ import type { Store } from '../store/open.js';
  * other bookkeeping do not empty the cache. Quarantine entries added or lifted are part of it
  * (the CI gate reads them). The UTC day is part of it, since windows end today and quarantine
  * entries expire at the start of a UTC day.
- * Bounded: the oldest entry goes first.
+ * Bounded by entries and by the characters of the JSON texts it holds (a server's memory must
+ * not follow how many distinct pages people ask for): the oldest entry goes first, and an
+ * answer larger than the whole budget is served but not kept.
  */
 export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
   private version = '';
   private readonly signature;
+  private held = 0;
 
   constructor(
     store: Store,
     private readonly maxEntries = 500,
+    /** 16 M characters: at most 32 MB of strings in V8, and tens of thousands of bounded answers. */
+    private readonly maxChars = 16 * 1024 * 1024,
   ) {
     // Asked on every analytics call: prepared once; runs holds one row per report (thousands).
     this.signature = store.sqlite.prepare(
-      `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected')
+      // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
+      `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at)
          || ':' || (SELECT coalesce(max(id), 0) || '/' || total(removed_at IS NOT NULL) FROM quarantine) AS signature FROM runs`,
     );
   }
@@ -35,6 +41,7 @@ export class AnalyticsCache {
   lookup(version: string, key: string): { hit: true; value: unknown } | { hit: false } {
     if (version !== this.version) {
       this.entries.clear();
+      this.held = 0;
       this.version = version;
     }
     return this.entries.has(key) ? { hit: true, value: this.entries.get(key) } : { hit: false };
@@ -43,7 +50,25 @@ export class AnalyticsCache {
   /** Keeps an answer unless the data changed while it was being computed. */
   keep(version: string, key: string, value: unknown): void {
     if (version !== this.version) return;
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    const size = sizeOf(value);
+    if (size > this.maxChars) return;
+    this.drop(key);
+    while (this.entries.size > 0 && (this.entries.size >= this.maxEntries || this.held + size > this.maxChars)) this.drop(this.entries.keys().next().value!);
     this.entries.set(key, value);
+    this.held += size;
+  }
+
+  /** Characters held, for tests and diagnostics. */
+  get heldChars(): number {
+    return this.held;
+  }
+
+  private drop(key: string): void {
+    if (!this.entries.has(key)) return;
+    this.held -= sizeOf(this.entries.get(key));
+    this.entries.delete(key);
   }
 }
+
+// Answers are JSON text; anything else (tests) counts as one.
+const sizeOf = (value: unknown): number => (typeof value === 'string' ? value.length : 1);

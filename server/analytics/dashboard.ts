@@ -1,21 +1,139 @@
-import type { DashboardResponse } from '../../core/api/analytics.js';
-import { browserTotals, recentRuns, windowSummary } from '../store/analytics.js';
+import type { BrowserComparison, DashboardResponse, FlakyTestSummary, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
+import { recentRuns, windowRunCount } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
-import { flakyTests, flakyTrends } from './flaky.js';
-import { slowTests } from './reports.js';
-import { isoTime, lastDays, today } from './windows.js';
+import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
+import { trendRows as keptTrendRows } from './trend-rows.js';
+import { isoDate, isoTime, lastDays, today } from './windows.js';
 
 export const FLAKY_TREND_PERIOD = 7;
+/** SPEC.md section 9: the Most Critical table shows 5 rows. */
+export const DASHBOARD_FLAKY_LIMIT = 5;
+const CRITICAL_PASS_RATE = 0.5;
 
-export function dashboard(store: Store, days: number, now: number): DashboardResponse {
-  const range = lastDays(days, now);
+/**
+ * The dashboard: totals over the window and the few rows its screen shows. Every per-test
+ * figure comes from one scan of the daily rollup (window-scan.ts); names are read only for the
+ * rows sent.
+ */
+export function dashboard(store: Store, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT): DashboardResponse {
+  const window = lastDays(days, now);
+  const to = today(now);
+  const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
+  const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
+  const rows = scanWindow(store, window);
+  const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous).map((r) => [pairKey(r), r]));
+  const trendOf = (row: PairWindow) => {
+    const counts = trendRows.get(pairKey(row));
+    return counts ? trendFigures(counts) : null;
+  };
+
+  const flaky: PairFlaky[] = [];
+  const trendCounts: Record<keyof TrendCounts, Set<number>> = { declining: new Set(), improving: new Set(), stable: new Set(), new: new Set() };
+  for (const row of rows) {
+    const figures = flakyFigures(row);
+    if (!figures) continue;
+    flaky.push(figures);
+    const trend = trendOf(row);
+    if (trend) trendCounts[trend.direction].add(row.test_id);
+  }
+  const critical = flaky.filter((f) => f.pass_rate <= CRITICAL_PASS_RATE);
+  const mostCritical = smallest(flaky, limit, byRisk);
+  const worstCritical = smallest(critical, limit, (a, b) => a.pass_rate - b.pass_rate || b.row.failed - a.row.failed || byRisk(a, b));
+  const names = new Map<number, { title: string; file: string; title_path: string }>();
+  const name = (id: number) => names.get(id) ?? names.set(id, testName(store, id)).get(id)!;
+  const summary = (f: PairFlaky): FlakyTestSummary => ({
+    test_title: name(f.row.test_id).title,
+    test_file: name(f.row.test_id).file,
+    browser: f.row.browser,
+    pass_rate: f.pass_rate,
+    failed_runs: f.row.failed,
+    total_runs: f.row.runs,
+    flaky_score: f.flaky_score,
+  });
+
+  const listed = new Map([...mostCritical, ...worstCritical].map((f) => [f.row, f]));
+  const trends = [...listed.keys()]
+    .map(trendOf)
+    .filter((t): t is PairTrend => t !== null)
+    .map((t) => trendRecord(t, name(t.row.test_id), current));
+
+  const totals = windowTotals(rows);
   return {
     days,
-    summary: [windowSummary(store, range)],
-    browserComparison: browserTotals(store, range),
-    flakyTests: flakyTests(store, range),
-    recentRuns: recentRuns(store, range, 10).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
-    slowTests: slowTests(store, range, 10),
-    flakyTrends: flakyTrends(store, FLAKY_TREND_PERIOD, today(now)),
+    summary: [{ total_runs: windowRunCount(store, window), ...totals.summary }],
+    browserComparison: totals.browsers,
+    flakyTests: mostCritical.map(summary),
+    recentRuns: recentRuns(store, window, 10).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
+    slowTests: slowest(store, rows, 10),
+    flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
+    flakyCount: flaky.length,
+    criticalFlakyCount: critical.length,
+    criticalFlakyTests: worstCritical.map(summary),
+    flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
   };
+}
+
+export function trendRecord(t: PairTrend, name: { title: string; file: string }, current: { from: number; to: number }): TrendRecord {
+  return {
+    test_file: name.file,
+    test_title: name.title,
+    browser: t.row.browser,
+    trend_direction: t.direction,
+    trend_percentage: t.percentage,
+    pass_rate: t.pass_rate,
+    previous_pass_rate: t.previous_pass_rate,
+    period_start: isoDate(current.from),
+    period_end: isoDate(current.to),
+  };
+}
+
+/** The summary and the per-browser figures: sums of the pairs' window sums. */
+function windowTotals(rows: readonly PairWindow[]) {
+  const summary = { total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 };
+  let durationSum = 0;
+  let timed = 0;
+  const browsers = new Map<string, BrowserComparison & { duration_sum: number; timed_runs: number }>();
+  for (const r of rows) {
+    if (r.runs === 0) continue;
+    summary.total_tests += r.runs;
+    summary.total_passed += r.passed;
+    summary.total_failed += r.failed;
+    summary.total_skipped += r.skipped;
+    durationSum += r.duration_sum;
+    timed += r.timed_runs;
+    let b = browsers.get(r.browser);
+    if (!b) browsers.set(r.browser, (b = { browser: r.browser, passed: 0, failed: 0, skipped: 0, total: 0, avg_duration: 0, duration_sum: 0, timed_runs: 0 }));
+    b.passed += r.passed;
+    b.failed += r.failed;
+    b.skipped += r.skipped;
+    b.total += r.runs;
+    b.duration_sum += r.duration_sum;
+    b.timed_runs += r.timed_runs;
+  }
+  summary.avg_duration = timed > 0 ? durationSum / timed : 0;
+  const list = [...browsers.values()]
+    .sort((a, b) => (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0))
+    .map(({ duration_sum, timed_runs, ...b }) => ({ ...b, avg_duration: timed_runs > 0 ? duration_sum / timed_runs : 0 }));
+  return { summary, browsers: list };
+}
+
+/** The slowest tests on average over the window (the report's quick stats). */
+function slowest(store: Store, rows: readonly PairWindow[], limit: number): SlowTest[] {
+  const timed = rows.filter((r) => r.timed_runs > 0);
+  const top = smallest(timed, limit, (a, b) => b.duration_sum / b.timed_runs - a.duration_sum / a.timed_runs);
+  const projects = browserProjects(store);
+  return top.map((r) => {
+    const name = testName(store, r.test_id);
+    return {
+      test_title: name.title,
+      test_full_title: (JSON.parse(name.title_path) as string[]).join(' › '),
+      test_file: name.file,
+      browser: r.browser,
+      project: projects.get(r.browser) ?? r.browser,
+      avg_duration: r.duration_sum / r.timed_runs,
+      max_duration: r.duration_max,
+      total_runs: r.runs,
+    };
+  });
 }

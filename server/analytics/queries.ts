@@ -1,10 +1,11 @@
 import type { Store } from '../store/open.js';
 import { dashboard } from './dashboard.js';
-import { flakyGroups, flakyTrends } from './flaky.js';
+import { flakyGroups } from './flaky.js';
 import { flakyTestsPage, type FlakyListArgs } from './flaky-page.js';
 import { runGate, type GateRequest } from './gate.js';
 import { dailyStats, errorPatterns, slowTestsPage, testDetails, trendDays, type PageArgs } from './reports.js';
-import { lastDays, today } from './windows.js';
+import { trendList, type TrendListArgs } from './trend-list.js';
+import { lastDays } from './windows.js';
 
 /**
  * Every analytics answer the API serves, by name, with plain-data arguments: the same table
@@ -12,8 +13,8 @@ import { lastDays, today } from './windows.js';
  * two can never compute different things.
  */
 export const QUERIES = {
-  dashboard: (store: Store, a: { days: number; now: number }) => dashboard(store, a.days, a.now),
-  flakyTrends: (store: Store, a: { period: number; now: number }) => flakyTrends(store, a.period, today(a.now)),
+  dashboard: (store: Store, a: { days: number; now: number; limit?: number }) => dashboard(store, a.days, a.now, a.limit),
+  flakyTrends: (store: Store, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   flakyTestsPage: (store: Store, a: FlakyListArgs) => flakyTestsPage(store, a),
   testDetails: (store: Store, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { FLAKY_TREND_PERIOD } from '../analytics/dashboard.js';
+import type { TrendDirection } from '../../core/analytics/formulas.js';
+import { DASHBOARD_FLAKY_LIMIT, FLAKY_TREND_PERIOD } from '../analytics/dashboard.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { FLAKY_SORT_KEYS, type FlakySortKey } from '../../core/api/analytics.js';
-import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { Severity } from '../store/flaky-page.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
 
@@ -48,25 +48,62 @@ const flakyQuery = {
 const DEFAULT_ORDER: Record<FlakySortKey, 'asc' | 'desc'> = { score: 'desc', pass_rate: 'asc', runs: 'desc', last_failure: 'desc' };
 const isSeverity = (v: string | undefined): v is Severity => (SEVERITIES as readonly string[]).includes(v ?? '');
 
+interface TrendQuery {
+  period: number;
+  page?: number;
+  pageSize: number;
+  counts: boolean;
+  direction?: TrendDirection;
+  file?: string;
+  test?: string;
+}
+
+/** GET /api/flaky-trends: the README's "Lists and paging"; without `page`, a bounded first page. */
+const trendQuery = {
+  type: 'object',
+  properties: {
+    period: { type: 'integer', minimum: 1, maximum: 365, default: FLAKY_TREND_PERIOD },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    pageSize: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    // The counts per direction alone (the page object without items).
+    counts: { type: 'boolean', default: false },
+    direction: { type: 'string', enum: ['declining', 'improving', 'stable', 'new'] },
+    file: text,
+    test: text,
+  },
+} as const;
+
 // Answers come as JSON text, cached per query and arguments.
 const sendJson = async (reply: FastifyReply, text: Promise<string>) => reply.type('application/json; charset=utf-8').send(await text);
 
 export function registerAnalyticsRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
   const { analytics, now } = options;
 
-  app.get<Days>('/api/dashboard', { schema: { querystring: daysQuery(30) }, config: member }, async (request, reply) => {
+  // `limit`: how many of the most critical flaky tests to list (the totals cover them all).
+  const dashboardQuery = { type: 'object', properties: { ...daysQuery(30).properties, limit: { type: 'integer', minimum: 1, maximum: 100, default: DASHBOARD_FLAKY_LIMIT } } } as const;
+  app.get<{ Querystring: { days: number; limit: number } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, analytics.json(today(t), 'dashboard', { days: request.query.days, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days: request.query.days, now: t, limit: request.query.limit }));
   });
 
-  app.get<{ Querystring: { period: number } }>(
-    '/api/flaky-trends',
-    { schema: { querystring: { type: 'object', properties: { period: { type: 'integer', minimum: 1, maximum: 365, default: FLAKY_TREND_PERIOD } } } }, config: member },
-    async (request, reply) => {
-      const t = now();
-      return sendJson(reply, analytics.json(today(t), 'flakyTrends', { period: request.query.period, now: t }));
-    },
-  );
+  app.get<{ Querystring: TrendQuery }>('/api/flaky-trends', { schema: { querystring: trendQuery }, config: member }, async (request, reply) => {
+    const t = now();
+    const q = request.query;
+    if ((q.file === undefined) !== (q.test === undefined)) return reply.code(400).send({ error: 'file and test go together: give both to ask for one test\'s trend records' });
+    const json = analytics.json(today(t), 'flakyTrends', {
+      period: q.period,
+      now: t,
+      page: q.page ?? 1,
+      pageSize: q.counts ? 0 : q.pageSize,
+      direction: q.direction ?? null,
+      file: q.file ?? null,
+      test: q.test ?? null,
+    });
+    if (q.page !== undefined || q.counts) return sendJson(reply, json);
+    // SPEC.md's bare list: the first page, the total in a header. At most 200 records to read back.
+    const { items, total } = JSON.parse(await json) as { items: unknown[]; total: number };
+    return reply.header('x-total-count', String(total)).type('application/json; charset=utf-8').send(JSON.stringify(items));
+  });
 
   app.get<{ Querystring: FlakyQuery }>('/api/flaky-tests', { schema: { querystring: flakyQuery }, config: member }, async (request, reply) => {
     const t = now();

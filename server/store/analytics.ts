@@ -150,6 +150,11 @@ export function windowSummary(store: Store, range: DayRange) {
   return { total_runs: n, ...totals };
 }
 
+/** Runs stored in the window (the dashboard's Test Runs card). */
+export function windowRunCount(store: Store, range: DayRange): number {
+  return (statements(store).runCount.get(bounds(range)) as { n: number }).n;
+}
+
 export function browserTotals(store: Store, range: DayRange) {
   return statements(store).browsers.all(bounds(range)) as Array<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>;
 }

@@ -55,8 +55,6 @@ export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
   request<unknown>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
 
 export const dashboard = (days = 30) => request<DashboardResponse>(`/api/dashboard?days=${days}`);
-export const flakyTrendList = () => request<TrendRecord[]>('/api/flaky-trends?period=7');
-
 /** Query string of the given parameters, leaving out empty ones. */
 function query(params: Record<string, string | number | boolean | null | undefined>): string {
   const pairs = Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== '');

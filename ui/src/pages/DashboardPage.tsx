@@ -16,11 +16,10 @@ import { canReview, markReviewReminderClosed, reviewReminderClosed } from './das
 /** SPEC.md section 2, Dashboard (/): the figures of one time range, the review banner and its dialog. */
 export function DashboardPage() {
   const [days, setDays] = useState(30);
-  // Bumped by testDataUpdated and by a finished review: both calls load again.
+  // Bumped by testDataUpdated and by a finished review: the dashboard loads again. Its answer
+  // carries the trend counts, so the trends reload with it.
   const [generation, setGeneration] = useState(0);
   const dashboard = useApi(() => api.dashboard(days), [days, generation]);
-  // A trend failure is only logged (useApi logs it); the panel is then simply not shown.
-  const trends = useApi(() => api.flakyTrendList(), [generation]);
   const { user, pendingCount, refreshPendingCount } = useSession();
 
   const sessionToken = readSession()?.sessionToken;
@@ -49,7 +48,7 @@ export function DashboardPage() {
   else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
   else if (!data || !summary) body = <EmptyState title="No data available" />;
   else if (totalTests === 0) body = <EmptyDashboard />;
-  else body = <DashboardContent data={data} days={days} trends={trends.data ?? []} />;
+  else body = <DashboardContent data={data} days={days} />;
 
   return (
     <Stack gap="lg" pb="xl">

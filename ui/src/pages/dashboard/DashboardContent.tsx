@@ -1,5 +1,5 @@
 import { Grid, SimpleGrid, Stack } from '@mantine/core';
-import type { DashboardResponse, TrendRecord } from '../../../../core/api/analytics.js';
+import type { DashboardResponse } from '../../../../core/api/analytics.js';
 import { StatCard } from '../../components/StatCard.js';
 import { StatusDonut } from '../../components/StatusDonut.js';
 import { passRateColor, percent } from '../../lib/format.js';
@@ -13,8 +13,10 @@ import { RecentRunsTable } from './RecentRunsTable.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
 
 /** Everything below the overview card once the range holds test results. */
-export function DashboardContent({ data, days, trends }: { data: DashboardResponse; days: number; trends: TrendRecord[] }) {
+export function DashboardContent({ data, days }: { data: DashboardResponse; days: number }) {
   const summary = data.summary[0];
+  const trends = data.flakyTrendCounts;
+  const hasTrends = trends.declining + trends.improving + trends.stable + trends.new > 0;
   const passRate = passRatePercent(summary.total_passed, summary.total_tests);
   return (
     <Stack gap="lg">
@@ -27,7 +29,7 @@ export function DashboardContent({ data, days, trends }: { data: DashboardRespon
         <StatCard label="Pass Rate (%)" value={percent(passRate)} color={passRateColor(passRate)} />
       </SimpleGrid>
 
-      {trends.length > 0 && <FlakyTrendCards records={trends} />}
+      {hasTrends && <FlakyTrendCards counts={trends} />}
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>

@@ -1,8 +1,7 @@
 import { Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
-import type { TrendRecord } from '../../../../core/api/analytics.js';
+import type { TrendCounts } from '../../../../core/api/analytics.js';
 import { flakySeverityHref } from './flaky-links.js';
-import { trendCounts } from './trend-counts.js';
 
 const CARDS = [
   { direction: 'declining', label: 'Getting Worse', color: 'red', arrow: '↘' },
@@ -11,9 +10,11 @@ const CARDS = [
   { direction: 'new', label: 'New Issues', color: 'orange', arrow: '✦' },
 ] as const;
 
-/** '7-Day Flaky Test Trends': tests per trend direction, each a way into the flaky screen filtered by it. */
-export function FlakyTrendCards({ records }: { records: TrendRecord[] }) {
-  const counts = trendCounts(records);
+/**
+ * '7-Day Flaky Test Trends': the window's flaky tests per trend direction (counted by the
+ * server over the same tests as the Most Critical list), each a way into the flaky screen.
+ */
+export function FlakyTrendCards({ counts }: { counts: TrendCounts }) {
   return (
     <Paper withBorder radius="md" p="lg">
       <Title order={3} mb="md">

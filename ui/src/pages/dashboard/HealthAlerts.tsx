@@ -55,9 +55,9 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
 function AlertItem({ alert }: { alert: HealthAlert }) {
   if (alert.kind === 'critical-flaky') {
     const { worst } = alert;
-    const several = alert.tests.length > 1;
+    const several = alert.count > 1;
     return (
-      <Alert color="red" variant="light" title={several ? `${alert.tests.length} Critical Flaky Tests` : 'Critical Flaky Test'} data-testid="alert-critical-flaky">
+      <Alert color="red" variant="light" title={several ? `${alert.count} Critical Flaky Tests` : 'Critical Flaky Test'} data-testid="alert-critical-flaky">
         <Text size="sm">
           {several ? 'Most critical: ' : ''}
           <Text span fw={600}>

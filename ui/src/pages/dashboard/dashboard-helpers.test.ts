@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardResponse, FlakyTestSummary, TrendRecord } from '../../../../core/api/analytics.js';
+import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { executiveSummary } from './executive-summary.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import { healthAlerts } from './health-alerts.js';
-import { trendCounts } from './trend-counts.js';
 
 const flaky = (title: string, pass_rate: number, failed_runs = 1): FlakyTestSummary => ({
   test_title: title,
@@ -15,15 +14,21 @@ const flaky = (title: string, pass_rate: number, failed_runs = 1): FlakyTestSumm
   flaky_score: 10,
 });
 
+/** An answer as the server builds it: the totals counted over every flaky test, the lists bounded. */
 function data(summary: { total: number; passed: number; failed: number }, flakyTests: FlakyTestSummary[] = [], browsers: Array<[string, number, number]> = []): DashboardResponse {
+  const critical = flakyTests.filter((t) => t.pass_rate <= 0.5).sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs);
   return {
     days: 30,
     summary: [{ total_runs: 1, total_tests: summary.total, total_passed: summary.passed, total_failed: summary.failed, total_skipped: 0, avg_duration: 1500 }],
     browserComparison: browsers.map(([browser, passed, failed]) => ({ browser, passed, failed, skipped: 0, total: passed + failed, avg_duration: 1 })),
-    flakyTests,
+    flakyTests: flakyTests.slice(0, 5),
     recentRuns: [],
     slowTests: [],
     flakyTrends: [],
+    flakyCount: flakyTests.length,
+    criticalFlakyCount: critical.length,
+    criticalFlakyTests: critical.slice(0, 5),
+    flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
   };
 }
 
@@ -45,6 +50,15 @@ describe('executiveSummary', () => {
     expect(s.testsPerDay).toBe(2);
     expect(s.flakyImpact).toBe(20);
     expect(s.score).toBe(80);
+  });
+
+  it('counts the flaky tests from the answer\'s total, not from the few it lists', () => {
+    const answer = data({ total: 1000, passed: 1000, failed: 0 }, Array.from({ length: 40 }, (_, i) => flaky(`t${i}`, 0.9)));
+    expect(answer.flakyTests).toHaveLength(5);
+    const s = executiveSummary(answer, 30);
+    expect(s.flakyCount).toBe(40);
+    expect(s.flakyImpact).toBeCloseTo(4);
+    expect(s.risks.map((r) => r.title)).toContain('Multiple Flaky Tests');
   });
 
   it('lists every risk that applies', () => {
@@ -73,7 +87,7 @@ describe('healthAlerts', () => {
     const [alert] = healthAlerts(data({ total: 100, passed: 90, failed: 10 }, [flaky('b', 0.5, 2), flaky('c', 0.2, 1), flaky('d', 0.2, 4)]));
     expect(alert?.kind).toBe('critical-flaky');
     if (alert?.kind !== 'critical-flaky') return;
-    expect(alert.tests).toHaveLength(3);
+    expect(alert.count).toBe(3);
     expect(alert.worst.test_title).toBe('d');
     expect(alert.worstHref).toBe('/flaky-tests?test=d&file=a.spec.ts&browser=chromium');
   });
@@ -91,28 +105,5 @@ describe('flaky links', () => {
       '/flaky-tests?test=redirects+%2Fa%3Fpage%3D2%26sort%3Ddesc&file=x+y.spec.ts&browser=edge',
     );
     expect(flakySeverityHref('severe')).toBe('/flaky-tests?severity=severe');
-  });
-});
-
-describe('trendCounts', () => {
-  const record = (title: string, browser: string, trend_direction: TrendRecord['trend_direction']): TrendRecord => ({
-    test_file: 'a.spec.ts',
-    test_title: title,
-    browser,
-    trend_direction,
-    trend_percentage: 0,
-    pass_rate: 1,
-    previous_pass_rate: 1,
-    period_start: '2026-11-01',
-    period_end: '2026-11-07',
-  });
-
-  it('counts each test once per direction', () => {
-    expect(trendCounts([record('a', 'chromium', 'declining'), record('a', 'firefox', 'declining'), record('a', 'webkit', 'stable'), record('b', 'edge', 'new')])).toEqual({
-      declining: 1,
-      improving: 0,
-      stable: 1,
-      new: 1,
-    });
   });
 });

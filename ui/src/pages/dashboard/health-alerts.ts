@@ -1,21 +1,19 @@
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
-import { criticalFlakyTests } from '../../lib/quality.js';
 import { flakyTestHref } from './flaky-links.js';
 
 export type HealthAlert =
-  | { kind: 'critical-flaky'; tests: FlakyTestSummary[]; worst: FlakyTestSummary; worstHref: string }
+  | { kind: 'critical-flaky'; count: number; worst: FlakyTestSummary; worstHref: string }
   | { kind: 'browser-issues'; browsers: BrowserComparison[] }
   | { kind: 'low-pass-rate'; passRate: number };
 
 /** The QA Health Alerts rules of SPEC.md section 9, most urgent first. */
 export function healthAlerts(data: DashboardResponse): HealthAlert[] {
   const alerts: HealthAlert[] = [];
-  const critical = criticalFlakyTests(data.flakyTests);
-  if (critical.length > 0) {
-    // Most critical: the lowest pass rate; among equals, the one that failed most often.
-    const worst = [...critical].sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs)[0]!;
-    alerts.push({ kind: 'critical-flaky', tests: critical, worst, worstHref: flakyTestHref(worst) });
+  // Most critical: the lowest pass rate; among equals, the one that failed most often (the server's order).
+  const worst = data.criticalFlakyTests[0];
+  if (data.criticalFlakyCount > 0 && worst) {
+    alerts.push({ kind: 'critical-flaky', count: data.criticalFlakyCount, worst, worstHref: flakyTestHref(worst) });
   }
   const failing = data.browserComparison.filter((browser) => browser.failed > browser.passed);
   if (failing.length > 0) alerts.push({ kind: 'browser-issues', browsers: failing });

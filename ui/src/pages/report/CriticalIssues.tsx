@@ -8,7 +8,7 @@ const SHOWN = 5;
 
 /** Critical flaky tests (pass rate 0.5 or less) and what they cost, per SPEC.md section 9's estimates. */
 export function CriticalIssues({ figures }: { figures: ReportFigures }) {
-  const count = figures.critical.length;
+  const count = figures.criticalCount;
   return (
     <Paper withBorder radius="md" p="md" h="100%" className={classes.keepTogether} data-testid="critical-issues">
       <Group justify="space-between" mb="sm">

@@ -15,6 +15,10 @@ const data: DashboardResponse = {
   recentRuns: [],
   slowTests: [],
   flakyTrends: [],
+  flakyCount: 3,
+  criticalFlakyCount: 2,
+  criticalFlakyTests: [flaky(0.3), flaky(0.5)],
+  flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
 };
 
 describe('reportFigures', () => {
@@ -29,6 +33,10 @@ describe('reportFigures', () => {
     expect(f.costPerWeek).toBe(1600);
     expect(f.fixDays).toBe(2);
   });
+  it('counts flaky and critical tests from the totals when the answer lists only a few', () => {
+    const big = reportFigures({ ...data, flakyCount: 120, criticalFlakyCount: 30 });
+    expect([big.flakyCount, big.criticalCount, big.costPerWeek, big.fixDays, big.devHoursLostPerWeek]).toEqual([120, 30, 24_000, 60, 60]);
+  });
   it('colours browsers at 95 and 90 and flags a failure share over 10 percent', () => {
     expect(f.browsers.map((b) => [b.browser, b.tone, b.issue])).toEqual([
       ['chromium', 'good', false],
@@ -36,7 +44,7 @@ describe('reportFigures', () => {
     ]);
   });
   it('copes with an empty period', () => {
-    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 }], flakyTests: [], browserComparison: [] });
+    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 }], flakyTests: [], flakyCount: 0, criticalFlakyCount: 0, criticalFlakyTests: [], browserComparison: [] });
     expect([empty.passRate, empty.score, empty.fixDays, empty.costPerWeek]).toEqual([0, 0, 0, 0]);
   });
 });

@@ -1,6 +1,6 @@
 import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { passRatePercent, type QualityLevel } from '../../../../core/analytics/formulas.js';
-import { criticalFlakyTests, qualityFigures } from '../../lib/quality.js';
+import { qualityFigures } from '../../lib/quality.js';
 
 /** SPEC.md section 9, report estimates. */
 export const DEV_HOURS_PER_FLAKY_TEST_PER_WEEK = 0.5;
@@ -31,7 +31,9 @@ export interface ReportFigures {
   level: QualityLevel;
   scoreTone: Tone;
   devHoursLostPerWeek: number;
+  /** The worst critical flaky tests (the answer's first few), lowest pass rate first. */
   critical: FlakyTestSummary[];
+  criticalCount: number;
   costPerWeek: number;
   fixDays: number;
   browsers: ReportBrowser[];
@@ -54,7 +56,8 @@ export function browserTone(passRate: number): Tone {
 export function reportFigures(data: DashboardResponse): ReportFigures {
   const s = data.summary[0] ?? { total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 };
   const { passRate, flakyCount, score, level } = qualityFigures(data);
-  const critical = criticalFlakyTests(data.flakyTests).sort((a, b) => a.pass_rate - b.pass_rate);
+  const critical = data.criticalFlakyTests;
+  const criticalCount = data.criticalFlakyCount;
   return {
     totalRuns: s.total_runs,
     totalTests: s.total_tests,
@@ -65,7 +68,8 @@ export function reportFigures(data: DashboardResponse): ReportFigures {
     scoreTone: scoreTone(score),
     devHoursLostPerWeek: flakyCount * DEV_HOURS_PER_FLAKY_TEST_PER_WEEK,
     critical,
-    costPerWeek: critical.length * COST_PER_CRITICAL_TEST_PER_WEEK,
+    criticalCount,
+    costPerWeek: criticalCount * COST_PER_CRITICAL_TEST_PER_WEEK,
     fixDays: Math.ceil(flakyCount / 2),
     browsers: data.browserComparison.map((b) => {
       const total = b.total ?? b.passed + b.failed + (b.skipped ?? 0);

@@ -1,0 +1,116 @@
+/**
+ * bench/large-suite (issue 11): every GET of the API against `flakeboard serve` (the built
+ * binary) on a large suite (50,000 distinct tests, 1,000,000 results) and on bench/api's
+ * history (2,000 distinct tests, 1,000,000 results); BENCH_LARGE_5M=1 adds the large suite
+ * at 5,000,000 results. For each GET: the first answer after a fresh start, warm p50/p95 with
+ * 10 concurrent connections, and the answer's size; for each history, serve's peak resident
+ * memory. Databases are built once under bench/.data/ and reused. The server's CPU time for
+ * each first answer is measured too: on a shared machine it is the figure that holds still.
+ * BENCH_ONLY=large|small runs one history.
+ *
+ *   npm run build && npm run bench:large
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildDatabase } from '../api/build-db.js';
+import { load } from '../api/load.js';
+import { prepareToken, startServer } from '../api/server.js';
+import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE, type Scenario } from './scenarios.js';
+
+const data = fileURLToPath(new URL('../.data', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const connections = 10;
+
+interface Row {
+  path: string;
+  firstMs: number;
+  /** Server CPU time of the first answer (all threads). */
+  firstCpuMs: number;
+  bytes: number;
+  p50: number;
+  p95: number;
+  perSecond: number;
+  errors: number;
+}
+
+function paths(test: { title: string; file: string; browser: string }): string[] {
+  const e = encodeURIComponent;
+  return [
+    '/api/dashboard?days=7',
+    '/api/dashboard?days=30',
+    '/api/dashboard?days=90',
+    '/api/dashboard?days=0',
+    '/api/flaky-trends?period=7',
+    '/api/flaky-trends',
+    '/api/trends',
+    '/api/flaky-tests',
+    '/api/slow-tests',
+    '/api/error-patterns',
+    '/api/recent-uploads',
+    '/api/uploads/pending',
+    `/api/test-details/${e(test.title)}/${e(test.browser)}`,
+    `/api/flaky-tests/${e(test.file)}/${e(test.title)}/${e(test.browser)}/daily-stats`,
+  ];
+}
+
+async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; bytes: number; status: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers });
+  const body = await response.arrayBuffer();
+  return { ms: performance.now() - started, bytes: body.byteLength, status: response.status };
+}
+
+async function measure(scenario: Scenario) {
+  const dbPath = join(data, scenario.file);
+  process.stderr.write(`${scenario.label}: building or reusing ${dbPath}\n`);
+  const built = await buildDatabase(dbPath, scenario.runs, scenario.shape);
+  const test = await prepareToken(dbPath);
+  const headers = { authorization: `Bearer ${test.token}` };
+  const rows: Row[] = [];
+  // First answer after start: a fresh `serve` per GET, so no answer is already cached.
+  const first = new Map<string, { ms: number; bytes: number; cpuMs: number }>();
+  for (const path of paths(test)) {
+    const server = await startServer(dbPath);
+    try {
+      const cpu = server.cpuMs();
+      const r = await timed(server.url + path, headers);
+      if (r.status !== 200) throw new Error(`${path}: status ${r.status}`);
+      first.set(path, { ...r, cpuMs: server.cpuMs() - cpu });
+    } finally {
+      await server.stop();
+    }
+  }
+  // Warm: one server, each GET loaded by 10 callers at once.
+  const server = await startServer(dbPath);
+  let memory;
+  try {
+    for (const path of paths(test)) {
+      await timed(server.url + path, headers);
+      const r = await load(server.url + path, headers, { connections, seconds });
+      const f = first.get(path)!;
+      rows.push({ path, firstMs: f.ms, firstCpuMs: f.cpuMs, bytes: f.bytes, p50: r.p50, p95: r.p95, perSecond: r.perSecond, errors: r.errors });
+      process.stderr.write(`  ${path}: first ${f.ms.toFixed(0)} ms (server CPU ${f.cpuMs.toFixed(0)} ms), ${(f.bytes / 1024).toFixed(1)} KB, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms\n`);
+    }
+    memory = server.memory();
+  } finally {
+    await server.stop();
+  }
+  return { label: scenario.label, results: built.results, buildSeconds: Math.round(built.seconds), memory, rows };
+}
+
+mkdirSync(data, { recursive: true });
+const startLoad = loadavg()[0]!.toFixed(1);
+const only = process.env.BENCH_ONLY;
+const scenarios = [];
+if (only !== 'small') scenarios.push(await measure(LARGE_SUITE));
+if (only !== 'large') scenarios.push(await measure(SMALL_SUITE));
+if (process.env.BENCH_LARGE_5M === '1') scenarios.push(await measure(LARGE_SUITE_5M));
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; load average at the start ${startLoad}, at the end ${loadavg()[0]!.toFixed(1)}`;
+console.log(`\n${machine}; ${connections} connections for ${seconds} s per GET`);
+for (const s of scenarios) {
+  console.log(`\n${s.label} (${s.results} results): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB`);
+  console.table(s.rows.map((r) => ({ path: r.path.slice(0, 60), 'first ms': Math.round(r.firstMs), 'first CPU ms': Math.round(r.firstCpuMs), KB: +(r.bytes / 1024).toFixed(1), p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), 'req/s': Math.round(r.perSecond), errors: r.errors })));
+}
+writeFileSync(join(data, 'large-results.json'), JSON.stringify({ machine, date: new Date().toISOString(), connections, seconds, scenarios }, null, 2));
