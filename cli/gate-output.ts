@@ -3,14 +3,21 @@ import type { GateAnswer, GateClass, GateFailure } from '../core/gate/types.js';
 const MARK: Record<GateClass, string> = { new: '✗', flaky: '~', 'broken-on-base': '!', quarantined: '◦' };
 const ORDER: GateClass[] = ['new', 'broken-on-base', 'flaky', 'quarantined'];
 
+/**
+ * Report text as one inert line: control characters (CR, ESC, line and paragraph separators)
+ * become spaces, so a test title can never start a line that a CI reads as a command
+ * (`::error …`) or a terminal as an escape.
+ */
+const inert = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+
 const byClass = (answer: GateAnswer) => [...answer.failures].sort((a, b) => ORDER.indexOf(a.class) - ORDER.indexOf(b.class));
-const name = (f: GateFailure) => `${f.file} › ${f.title} [${f.project}]`;
+const name = (f: GateFailure) => inert(`${f.file} › ${f.title} [${f.project}]`);
 
 /** The gate's answer for a CI log: one line per failing test, then the verdict and why. */
 export function gateText(answer: GateAnswer): string {
   const lines = [`flakeboard check: ${answer.failures.length} failing test(s) of ${answer.counts.tests}, against ${answer.base} (${answer.baseRuns} run(s) in the last ${answer.windowDays} days)`];
   for (const note of notes(answer)) lines.push(`  note: ${note}`);
-  for (const f of byClass(answer)) lines.push(`  ${MARK[f.class]} ${f.class.padEnd(14)} ${name(f)}: ${f.reason}`);
+  for (const f of byClass(answer)) lines.push(`  ${MARK[f.class]} ${f.class.padEnd(14)} ${name(f)}: ${inert(f.reason)}`);
   lines.push(verdictLine(answer));
   return `${lines.join('\n')}\n`;
 }
@@ -60,7 +67,13 @@ function flakyLink(dashboard: string, f: GateFailure): string {
   return `${base}#/flaky-tests?${query.toString()}`;
 }
 
-/** Report text in a Markdown table cell: no HTML, no breaking the table. */
+/**
+ * Report text in a Markdown table cell: no HTML, no breaking the table, no @mention that
+ * pings a team, no bare link made clickable.
+ */
 function cell(text: string): string {
-  return text.replace(/[\\|`*_[\]<>#]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  return inert(text)
+    .replace(/[\\|`*_[\]<>#]/g, (c) => `\\${c}`)
+    .replace(/@/g, '@\u200b')
+    .replace(/:\/\//g, ':\u200b//');
 }

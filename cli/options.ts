@@ -70,5 +70,7 @@ function trustEntryOk(entry: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
   if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  // No proxy fleet spans more than a /8 (or an IPv6 /32): shorter prefixes, alone or together,
+  // come close to trusting every address, which would let a client choose its own.
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= (family === 4 ? 8 : 32) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

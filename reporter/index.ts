@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync, copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
@@ -92,10 +92,10 @@ export function destinationFrom(options: FlakeboardReporterOptions, env: NodeJS.
   return { kind: 'db', db: env.FLAKEBOARD_DB || null };
 }
 
+/** The copy the user asked for, made as Playwright's json reporter makes its file (the umask decides). */
 function keepCopy(from: string, to: string): void {
   mkdirSync(dirname(to), { recursive: true });
-  copyFileSync(from, to);
-  chmodSync(to, 0o644);
+  writeFileSync(to, readFileSync(from));
 }
 
 function say(line: string): void {

@@ -20,6 +20,10 @@ const ROUTES: Array<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; 
   { method: 'POST', url: '/api/uploads/bulk-review', role: 'reviewer', payload: { uploads: [{ id: 1, action: 'reject' }] } },
   { method: 'DELETE', url: '/api/test-run/1', role: 'reviewer' },
   { method: 'DELETE', url: '/api/clear-all', role: 'admin' },
+  { method: 'POST', url: '/api/check', role: 'member', payload: { tests: [], counts: { tests: 0, failed: 0, flaky: 0, skipped: 0 }, days: 30 } },
+  { method: 'GET', url: '/api/quarantine', role: 'member' },
+  { method: 'POST', url: '/api/quarantine', role: 'reviewer', payload: { title: 'roles', reason: 'why' } },
+  { method: 'DELETE', url: '/api/quarantine/1', role: 'reviewer' },
 ];
 const RANK = { member: 1, reviewer: 2, admin: 3 };
 

@@ -58,6 +58,9 @@ export interface AppOptions {
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
 
+/** The largest body of any call but an upload: sign-in, reviews, quarantine, the CI gate. */
+export const SMALL_BODY_LIMIT = 2 * 1024 * 1024;
+
 /** The whole server, ready but not listening: `serve` listens, tests use inject(). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const host = options.host ?? '127.0.0.1';
@@ -67,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 7 * 24 * 60 * 60 * 1000;
   const app = Fastify({
     ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
-    bodyLimit,
+    // Only POST /api/upload takes report-sized bodies (its own limit, --body-limit); every other
+    // body is a form or a small JSON call, so a hostile 95 MB sign-in is refused unread.
+    bodyLimit: SMALL_BODY_LIMIT,
     // A request that has not finished after this long (a stalled upload) is cut off.
     requestTimeout: options.requestTimeoutMs ?? 5 * 60 * 1000,
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
@@ -75,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const xsrfSecret = await databaseSecret(options.store, 'xsrf_secret');
 
-  registerErrorHandler(app, { bodyLimit });
+  registerErrorHandler(app);
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });

@@ -5,6 +5,8 @@
  * Returns the offset of the first character that cannot continue a valid text (the length
  * when the text ends too soon), or null when the text is valid.
  */
+const MAX_SCAN_DEPTH = 10_000;
+
 export function jsonErrorOffset(text: string): number | null {
   const n = text.length;
   const stack: number[] = [];
@@ -98,6 +100,9 @@ export function jsonErrorOffset(text: string): number | null {
           expectValue = false;
           continue;
         }
+        // Past any real report's depth: say where it went that deep rather than keep a stack
+        // entry per bracket of a hostile "[[[[…" body.
+        if (stack.length >= MAX_SCAN_DEPTH) return i;
         stack.push(c);
         if (c === 0x7b && !key()) return i;
         continue;

@@ -95,7 +95,7 @@ export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bo
     if (value.length > 1000) throw invalid(`body/metadata/${key} must NOT have more than 1000 characters`);
   }
   const size = fields.fileSize;
-  if (size !== undefined && size !== null && !(Number.isInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number >= 0');
+  if (size !== undefined && size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number from 0 to 2^53');
   const fileName = baseName(fields.fileName as string | null | undefined) ?? 'upload.json';
   return { report: checkReport(testResults, fileName), metadata: fields as UploadMetadata, fileName };
 }

@@ -95,6 +95,8 @@ export function registerQuarantine(program: Command): void {
           const now = Date.now();
           const active = listQuarantine(store).filter((q) => state(q, now) === 'active');
           const text = options.format === 'json' ? `${JSON.stringify(exportJson(active, now), null, 2)}\n` : `${grepPattern(active)}\n`;
+          const lost = options.format === 'grep' ? grepScopeLost(active) : [];
+          if (lost.length > 0) process.stderr.write(`flakeboard quarantine: --format grep matches titles only; entries ${lost.map((q) => q.id).join(', ')} are limited to a file or project, which the JSON export keeps\n`);
           if (options.output) await writeFile(options.output, text);
           else process.stdout.write(text);
         }),
@@ -111,15 +113,19 @@ export function exportJson(active: readonly StoredQuarantine[], now: number) {
 }
 
 /**
- * One regular expression for `npx playwright test --grep-invert "$(…)"`: Playwright matches
- * it against the project, file and titles joined by spaces, so a title is enough to find the
- * test. Everything but `*` is escaped; an empty list gives a pattern that matches nothing.
+ * One regular expression for `npx playwright test --grep-invert "$(…)"`. Playwright matches it
+ * against the project, file and titles joined by spaces, the test's own title last: each entry
+ * is anchored to a whole last title (` title$`), so `search *` cannot hide "research notes".
+ * Everything but `*` is escaped; an empty list gives a pattern that matches nothing. A file or
+ * project scope cannot be said this way: grepScopeLost names the entries that lose it.
  */
 export function grepPattern(active: readonly StoredQuarantine[]): string {
   if (active.length === 0) return '$^';
-  const escape = (text: string) => text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
-  return active.map((q) => escape(q.title)).join('|');
+  const escape = (text: string) => text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[^\\n]*');
+  return active.map((q) => `(?:^| )${escape(q.title)}$`).join('|');
 }
+
+export const grepScopeLost = (active: readonly StoredQuarantine[]) => active.filter((q) => q.file !== null || q.project !== null);
 
 function state(q: StoredQuarantine, now: number): 'active' | 'expired' | 'removed' {
   if (q.removedAt !== null) return 'removed';

@@ -90,31 +90,25 @@ export function coversTest(entry: QuarantineEntry, test: Pick<GateTest, 'title' 
 }
 
 /**
- * `*` matches any run of characters, everything else itself. Greedy with one backtrack point:
- * at worst pattern length × text length steps, and patterns are capped at
- * QUARANTINE_PATTERN_MAX characters when stored (no regex is ever built from user text).
+ * `*` matches any run of characters, everything else itself. The pattern's pieces between
+ * stars are found in order, each at its earliest place (the first anchored at the start, the
+ * last at the end): one indexOf per piece, no backtracking, and no regex is ever built from
+ * user text.
  */
 export function wildcardMatch(pattern: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let mark = 0;
-  while (t < text.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === text[t]) {
-      p += 1;
-      t += 1;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p;
-      mark = t;
-      p += 1;
-    } else if (star !== -1) {
-      p = star + 1;
-      mark += 1;
-      t = mark;
-    } else return false;
+  const pieces = pattern.split('*');
+  if (pieces.length === 1) return pattern === text;
+  const first = pieces[0]!;
+  const last = pieces[pieces.length - 1]!;
+  if (!text.startsWith(first) || text.length < first.length + last.length) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    if (piece === '') continue;
+    const found = text.indexOf(piece, at);
+    if (found === -1) return false;
+    at = found + piece.length;
   }
-  while (p < pattern.length && pattern[p] === '*') p += 1;
-  return p === pattern.length;
+  return text.length - last.length >= at && text.endsWith(last);
 }
 
 const evidence = (r: BaseResult): Evidence => ({ runId: r.runId, date: new Date(r.startedAt).toISOString(), commit: r.commit, status: r.status, passedOnRetry: r.passedOnRetry });

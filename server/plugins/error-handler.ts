@@ -7,7 +7,7 @@ import { StoreError } from '../store/open.js';
  * One place that turns errors into answers: 4xx with a clear `error` text; 5xx logs the cause
  * and answers without internals.
  */
-export function registerErrorHandler(app: FastifyInstance, options: { bodyLimit: number }): void {
+export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message, ...error.extra });
     if (error instanceof InvalidReportError) return reply.code(400).send({ error: error.message });
@@ -22,7 +22,8 @@ export function registerErrorHandler(app: FastifyInstance, options: { bodyLimit:
     }
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return reply.code(413).send({ error: `The request body is larger than the limit of ${formatBytes(options.bodyLimit)}` });
+        // Each route has its own limit (uploads --body-limit, the rest SMALL_BODY_LIMIT).
+        return reply.code(413).send({ error: `The request body is larger than the limit of ${formatBytes(request.routeOptions.bodyLimit)}` });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return reply.code(415).send({ error: `Unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json` });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':

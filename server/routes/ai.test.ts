@@ -28,7 +28,7 @@ async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app:
   const app = Fastify({ logger: false });
   const xsrfSecret = await databaseSecret(store, 'xsrf_secret');
   const sessionIdleMs = 60 * 60 * 1000;
-  registerErrorHandler(app, { bodyLimit: 100 * 1024 * 1024 });
+  registerErrorHandler(app);
   registerJsonBodyParser(app);
   const sessionMaxAgeMs = 24 * sessionIdleMs;
   registerAuthentication(app, { store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now: Date.now });

@@ -13,7 +13,6 @@ const member = { auth: { access: 'member' as const, apiToken: true } };
 // Titles can hold any character; Fastify decodes each path parameter once.
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
-type Days = { Querystring: { days: number } };
 type DaysPaged = { Querystring: { days: number } & PagingQuery };
 const daysPaged = (defaultDays: number) => ({ ...daysQuery(defaultDays), properties: { ...daysQuery(defaultDays).properties, ...pagingProperties } }) as const;
 

@@ -2,6 +2,16 @@ import { gateKey } from '../../core/gate/answer.js';
 import type { BaseResult, GateTest } from '../../core/gate/types.js';
 import type { Store } from './open.js';
 
+/**
+ * Runs that are evidence for the gate: not rejected, not duplicates, and not a member's upload
+ * still waiting for review. A member's token may upload a made-up "main" run; until a reviewer
+ * keeps it, it must not vouch for a failure. Uploads by reviewers and admins (CI tokens are
+ * usually theirs) count at once, as they could keep them anyway; runs imported from the
+ * command line (no uploader) too: whoever runs `import` already has the database file.
+ */
+const countedRun = (runs: string) =>
+  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IN (SELECT id FROM users WHERE role = 'member'))`;
+
 /** Newest results kept per test: the gate's rules look at the latest runs and a window. */
 const PER_TEST_LIMIT = 200;
 
@@ -14,7 +24,7 @@ const PER_TEST_LIMIT = 200;
  */
 export function gateHistories(store: Store, query: { tests: readonly GateTest[]; base: string; since: number }): { histories: Map<string, BaseResult[]>; baseRuns: number } {
   const baseRuns = store.sqlite
-    .prepare(`SELECT count(*) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND is_duplicate = 0 AND status != 'rejected'`)
+    .prepare(`SELECT count(*) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND ${countedRun('runs')}`)
     .get(query.base, query.since) as { n: number };
   const results = store.sqlite.prepare(`
     SELECT runs.id AS run_id, results.started_at, runs.git_commit, results.status, results.passed_on_retry, runs.outage
@@ -22,7 +32,7 @@ export function gateHistories(store: Store, query: { tests: readonly GateTest[];
     JOIN results ON results.test_id = tests.id AND results.browser = @browser
     JOIN runs ON runs.id = results.run_id
     WHERE tests.file = @file AND tests.title_path = @titlePath
-      AND runs.git_branch = @base AND runs.started_at >= @since AND runs.is_duplicate = 0 AND runs.status != 'rejected'
+      AND runs.git_branch = @base AND runs.started_at >= @since AND ${countedRun('runs')}
     ORDER BY results.started_at DESC, results.id DESC
     LIMIT ${PER_TEST_LIMIT}`);
   const histories = new Map<string, BaseResult[]>();

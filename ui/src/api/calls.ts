@@ -11,7 +11,6 @@ import type {
   SlowTestsPage,
   TestResultDetail,
   TrendDay,
-  TrendRecord,
 } from '../../../core/api/analytics.js';
 import type { LoginResponse, MeResponse } from '../../../core/api/auth.js';
 import { SESSION_HEADER } from '../../../core/api/auth.js';
