@@ -68,4 +68,26 @@ describe('the writer worker', () => {
     holder.exec('ROLLBACK');
     expect(runs()).toBe(1);
   });
+
+  it('refuses uploads past its queue with a 503 instead of holding them all in memory', async () => {
+    const small = createWriter(store, { maxQueuedUploads: 2 });
+    try {
+      await small.upload(bytes('warm'), null, 1);
+      holder.exec('BEGIN IMMEDIATE');
+      const waiting = [small.upload(bytes('a'), null, 1), small.upload(bytes('b'), null, 1)];
+      await expect(small.upload(bytes('c'), null, 1)).rejects.toMatchObject({ statusCode: 503, message: expect.stringMatching(/busy storing 2 other upload/) });
+      holder.exec('COMMIT');
+      await Promise.all(waiting);
+      // Room again once the queue drained.
+      await expect(small.upload(bytes('d'), null, 1)).resolves.toMatchObject({ duplicate: false });
+    } finally {
+      await small.stop();
+    }
+    const bytesCapped = createWriter(store, { maxQueuedBytes: 100 });
+    try {
+      await expect(bytesCapped.upload(bytes('too big for the budget'), null, 1)).rejects.toMatchObject({ statusCode: 503 });
+    } finally {
+      await bytesCapped.stop();
+    }
+  });
 });

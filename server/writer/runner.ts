@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { HttpError } from '../errors.js';
 import type { IngestResult } from '../ingest.js';
 import type { Store } from '../store/open.js';
 import type { bodyCharset } from '../upload-body.js';
@@ -32,8 +33,19 @@ export const LOCK_WAIT_MS = 120_000;
 /** After a stop, how long the worker may take to roll back before it is terminated. */
 const STOP_GRACE_MS = 3_000;
 
-export function createWriter(store: Store, options: { worker?: boolean; lockWaitMs?: number } = {}): Writer {
+/**
+ * Uploads waiting for the writer, and their bytes, at most: each waits in memory until its turn,
+ * so beyond this the server answers 503 (which `flakeboard upload` retries) instead of growing
+ * without bound while one big upload is stored.
+ */
+export const MAX_QUEUED_UPLOADS = 16;
+export const MAX_QUEUED_UPLOAD_BYTES = 768 * 1024 * 1024;
+
+export function createWriter(store: Store, options: { worker?: boolean; lockWaitMs?: number; maxQueuedUploads?: number; maxQueuedBytes?: number } = {}): Writer {
   const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+  const maxUploads = options.maxQueuedUploads ?? MAX_QUEUED_UPLOADS;
+  const maxBytes = options.maxQueuedBytes ?? MAX_QUEUED_UPLOAD_BYTES;
+  const queued = { uploads: 0, bytes: 0 };
   const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const stopping = () => Atomics.load(flag, 0) === 1;
@@ -49,9 +61,18 @@ export function createWriter(store: Store, options: { worker?: boolean; lockWait
   };
   return {
     upload(bytes, charset, uploadedBy) {
+      const size = bytes.byteLength;
+      if (queued.uploads >= maxUploads || queued.bytes + size > maxBytes) {
+        return Promise.reject(new HttpError(503, `The server is busy storing ${queued.uploads} other upload(s); nothing was stored, try again in a minute`));
+      }
+      queued.uploads += 1;
+      queued.bytes += size;
       // Handed over, not copied, when the bytes own their buffer (a big body always does).
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-      return run({ kind: 'upload', bytes: own, charset, uploadedBy }, [own.buffer as ArrayBuffer]);
+      return run({ kind: 'upload', bytes: own, charset, uploadedBy }, [own.buffer as ArrayBuffer]).finally(() => {
+        queued.uploads -= 1;
+        queued.bytes -= size;
+      });
     },
     review: async (reviews, reviewerId, notes) => void (await run({ kind: 'review', reviews, reviewerId, notes })),
     deleteRun: (id) => run({ kind: 'delete', id }),
