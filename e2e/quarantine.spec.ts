@@ -1,3 +1,4 @@
+import type { DashboardResponse } from '../core/api/analytics.js';
 import { MEMBER } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { api, openDialog, openFlaky } from './support/flaky.js';
@@ -44,5 +45,19 @@ test.describe('quarantine from the flaky screen', () => {
     await dialog.getByRole('button', { name: 'Quarantine', exact: true }).click();
     await expect(dialog.getByTestId('quarantine-form')).toContainText('needs the reviewer role');
     expect((await api<QuarantineListResponse>(page, '/api/quarantine')).count).toBe(0);
+  });
+
+  test('the dashboard marks a quarantined test among the most critical', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server);
+    const critical = (await api<DashboardResponse>(page, '/api/dashboard?days=30')).flakyTests[0]!;
+    const added = await page.evaluate(async (body) => {
+      const xsrf = document.cookie.replace(/.*XSRF-TOKEN=([^;]*).*/, '$1');
+      const res = await fetch('/api/quarantine', { method: 'POST', headers: { authorization: `Bearer ${localStorage.getItem('auth_token')}`, 'x-xsrf-token': xsrf, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return res.status;
+    }, { title: critical.test_title, file: critical.test_file, project: critical.browser, reason: 'known flaky' });
+    expect(added).toBe(201);
+    await page.reload();
+    await expect(page.getByTestId('most-critical').getByTestId('quarantine-badge')).toHaveCount(1);
   });
 });

@@ -15,7 +15,7 @@ import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
 import { FlakyStatCards } from './flaky/FlakyStatCards.js';
 import { FlakyToolbar, type SortChoice } from './flaky/FlakyToolbar.js';
 import { groupKey, parseFilter, trendsOfPage, type FlakyFilter } from './flaky/flaky-filter.js';
-import { useQuarantine } from './flaky/quarantine-store.js';
+import { useQuarantine } from '../lib/quarantine.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
 
 /** SPEC.md section 9. */

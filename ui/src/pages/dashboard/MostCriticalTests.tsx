@@ -3,6 +3,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { riskLevel, riskScore } from '../../../../core/analytics/formulas.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { QuarantineBadge } from '../../components/QuarantineBadge.js';
+import { useQuarantine } from '../../lib/quarantine.js';
 import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 
@@ -14,6 +16,7 @@ const ROWS = 5;
 /** 'Most Critical Tests': each row opens that test on the flaky screen. */
 export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
   const navigate = useNavigate();
+  const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid="most-critical">
@@ -42,6 +45,7 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
               {rows.map((test) => {
                 const href = flakyTestHref(test);
                 const score = riskScore(test.pass_rate, test.total_runs);
+                const quarantined = quarantine.entryFor(test.test_title, test.test_file, test.browser);
                 return (
                   <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
                     <Table.Td maw={320}>
@@ -51,6 +55,7 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
                       <Text size="xs" c="dimmed" truncate>
                         {fileName(test.test_file)}
                       </Text>
+                      {quarantined && <QuarantineBadge entry={quarantined} />}
                     </Table.Td>
                     <Table.Td>
                       <BrowserLabel browser={test.browser} />

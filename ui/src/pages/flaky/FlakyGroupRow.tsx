@@ -8,7 +8,7 @@ import { ExpandArrow } from './ExpandArrow.js';
 import { groupTrend, type TrendIndex } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
-import { QuarantineBadge } from './QuarantineBadge.js';
+import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 
 export const GROUP_COLUMNS = 9;
 export const TITLE_TRUNCATION = 60;

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { addQuarantine, removeQuarantine } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
-import { broadcastQuarantineChanged } from './quarantine-store.js';
+import { broadcastQuarantineChanged } from '../../lib/quarantine.js';
 
 const EXPIRY_CHOICES = [
   { value: '7d', label: '7 days' },

@@ -1,5 +1,5 @@
 import { Badge, Tooltip } from '@mantine/core';
-import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import type { QuarantineView } from '../../../core/api/quarantine.js';
 
 /** Marks a quarantined test wherever it is listed; the tooltip says why and until when. */
 export function QuarantineBadge({ entry }: { entry: QuarantineView }) {

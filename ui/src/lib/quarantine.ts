@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { QuarantineView } from '../../../../core/api/quarantine.js';
-import { coversTest } from '../../../../core/gate/classify.js';
-import { quarantineList } from '../../api/calls.js';
+import type { QuarantineView } from '../../../core/api/quarantine.js';
+import { coversTest } from '../../../core/gate/classify.js';
+import { quarantineList } from '../api/calls.js';
 
 const CHANGED = 'quarantineChanged';
 
