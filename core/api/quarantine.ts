@@ -1,15 +1,8 @@
 /** GET/POST/DELETE /api/quarantine: entries that keep a known flaky test from blocking the CI gate. */
-export interface QuarantineView {
-  id: number;
-  title: string;
-  file: string | null;
-  project: string | null;
-  reason: string;
-  owner: string | null;
-  createdBy: string | null;
-  createdAt: number;
-  /** Epoch ms at which it stops applying (the start of a UTC day); null: no end. */
-  expiresAt: number | null;
+import type { QuarantineEntry } from '../gate/types.js';
+
+/** An entry as the list shows it: the gate's entry, whether it was lifted, and whether it expired. */
+export interface QuarantineView extends QuarantineEntry {
   removedAt: number | null;
   removedBy: string | null;
   expired: boolean;

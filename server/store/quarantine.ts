@@ -1,10 +1,8 @@
-import type { QuarantineEntry } from '../../core/gate/types.js';
+import type { QuarantineView } from '../../core/api/quarantine.js';
 import type { Store } from './open.js';
 
-export interface StoredQuarantine extends QuarantineEntry {
-  removedAt: number | null;
-  removedBy: string | null;
-}
+/** An entry as stored; whether it has expired depends on when it is asked. */
+export type StoredQuarantine = Omit<QuarantineView, 'expired'>;
 
 export interface NewQuarantine {
   title: string;
