@@ -217,6 +217,8 @@ export interface ErrorPattern {
   affected_browsers: string;
   /** Comma list of the first affected test titles (at most 20, alphabetical). */
   affected_tests: string;
+  /** The same titles whole: a title may hold a comma, which the list above cannot show. */
+  affected_test_titles?: string[];
   /** How many distinct test titles the pattern affected in all. */
   affected_test_count: number;
   full_error: string;

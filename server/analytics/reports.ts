@@ -53,6 +53,11 @@ export function testDetails(store: Store, test: TestHistoryQuery, p: PageArgs): 
   return { items: rows.map(({ started_at, ...row }) => ({ ...row, run_date: isoTime(started_at) })), total, page: p.page, pageSize: p.pageSize };
 }
 
+function affected(json: string): { affected_tests: string; affected_test_titles: string[] } {
+  const titles = JSON.parse(json) as string[];
+  return { affected_tests: titles.join(','), affected_test_titles: titles };
+}
+
 /** One pattern per category and fingerprint; the message shown whole has its colour codes stripped. */
 export function errorPatterns(store: Store, range: DayRange, p: PageArgs): ErrorPatternsPage {
   const { rows, counts } = errorPatternRows(store, range, window(p));
@@ -64,7 +69,8 @@ export function errorPatterns(store: Store, range: DayRange, p: PageArgs): Error
       fingerprint: r.fingerprint,
       frequency: r.frequency,
       affected_browsers: r.browsers,
-      affected_tests: r.tests,
+      // SPEC's comma list, and the titles whole beside it (a title may hold a comma).
+      ...affected(r.tests_json),
       affected_test_count: r.test_count,
       full_error: stripAnsi(r.message),
     }),

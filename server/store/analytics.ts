@@ -112,8 +112,8 @@ function prepare(sqlite: SqliteDatabase) {
     // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
     errorPatterns: sqlite.prepare(`SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
         group_concat(DISTINCT e.browser) AS browsers, count(DISTINCT t.title) AS test_count,
-        (SELECT group_concat(title) FROM (SELECT DISTINCT t.title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
-          WHERE x.fingerprint = e.fingerprint AND x.day BETWEEN @from AND @to ORDER BY t.title LIMIT ${AFFECTED_TESTS_LISTED})) AS tests
+        (SELECT json_group_array(title) FROM (SELECT DISTINCT t.title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
+          WHERE x.fingerprint = e.fingerprint AND x.day BETWEEN @from AND @to ORDER BY t.title LIMIT ${AFFECTED_TESTS_LISTED})) AS tests_json
       FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint JOIN tests t ON t.id = e.test_id
       WHERE e.day BETWEEN @from AND @to
       GROUP BY e.fingerprint ORDER BY frequency DESC, s.category, e.fingerprint LIMIT @limit OFFSET @offset`),
@@ -212,7 +212,8 @@ export function errorPatternRows(store: Store, range: DayRange, page: { limit: n
     message: string;
     frequency: number;
     browsers: string;
-    tests: string;
+    /** JSON array of titles: a title may hold commas, so no joined text here. */
+    tests_json: string;
     test_count: number;
   }>;
   const counts = s.errorPatternCounts.get(bounds(range)) as { total: number; categories: number; failures: number; browsers: number };

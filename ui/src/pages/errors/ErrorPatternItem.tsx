@@ -8,7 +8,7 @@ import { affectedTests, splitList } from './pattern-groups.js';
 /** One pattern: what it says, how often, where, which tests, and the whole message on demand. */
 export function ErrorPatternItem({ pattern }: { pattern: ErrorPattern }) {
   const [open, setOpen] = useState(false);
-  const tests = affectedTests(pattern.affected_tests, pattern.affected_test_count);
+  const tests = affectedTests(pattern.affected_tests, pattern.affected_test_count, 3, pattern.affected_test_titles);
   const browsers = splitList(pattern.affected_browsers);
   return (
     <Box data-testid="error-pattern" py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>

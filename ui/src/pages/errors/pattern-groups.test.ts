@@ -35,4 +35,7 @@ describe('lists', () => {
     // The server lists at most 20 names and counts every affected test.
     expect(affectedTests('a,b,c,d', 250)).toEqual({ first: ['a', 'b', 'c'], more: 247 });
   });
+  it('lists titles whole when the server sends them, commas and all', () => {
+    expect(affectedTests('Cart, empty,pays', 2, 3, ['Cart, empty', 'pays'])).toEqual({ first: ['Cart, empty', 'pays'], more: 0 });
+  });
 });

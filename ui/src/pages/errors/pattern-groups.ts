@@ -39,7 +39,8 @@ export function groupByCategory(patterns: readonly ErrorPattern[]): CategoryGrou
 }
 
 /** The first `shown` affected tests and how many more there are (the server lists a few and counts all). */
-export function affectedTests(list: string, count?: number, shown = 3): { first: string[]; more: number } {
-  const tests = splitList(list);
+export function affectedTests(list: string, count?: number, shown = 3, titles?: string[]): { first: string[]; more: number } {
+  // The whole titles when the server sends them: splitting the comma list cuts "Cart, empty".
+  const tests = titles ?? splitList(list);
   return { first: tests.slice(0, shown), more: Math.max(0, (count ?? tests.length) - Math.min(shown, tests.length)) };
 }
