@@ -38,7 +38,7 @@ const STOP_GRACE_MS = 3_000;
  * so beyond this the server answers 503 (which `flakeboard upload` retries) instead of growing
  * without bound while one big upload is stored.
  */
-export const MAX_QUEUED_UPLOADS = 16;
+export const MAX_QUEUED_UPLOADS = 64;
 export const MAX_QUEUED_UPLOAD_BYTES = 768 * 1024 * 1024;
 
 export function createWriter(store: Store, options: { worker?: boolean; lockWaitMs?: number; maxQueuedUploads?: number; maxQueuedBytes?: number } = {}): Writer {
