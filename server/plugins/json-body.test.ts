@@ -62,7 +62,7 @@ describe('request bodies', () => {
   it('refuses an empty upload and a body that is not an object, as the schema did', async () => {
     expect((await post('', 'application/json')).json()).toEqual({ error: 'The request body is empty: send a JSON object' });
     expect((await post('[1]', 'application/json')).json()).toEqual({ error: 'Invalid request: body must be object' });
-    expect((await post('{"testResults":{},"metadata":{"fileSize":-1}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/fileSize must be a whole number >= 0' });
+    expect((await post('{"testResults":{},"metadata":{"fileSize":-1}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/fileSize must be a whole number from 0 to 2^53' });
     expect((await post('{"testResults":{},"metadata":{"project":7}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/project must be string,null' });
     expect(runs()).toBe(0);
   });
