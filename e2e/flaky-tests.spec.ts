@@ -35,7 +35,13 @@ async function openPage(page: Page, flakeboard: Flakeboard) {
   await expect(page.getByTestId('flaky-group').first()).toBeVisible();
   // The demo has fewer groups than one page: the whole list, in the table's order.
   const groups = await api<FlakyTestGroup[]>(page, '/api/flaky-tests?pageSize=200');
-  const records = await api<TrendRecord[]>(page, '/api/flaky-trends');
+  // Every trend record, page by page (the bare call answers the first page only).
+  const records: TrendRecord[] = [];
+  for (let n = 1; ; n++) {
+    const answer = await api<{ items: TrendRecord[]; total: number }>(page, `/api/flaky-trends?page=${n}&pageSize=200`);
+    records.push(...answer.items);
+    if (records.length >= answer.total || answer.items.length === 0) break;
+  }
   return { server, groups, records };
 }
 
