@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatDuration } from '../core/analytics/formulas.js';
 import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
-import { OWN_REPORTS, SHARED_FIXTURES, type RunningServer } from './support/cli.js';
+import { OWN_REPORTS, HAS_SHARED, SHARED_FIXTURES, SHARED_SKIP, type RunningServer } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const THREE_BROWSERS = join(SHARED_FIXTURES, '07-three-browsers-merged-specs-flaky-1.41.json');
@@ -68,6 +68,7 @@ function craftedReport(path: string): string {
 
 test.describe('upload details', () => {
   test('a run with failures: metadata, stat cards, charts, flaky tests and error patterns match the API', async ({ page, flakeboard }) => {
+    test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [THREE_BROWSERS], approve: true, project: 'shop', branch: 'main', commit: 'abcdef0123456789abcdef0123456789abcdef01' }] });
     const detail = await openNewestRun(page, server);
     const { upload, stats } = detail;
@@ -119,6 +120,7 @@ test.describe('upload details', () => {
   });
 
   test('search, status filter and sort of the Test Results table', async ({ page, flakeboard }) => {
+    test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [THREE_BROWSERS] }] });
     const { testResults } = await openNewestRun(page, server);
     const total = testResults.length;
@@ -242,6 +244,7 @@ test.describe('upload details', () => {
   });
 
   test('a run that failed to load shows its load error', async ({ page, flakeboard }) => {
+    test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [LOAD_FAILED] }] });
     const { upload } = await openNewestRun(page, server);
     expect(upload.load_failed).toBe(1);

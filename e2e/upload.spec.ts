@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dialog, Page } from '@playwright/test';
 import type { PendingUploadsResponse, RecentUpload } from '../core/api/uploads.js';
-import { MEMBER, OWN_REPORTS, SHARED_FIXTURES } from './support/cli.js';
+import { MEMBER, OWN_REPORTS, HAS_SHARED, SHARED_FIXTURES, SHARED_SKIP } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const RUN_1 = join(OWN_REPORTS, 'run-1.json');
@@ -49,6 +49,7 @@ const outcome = (page: Page, name: string) => page.getByTestId('upload-outcome')
 
 test.describe('upload page', () => {
   test('uploads real reports through the file picker: detected files, per-file results, summary, pending runs', async ({ page, flakeboard }) => {
+    test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty' });
     await signIn(page, server, { hash: '/upload' });
     await expect(page.getByText('No uploads yet.')).toBeVisible();
@@ -115,6 +116,7 @@ test.describe('upload page', () => {
   });
 
   test('accepts report files dropped on the drop zone', async ({ page, flakeboard }) => {
+    test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty' });
     await signIn(page, server, { hash: '/upload' });
     const files = [SHARD, GIT_INFO].map((path) => ({ name: path.split('/').pop()!, bytes: [...readFileSync(path)] }));

@@ -1,9 +1,13 @@
+import { existsSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BIN = fileURLToPath(new URL('../../bin/flakeboard.js', import.meta.url));
 export const SHARED_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/public/', import.meta.url));
+/** Public sample reports are read in place; a clone with nothing beside it skips the tests that need them. */
+export const HAS_SHARED = existsSync(SHARED_FIXTURES);
+export const SHARED_SKIP = `skipped: no public sample reports at ${SHARED_FIXTURES}`;
 export const OWN_REPORTS = fileURLToPath(new URL('../../fixtures/reports/own/', import.meta.url));
 
 /** The accounts every prepared database has (SPEC.md shows no roles; the server enforces them). */
