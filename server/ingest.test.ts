@@ -52,7 +52,8 @@ describe('a report read in parts is stored exactly as the report held whole', ()
       const [file, bytes, value] = stores.map(dump);
       expect(bytes).toEqual(file);
       expect(value).toEqual(file);
-      expect((file as { results: unknown[] }).results.length).toBeGreaterThan(500);
+      // Enough to mean something with or without ../shared (our own and generated reports alone hold over 400).
+      expect((file as { results: unknown[] }).results.length).toBeGreaterThan(400);
     } finally {
       for (const store of stores) void store.close();
     }
