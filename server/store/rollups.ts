@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './open.js';
 import { addRunToTestTotals, refreshTestTotals } from './test-totals.js';
+import { perConnection } from './per-connection.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -120,8 +121,6 @@ const REBUILD_ERRORS = `
   WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
   GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SqliteDatabase, Statements>();
 
 /**
  * The scratch table of the keys a change touches. Made when the store opens, outside any
@@ -145,14 +144,7 @@ function prepare(sqlite: SqliteDatabase) {
   };
 }
 
-function statementsFor(sqlite: SqliteDatabase): Statements {
-  let statements = cache.get(sqlite);
-  if (!statements) {
-    statements = prepare(sqlite);
-    cache.set(sqlite, statements);
-  }
-  return statements;
-}
+const statementsFor = perConnection(prepare);
 
 /**
  * Changes to a run's results (store, reject, delete) change the days they fall on: collect

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './open.js';
+import { perConnection } from './per-connection.js';
 
 
 /**
@@ -113,8 +114,6 @@ const OVERLAPS = `
     WHERE t.last_run_at >= n.first
   ) AS overlaps`;
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SqliteDatabase, Statements>();
 
 function prepare(sqlite: SqliteDatabase) {
   return {
@@ -125,14 +124,7 @@ function prepare(sqlite: SqliteDatabase) {
   };
 }
 
-function statementsFor(sqlite: SqliteDatabase): Statements {
-  let statements = cache.get(sqlite);
-  if (!statements) {
-    statements = prepare(sqlite);
-    cache.set(sqlite, statements);
-  }
-  return statements;
-}
+const statementsFor = perConnection(prepare);
 
 /** Rebuilds the totals of the keys in temp.rollup_keys from the daily rollup (already rebuilt). */
 export function refreshTestTotals(sqlite: SqliteDatabase): void {

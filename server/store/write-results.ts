@@ -1,5 +1,6 @@
 import type { NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase } from './open.js';
+import { perConnection } from './per-connection.js';
 
 /**
  * A result whose test never started gets the run's start time, which a report read in parts
@@ -124,17 +125,8 @@ const COLUMNS = {
   attempts: 'result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json',
 };
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SqliteDatabase, Statements>();
 
-function statementsFor(sqlite: SqliteDatabase): Statements {
-  let statements = cache.get(sqlite);
-  if (!statements) {
-    statements = prepare(sqlite);
-    cache.set(sqlite, statements);
-  }
-  return statements;
-}
+const statementsFor = perConnection(prepare);
 
 function prepare(sqlite: SqliteDatabase) {
   return {

@@ -5,6 +5,7 @@ import type { SqliteDatabase, Store } from './open.js';
 import { addRunToRollups } from './rollups.js';
 import { NO_START, ResultWriter } from './write-results.js';
 import type { ReviewStatus } from './schema.js';
+import { perConnection } from './per-connection.js';
 
 export interface RunToStore {
   run: NormalisedRun;
@@ -133,17 +134,8 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   return insert.immediate();
 }
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SqliteDatabase, Statements>();
 
-function preparedFor(sqlite: SqliteDatabase): Statements {
-  let statements = cache.get(sqlite);
-  if (!statements) {
-    statements = prepare(sqlite);
-    cache.set(sqlite, statements);
-  }
-  return statements;
-}
+const preparedFor = perConnection(prepare);
 
 // Kysely compiles a query per call; the bulk path of an import uses prepared statements.
 function prepare(sqlite: SqliteDatabase) {
