@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa, type ResultPromise } from 'execa';
+import { type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { startServe as startServeProcess } from '../../fixtures/testing/serve-process.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -17,23 +18,11 @@ afterEach(async () => {
   temp.cleanup();
 });
 
-/** Starts `flakeboard serve` on a free port and waits for the line that says where. */
+/** Starts `flakeboard serve` on a free port over f.db in the temp folder. */
 async function startServe(args: string[]): Promise<{ url: string; output: () => string }> {
-  let output = '';
-  child = execa(process.execPath, [BIN, 'serve', '--port', '0', '--db', join(temp.dir, 'f.db'), ...args], {
-    cwd: temp.dir,
-    env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }),
-    extendEnv: false,
-    reject: false,
-    all: true,
-  });
-  child.all!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/serving .* at (http:\/\/\S+)/.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`serve did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url: /serving .* at (http:\/\/\S+)/.exec(output)![1]!.replace(/\/$/, ''), output: () => output };
+  const serve = await startServeProcess(join(temp.dir, 'f.db'), { cwd: temp.dir, args });
+  child = serve.child;
+  return serve;
 }
 
 describe('flakeboard serve', () => {
