@@ -250,7 +250,9 @@ test.describe('Flaky Test Analysis', () => {
     await expect(row).not.toHaveAttribute('data-highlighted', /.*/, { timeout: 10_000 });
     const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
     expect(marks.dialog! - marks.on!).toBeGreaterThanOrEqual(450);
-    expect(marks.off! - marks.on!).toBeGreaterThanOrEqual(2900);
+    // The observer notes "on" only at the end of the task that rendered the highlight, after the
+    // 3 s timer started; on a loaded machine that task takes a few hundred ms (seen: 2,883 ms).
+    expect(marks.off! - marks.on!).toBeGreaterThanOrEqual(2500);
     // The group stays open after the highlight ends.
     await expect(row).toHaveAttribute('aria-expanded', 'true');
   });
