@@ -3,6 +3,7 @@ import pg from 'pg';
 import { POSTGRES_DDL, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
 import { MIGRATIONS, migrationSql } from './migrations.js';
 import { StoreError } from './open.js';
+import { postgresShape } from './schema-compare.js';
 import type { DatabaseSchema } from './schema.js';
 
 /** An open PostgreSQL store: a pool of connections and Kysely over it. */
@@ -24,10 +25,10 @@ export interface PostgresOptions {
 // Any fixed number: every flakeboard process migrating the same database takes the same lock.
 const MIGRATION_LOCK = 0x666c6b62; // "flkb"
 
-function parsers(oid: number, format?: string): (value: string) => unknown {
-  if (POSTGRES_NUMBER_TYPES.includes(oid)) return Number;
-  return pg.types.getTypeParser(oid, format as 'text');
-}
+/** pg's type parsers with BIGINT and NUMERIC read as numbers (dialect.ts says why). */
+export const POSTGRES_TYPES = {
+  getTypeParser: ((oid: number, format?: string) => (POSTGRES_NUMBER_TYPES.includes(oid) ? Number : pg.types.getTypeParser(oid, format as 'text'))) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 export function createPool(url: string, options: PostgresOptions = {}): pg.Pool {
   const pool = new pg.Pool({
@@ -35,7 +36,7 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'flakeboard',
-    types: { getTypeParser: parsers as pg.CustomTypesConfig['getTypeParser'] },
+    types: POSTGRES_TYPES,
   });
   // An idle connection the server drops (a restart) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
@@ -61,8 +62,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     async close() {
       if (!open) return;
       open = false;
-      // Kysely's destroy ends the pool.
+      // Kysely ends the pool only if it ever used it (its driver starts on the first query).
       await db.destroy();
+      if (!pool.ended) await pool.end();
     },
   };
 }
@@ -128,5 +130,29 @@ async function migratePostgres(pool: pg.Pool, shownUrl: string): Promise<void> {
     throw error;
   } finally {
     client.release();
+  }
+}
+
+export interface PostgresInspection {
+  serverVersion: string;
+  schemaVersion: number;
+  /** Rows per table of the schema, by name. */
+  counts: Record<string, number>;
+}
+
+/** What `doctor` reports, read without migrating anything (like its SQLite inspection). */
+export async function inspectPostgres(url: string): Promise<PostgresInspection> {
+  const shown = redactUrl(url);
+  const pool = createPool(url, { max: 1 });
+  try {
+    const serverVersion = String((await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]?.server_version ?? '');
+    const schemaVersion = await postgresSchemaVersion(pool);
+    const counts: Record<string, number> = {};
+    for (const { name } of (await postgresShape(pool)).tables) counts[name] = Number((await pool.query(`SELECT count(*) AS n FROM "${name}"`)).rows[0]?.n);
+    return { serverVersion, schemaVersion, counts };
+  } catch (error) {
+    throw error instanceof StoreError ? error : postgresError(shown, error);
+  } finally {
+    await pool.end();
   }
 }
