@@ -44,6 +44,8 @@ export class PostgresNotServedError extends Error {
 export function postgresOnlyWhereServed(program: Command): void {
   program.hook('preAction', (_program, command) => {
     if (!command.options.some((o) => o.attributeName() === 'db')) return;
+    // `check --server` asks a server: the database setting is not used.
+    if (command.getOptionValue('server')) return;
     const url = process.env.FLAKEBOARD_DATABASE_URL;
     if (command.getOptionValueSource('db') !== 'cli' && url) {
       if (command.getOptionValueSource('db') === 'env') refuse(1, 'FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL are both set: unset one, or pass --db');

@@ -23,6 +23,13 @@ describe('a PostgreSQL URL before its queries are ported', () => {
     }
   });
 
+  it('a command told to ask a server (check --server) is not stopped by FLAKEBOARD_DATABASE_URL', async () => {
+    const r = await runCli(['check', ownReports()[0]!, '--server', 'http://127.0.0.1:1', '--token', 'fb_x'], { env: { ...env, FLAKEBOARD_DATABASE_URL: 'postgres://h/db' } });
+    expect(r.stderr).not.toContain('PostgreSQL');
+    // It got as far as asking the server (nobody listens there).
+    expect(r.stderr).toContain('127.0.0.1:1');
+  });
+
   it('FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL together is refused as a contradiction', async () => {
     const r = await runCli(['user', 'list'], { env: { ...env, FLAKEBOARD_DB: 'x.db', FLAKEBOARD_DATABASE_URL: 'postgres://h/db' } });
     expect([r.exitCode, r.stderr.trim()]).toEqual([1, 'flakeboard: FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL are both set: unset one, or pass --db']);
