@@ -173,6 +173,22 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
     }
   });
 
+  it('stops before writing anything when the SQLite file has a table the copier does not know', async () => {
+    const extra = join(temp.dir, 'extra.db');
+    copyFileSync(file, extra);
+    const raw = new Database(extra);
+    raw.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('kept only in SQLite')");
+    raw.close();
+    const empty = await createTestDatabase();
+    try {
+      const r = await runCli(['migrate-db', '--from', extra, '--to', empty.url], { env });
+      expect([r.exitCode, r.stderr.trim()]).toEqual([1, 'flakeboard: the SQLite file has a table "notes" that the PostgreSQL schema does not have (written by another flakeboard version?): nothing was copied']);
+      for (const t of tables()) expect(await pgCount(empty.url, t), t).toBe(0);
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('doctor on the PostgreSQL URL reports the server version, the schema version and the rows per table', async () => {
     const r = await runCli(['doctor', '--db', target.url], { env });
     expect(r.exitCode).toBe(0);
