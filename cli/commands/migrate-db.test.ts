@@ -30,6 +30,20 @@ describe('a PostgreSQL URL before its queries are ported', () => {
     expect(r.stderr).toContain('127.0.0.1:1');
   });
 
+  it('--db wins over FLAKEBOARD_DATABASE_URL, and FLAKEBOARD_DATABASE_URL must be a PostgreSQL URL', async () => {
+    const temp = makeTempDir();
+    try {
+      const file = join(temp.dir, 'none.db');
+      const r = await runCli(['doctor', '--db', file], { env: { ...env, FLAKEBOARD_DATABASE_URL: 'postgres://fb:pw@127.0.0.1:1/db' } });
+      expect(r.stdout).toContain(`✗ database: no database at ${file}`);
+      expect(r.stdout).not.toContain('pw@');
+      const notUrl = await runCli(['user', 'list'], { env: { ...env, FLAKEBOARD_DATABASE_URL: file } });
+      expect([notUrl.exitCode, notUrl.stderr.trim()]).toEqual([1, 'flakeboard: FLAKEBOARD_DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); a SQLite file goes in FLAKEBOARD_DB']);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL together is refused as a contradiction', async () => {
     const r = await runCli(['user', 'list'], { env: { ...env, FLAKEBOARD_DB: 'x.db', FLAKEBOARD_DATABASE_URL: 'postgres://h/db' } });
     expect([r.exitCode, r.stderr.trim()]).toEqual([1, 'flakeboard: FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL are both set: unset one, or pass --db']);
