@@ -4,12 +4,14 @@ import { registerBackup } from './commands/backup.js';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerImport } from './commands/import.js';
+import { registerMigrateDb } from './commands/migrate-db.js';
 import { registerPrune } from './commands/prune.js';
 import { registerQuarantine } from './commands/quarantine.js';
 import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 import { registerUpload } from './commands/upload.js';
 import { registerUser } from './commands/user.js';
+import { postgresOnlyWhereServed } from './options.js';
 
 // dist/cli.js and cli/main.ts both sit one folder below package.json.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -30,6 +32,8 @@ registerToken(program);
 registerPrune(program);
 registerBackup(program);
 registerDoctor(program);
+registerMigrateDb(program);
+postgresOnlyWhereServed(program);
 
 // `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.
 const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process.argv.slice(0, 2), '-V'] : process.argv;

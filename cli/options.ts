@@ -1,17 +1,74 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { isLoopback } from '../server/plugins/security.js';
+import { isPostgresUrl, redactUrl } from '../server/store/dialect.js';
 
 export const DEFAULT_DB = '.flakeboard/flakeboard.db';
 
 /** --db, shared by every command that opens the store. */
 export function dbOption(): Option {
-  return new Option('--db <path>', 'SQLite database file').env('FLAKEBOARD_DB').default(DEFAULT_DB);
+  return new Option('--db <path>', 'SQLite database file, or a postgres:// URL (also FLAKEBOARD_DATABASE_URL)').env('FLAKEBOARD_DB').default(DEFAULT_DB);
 }
 
+/** The SQLite file a command opens. A PostgreSQL URL never gets here (postgresOnlyWhereServed stops it first). */
 export function resolveDbPath(db: string | undefined): string {
+  if (db !== undefined && isPostgresUrl(db)) throw new PostgresNotServedError(redactUrl(db));
   return resolve(db ?? DEFAULT_DB);
+}
+
+export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+/** What --db names: a PostgreSQL URL, or a SQLite file (resolved against the current folder). */
+export function resolveDatabase(db: string | undefined): DatabaseTarget {
+  return db !== undefined && isPostgresUrl(db) ? { kind: 'postgres', url: db.trim() } : { kind: 'sqlite', path: resolve(db ?? DEFAULT_DB) };
+}
+
+/** The commands that work on PostgreSQL in this version (migrate-db has its own --to). */
+const SERVED_ON_POSTGRES = new Set(['doctor']);
+
+export class PostgresNotServedError extends Error {
+  readonly exitCode = 2;
+  constructor(url: string, command = 'this command') {
+    super(`${command} cannot use PostgreSQL (${url}) yet: this version serves and stores on SQLite only; on PostgreSQL it runs \`migrate-db\` and \`doctor\``);
+    this.name = 'PostgresNotServedError';
+  }
+}
+
+/**
+ * Before every command: --db wins; without it FLAKEBOARD_DATABASE_URL names the database (both
+ * it and FLAKEBOARD_DB set is a contradiction, said as such). A PostgreSQL URL given to a
+ * command that cannot use it yet stops here with exit code 2, before anything is opened: no
+ * half-working path.
+ */
+export function postgresOnlyWhereServed(program: Command): void {
+  program.hook('preAction', (_program, command) => {
+    if (!command.options.some((o) => o.attributeName() === 'db')) return;
+    // `check --server` asks a server: the database setting is not used.
+    if (command.getOptionValue('server')) return;
+    const url = process.env.FLAKEBOARD_DATABASE_URL;
+    if (command.getOptionValueSource('db') !== 'cli' && url) {
+      if (command.getOptionValueSource('db') === 'env') refuse(1, 'FLAKEBOARD_DB and FLAKEBOARD_DATABASE_URL are both set: unset one, or pass --db');
+      if (!isPostgresUrl(url)) refuse(1, 'FLAKEBOARD_DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); a SQLite file goes in FLAKEBOARD_DB');
+      command.setOptionValueWithSource('db', url, 'env');
+    }
+    const db = command.getOptionValue('db') as string | undefined;
+    if (db !== undefined && isPostgresUrl(db) && !SERVED_ON_POSTGRES.has(command.name())) {
+      const error = new PostgresNotServedError(redactUrl(db), `\`${commandPath(command)}\``);
+      refuse(error.exitCode, error.message);
+    }
+  });
+}
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function refuse(code: number, message: string): never {
+  process.stderr.write(`flakeboard: ${message}\n`);
+  process.exit(code);
 }
 
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };

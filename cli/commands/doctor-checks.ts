@@ -4,6 +4,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { redactUrl } from '../../server/store/dialect.js';
 import { inspect, LATEST_SCHEMA, openForInspection } from '../../server/store/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { describeCounts, formatBytes } from './maintenance-common.js';
@@ -118,15 +119,17 @@ const shellQuote = (text: string): string => (/^[\w./+-]+$/.test(text) ? text : 
 /** Names this version reads; anything else under FLAKEBOARD_ is most likely a typo. */
 const KNOWN = new Set([
   'FLAKEBOARD_DB', 'FLAKEBOARD_PORT', 'FLAKEBOARD_HOST', 'FLAKEBOARD_BODY_LIMIT_MB', 'FLAKEBOARD_PRUNE_OLDER_THAN', 'FLAKEBOARD_SERVER', 'FLAKEBOARD_TOKEN',
-  'FLAKEBOARD_SCRYPT_N', 'FLAKEBOARD_ANALYTICS_WORKER', 'FLAKEBOARD_AI_BASE_URL', 'FLAKEBOARD_AI_MODEL', 'FLAKEBOARD_AI_API_KEY', 'FLAKEBOARD_AI_TIMEOUT_MS',
+  'FLAKEBOARD_DATABASE_URL', 'FLAKEBOARD_SCRYPT_N', 'FLAKEBOARD_ANALYTICS_WORKER', 'FLAKEBOARD_AI_BASE_URL', 'FLAKEBOARD_AI_MODEL', 'FLAKEBOARD_AI_API_KEY', 'FLAKEBOARD_AI_TIMEOUT_MS',
 ]);
 const SECRET = /TOKEN|KEY|PASSWORD|SECRET/;
+// A database URL may carry a password: shown without it.
+const URLS = new Set(['FLAKEBOARD_DATABASE_URL']);
 
 /** FLAKEBOARD_* in effect (secrets shown as set, never their value) and the AI model settings. */
 export function settingsChecks(env: NodeJS.ProcessEnv): Check[] {
   const names = Object.keys(env).filter((name) => name.startsWith('FLAKEBOARD_')).sort();
   const checks: Check[] = [];
-  const shown = names.map((name) => `${name}=${SECRET.test(name) ? '(set, hidden)' : JSON.stringify(env[name])}`);
+  const shown = names.map((name) => `${name}=${SECRET.test(name) ? '(set, hidden)' : JSON.stringify(URLS.has(name) ? redactUrl(env[name] ?? '') : env[name])}`);
   const unknown = names.filter((name) => !KNOWN.has(name));
   if (unknown.length > 0) checks.push(warn('settings', `not read by this version: ${unknown.join(', ')}`, `check the spelling; the settings are ${[...KNOWN].join(', ')}`));
   const bad: string[] = [];

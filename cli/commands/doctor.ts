@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, resolveDatabase } from '../options.js';
 import { databaseChecks, diskCheck, nodeCheck, settingsChecks, type Check } from './doctor-checks.js';
 
 interface DoctorOptions {
@@ -17,9 +17,12 @@ export function registerDoctor(program: Command): void {
     .addOption(dbOption())
     .option('--full', 'the full integrity_check even on big files (it reads every index entry)')
     .option('--json', 'print one JSON object: { ok, checks: [{ check, status, message, fix }] }')
-    .action((options: DoctorOptions) => {
-      const path = resolveDbPath(options.db);
-      const checks: Check[] = [...databaseChecks(path, { full: options.full ?? false }), ...settingsChecks(process.env), nodeCheck(), diskCheck(path)];
+    .action(async (options: DoctorOptions) => {
+      const target = resolveDatabase(options.db);
+      const checks: Check[] =
+        target.kind === 'postgres'
+          ? [...(await (await import('./doctor-postgres.js')).postgresChecks(target.url)), ...settingsChecks(process.env), nodeCheck()]
+          : [...databaseChecks(target.path, { full: options.full ?? false }), ...settingsChecks(process.env), nodeCheck(), diskCheck(target.path)];
       const failed = checks.some((c) => c.status === 'fail');
       if (options.json) process.stdout.write(`${JSON.stringify({ ok: !failed, checks })}\n`);
       else {

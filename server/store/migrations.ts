@@ -1,108 +1,123 @@
+import { ddlFor, type DialectName, type Ddl } from './dialect.js';
+
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
  * migrate step). A released migration is never edited: add the next number instead.
+ * One list for SQLite and PostgreSQL: a migration's SQL is a function of the DDL words that
+ * differ (dialect.ts: ${d.id}, ${d.int}, ${d.real}, ${d.strict}...), or plain SQL that both run.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: string }> = [
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string | ((d: Ddl) => string);
+}
+
+/** A migration's SQL for one database. */
+export function migrationSql(migration: Migration, dialect: DialectName): string {
+  return typeof migration.sql === 'string' ? migration.sql : migration.sql(ddlFor(dialect));
+}
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,
     name: 'initial schema',
-    sql: `
+    sql: (d) => `${d.prelude}
       CREATE TABLE users (
-        id INTEGER PRIMARY KEY,
-        username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        id ${d.id},
+        username TEXT NOT NULL UNIQUE ${d.nocase},
         password_hash TEXT NOT NULL,
         role TEXT NOT NULL CHECK (role IN ('admin', 'reviewer', 'member')),
-        failed_attempts INTEGER NOT NULL DEFAULT 0,
-        locked INTEGER NOT NULL DEFAULT 0,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      ) STRICT;
+        failed_attempts ${d.int} NOT NULL DEFAULT 0,
+        locked ${d.int} NOT NULL DEFAULT 0,
+        created_at ${d.int} NOT NULL,
+        updated_at ${d.int} NOT NULL
+      )${d.strict};
 
       CREATE TABLE sessions (
-        id INTEGER PRIMARY KEY,
+        id ${d.id},
         token_hash TEXT NOT NULL UNIQUE,
         session_hash TEXT NOT NULL UNIQUE,
-        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        created_at INTEGER NOT NULL,
-        last_seen_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL
-      ) STRICT;
+        user_id ${d.int} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at ${d.int} NOT NULL,
+        last_seen_at ${d.int} NOT NULL,
+        expires_at ${d.int} NOT NULL
+      )${d.strict};
       CREATE INDEX sessions_user ON sessions(user_id);
 
       CREATE TABLE api_tokens (
-        id INTEGER PRIMARY KEY,
+        id ${d.id},
         name TEXT NOT NULL,
         token_hash TEXT NOT NULL UNIQUE,
-        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        created_at INTEGER NOT NULL,
-        last_used_at INTEGER
-      ) STRICT;
+        user_id ${d.int} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at ${d.int} NOT NULL,
+        last_used_at ${d.int}
+      )${d.strict};
 
       -- One row per imported report: SPEC.md's "upload" and "test run".
       CREATE TABLE runs (
-        id INTEGER PRIMARY KEY,
+        id ${d.id},
         status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
-        is_duplicate INTEGER NOT NULL DEFAULT 0,
+        is_duplicate ${d.int} NOT NULL DEFAULT 0,
         -- A duplicate keeps no results of its own; its detail shows the original's.
-        duplicate_of INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        duplicate_of ${d.int} REFERENCES runs(id) ON DELETE SET NULL,
         content_hash TEXT NOT NULL,
         file_name TEXT NOT NULL,
-        file_size INTEGER,
+        file_size ${d.int},
         project TEXT,
         browser TEXT NOT NULL,
         git_branch TEXT,
         git_commit TEXT,
         metadata_json TEXT,
         playwright_version TEXT,
-        shard_current INTEGER,
-        shard_total INTEGER,
-        started_at INTEGER NOT NULL,
-        duration_ms REAL NOT NULL DEFAULT 0,
-        uploaded_at INTEGER NOT NULL,
-        uploaded_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
-        reviewed_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
-        reviewed_at INTEGER,
+        shard_current ${d.int},
+        shard_total ${d.int},
+        started_at ${d.int} NOT NULL,
+        duration_ms ${d.real} NOT NULL DEFAULT 0,
+        uploaded_at ${d.int} NOT NULL,
+        uploaded_by ${d.int} REFERENCES users(id) ON DELETE SET NULL,
+        reviewed_by ${d.int} REFERENCES users(id) ON DELETE SET NULL,
+        reviewed_at ${d.int},
         review_notes TEXT,
-        total_tests INTEGER NOT NULL,
-        passed_tests INTEGER NOT NULL,
-        failed_tests INTEGER NOT NULL,
-        skipped_tests INTEGER NOT NULL,
-        flaky_tests INTEGER NOT NULL,
-        load_failed INTEGER NOT NULL DEFAULT 0,
+        total_tests ${d.int} NOT NULL,
+        passed_tests ${d.int} NOT NULL,
+        failed_tests ${d.int} NOT NULL,
+        skipped_tests ${d.int} NOT NULL,
+        flaky_tests ${d.int} NOT NULL,
+        load_failed ${d.int} NOT NULL DEFAULT 0,
         errors_json TEXT
-      ) STRICT;
+      )${d.strict};
       CREATE INDEX runs_content_hash ON runs(content_hash);
       CREATE INDEX runs_started_at ON runs(started_at);
       CREATE INDEX runs_status ON runs(status, uploaded_at);
 
       -- A test's identity across runs and browsers: its file and title path.
       CREATE TABLE tests (
-        id INTEGER PRIMARY KEY,
+        id ${d.id},
         file TEXT NOT NULL,
         title_path TEXT NOT NULL,
         title TEXT NOT NULL,
         UNIQUE (file, title_path)
-      ) STRICT;
+      )${d.strict};
       CREATE INDEX tests_title ON tests(title);
 
       -- One row per test per project per run.
       CREATE TABLE results (
-        id INTEGER PRIMARY KEY,
-        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-        test_id INTEGER NOT NULL REFERENCES tests(id),
+        id ${d.id},
+        run_id ${d.int} NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        test_id ${d.int} NOT NULL REFERENCES tests(id),
         browser TEXT NOT NULL,
         project_name TEXT NOT NULL,
-        repeat_index INTEGER NOT NULL DEFAULT 0,
-        line INTEGER NOT NULL,
-        col INTEGER NOT NULL,
-        started_at INTEGER NOT NULL,
+        repeat_index ${d.int} NOT NULL DEFAULT 0,
+        line ${d.int} NOT NULL,
+        col ${d.int} NOT NULL,
+        started_at ${d.int} NOT NULL,
         status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'timedOut', 'skipped')),
         final_status TEXT NOT NULL,
         outcome TEXT NOT NULL,
         expected_status TEXT NOT NULL,
-        passed_on_retry INTEGER NOT NULL,
-        retries INTEGER NOT NULL,
-        duration_ms REAL NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        retries ${d.int} NOT NULL,
+        duration_ms ${d.real} NOT NULL,
         error_message TEXT,
         error_category TEXT,
         error_fingerprint TEXT,
@@ -112,17 +127,17 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         error_stack TEXT,
         tags_json TEXT,
         annotations_json TEXT
-      ) STRICT;
+      )${d.strict};
       CREATE INDEX results_run ON results(run_id);
       CREATE INDEX results_test_browser ON results(test_id, browser, started_at);
 
       -- Every attempt of a result, retries included: history and retry flakiness are exact.
       CREATE TABLE attempts (
-        result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
-        retry INTEGER NOT NULL,
+        result_id ${d.int} NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+        retry ${d.int} NOT NULL,
         status TEXT NOT NULL,
-        duration_ms REAL NOT NULL,
-        started_at INTEGER,
+        duration_ms ${d.real} NOT NULL,
+        started_at ${d.int},
         error_message TEXT,
         other_errors_json TEXT,
         steps_json TEXT,
@@ -130,68 +145,68 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         stderr TEXT,
         attachments_json TEXT,
         PRIMARY KEY (result_id, retry)
-      ) STRICT, WITHOUT ROWID;
+      )${d.strictWithoutRowid};
     `,
   },
   {
     version: 2,
     name: 'settings',
-    sql: `
+    sql: (d) => `
       -- Server-wide values made once per database, such as the key the XSRF token is derived with.
       CREATE TABLE settings (
         key TEXT PRIMARY KEY,
         value TEXT NOT NULL
-      ) STRICT;
+      )${d.strict};
     `,
   },
   {
     version: 3,
     name: 'analytics rollups',
-    sql: `
+    sql: (d) => `
       -- A run in which most tests failed is an outage, not flakiness (DESIGN.md section 7).
-      ALTER TABLE runs ADD COLUMN outage INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN outage ${d.int} NOT NULL DEFAULT 0;
 
       -- One row per test, browser and UTC day: what every analytics read sums over a window,
       -- so reads cost what the window holds, not the whole history. Rebuilt for the keys a
       -- run touches, in the transaction that stores, reviews or deletes it.
       CREATE TABLE daily_test_stats (
-        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
         browser TEXT NOT NULL,
-        day INTEGER NOT NULL,
-        runs INTEGER NOT NULL,
-        passed INTEGER NOT NULL,
-        failed INTEGER NOT NULL,
-        skipped INTEGER NOT NULL,
+        day ${d.int} NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
         -- Outside outage runs, like the scored figures: a retry that rescues an outage says nothing.
-        passed_on_retry INTEGER NOT NULL,
-        duration_sum REAL NOT NULL,
-        duration_max REAL NOT NULL,
-        timed_runs INTEGER NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
         -- The same counts without outage runs: what flakiness is judged on.
-        scored_runs INTEGER NOT NULL,
-        scored_passed INTEGER NOT NULL,
-        scored_failed INTEGER NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
         -- Attempts in time order (retries included) and the pass/fail changes among them;
         -- first and last outcome (1 pass, 0 fail) let a window add the changes between days.
-        attempts INTEGER NOT NULL,
-        changes INTEGER NOT NULL,
-        first_outcome INTEGER,
-        last_outcome INTEGER,
-        last_run_at INTEGER NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
         PRIMARY KEY (test_id, browser, day)
-      ) STRICT, WITHOUT ROWID;
+      )${d.strictWithoutRowid};
       CREATE INDEX daily_test_stats_day ON daily_test_stats(day);
 
       -- First errors of failed results per test, browser and day, by fingerprint: error
       -- patterns over a window without reading every failure.
       CREATE TABLE daily_error_stats (
-        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
         browser TEXT NOT NULL,
-        day INTEGER NOT NULL,
+        day ${d.int} NOT NULL,
         fingerprint TEXT NOT NULL,
-        occurrences INTEGER NOT NULL,
+        occurrences ${d.int} NOT NULL,
         PRIMARY KEY (test_id, browser, day, fingerprint)
-      ) STRICT, WITHOUT ROWID;
+      )${d.strictWithoutRowid};
       CREATE INDEX daily_error_stats_day ON daily_error_stats(day, fingerprint);
 
       -- One example of each error pattern: its category, summary and a full message.
@@ -200,13 +215,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
         category TEXT NOT NULL,
         summary TEXT NOT NULL,
         message TEXT NOT NULL
-      ) STRICT;
+      )${d.strict};
 
       -- The Playwright project name behind each browser key, as people wrote it.
       CREATE TABLE browser_projects (
         browser TEXT PRIMARY KEY,
         project_name TEXT NOT NULL
-      ) STRICT;
+      )${d.strict};
 
       CREATE INDEX runs_outage ON runs(outage) WHERE outage = 1;
     `,
@@ -214,43 +229,43 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   {
     version: 4,
     name: 'lockout per account and address, token expiry',
-    sql: `
+    sql: (d) => `
       -- Failed sign-ins per account and client address: five lock that pair for a while, so an
       -- anonymous caller can lock out only itself (issue 12 row 7).
       CREATE TABLE login_failures (
-        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        user_id ${d.int} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         address TEXT NOT NULL,
-        failures INTEGER NOT NULL,
-        last_failed_at INTEGER NOT NULL,
-        locked_until INTEGER,
+        failures ${d.int} NOT NULL,
+        last_failed_at ${d.int} NOT NULL,
+        locked_until ${d.int},
         PRIMARY KEY (user_id, address)
-      ) STRICT, WITHOUT ROWID;
+      )${d.strictWithoutRowid};
       CREATE INDEX login_failures_last ON login_failures(last_failed_at);
       -- The account-wide lock it replaces could be set by anyone: lift those locks.
       UPDATE users SET locked = 0, failed_attempts = 0;
 
-      ALTER TABLE api_tokens ADD COLUMN expires_at INTEGER;
+      ALTER TABLE api_tokens ADD COLUMN expires_at ${d.int};
     `,
   },
   {
     version: 5,
     name: 'quarantine and gate lookups',
-    sql: `
+    sql: (d) => `
       -- Tests a team has agreed to stop blocking on for a while: who, why, until when. A
       -- removed entry is kept (removed_at) so the list can say who lifted it.
       CREATE TABLE quarantine (
-        id INTEGER PRIMARY KEY,
+        id ${d.id},
         title TEXT NOT NULL,
         file TEXT,
         project TEXT,
         reason TEXT NOT NULL,
         owner TEXT,
-        created_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER,
-        removed_by INTEGER REFERENCES users(id) ON DELETE SET NULL,
-        removed_at INTEGER
-      ) STRICT;
+        created_by ${d.int} REFERENCES users(id) ON DELETE SET NULL,
+        created_at ${d.int} NOT NULL,
+        expires_at ${d.int},
+        removed_by ${d.int} REFERENCES users(id) ON DELETE SET NULL,
+        removed_at ${d.int}
+      )${d.strict};
 
       -- The gate reads one test's results on one branch in a window.
       CREATE INDEX runs_branch_started ON runs(git_branch, started_at);
@@ -259,33 +274,33 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
   {
     version: 6,
     name: 'all-time test totals',
-    sql: `
+    sql: (d) => `
       -- One row per test and browser over its whole history: the sums of daily_test_stats plus
       -- the pass/fail changes between its days, so the flaky list pages, sorts and searches
       -- without summing every day of every test. Kept equal to a rebuild (test-totals.ts).
       CREATE TABLE test_totals (
-        test_id INTEGER NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
         browser TEXT NOT NULL,
-        runs INTEGER NOT NULL,
-        passed INTEGER NOT NULL,
-        failed INTEGER NOT NULL,
-        skipped INTEGER NOT NULL,
-        passed_on_retry INTEGER NOT NULL,
-        scored_passed INTEGER NOT NULL,
-        scored_failed INTEGER NOT NULL,
-        attempts INTEGER NOT NULL,
-        changes INTEGER NOT NULL,
-        duration_sum REAL NOT NULL,
-        duration_max REAL NOT NULL,
-        timed_runs INTEGER NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
         -- First and last attempt outcome (1 pass, 0 fail), so a later run adds its changes.
-        first_outcome INTEGER,
-        last_outcome INTEGER,
-        last_run_at INTEGER NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
         -- The latest failed (or timed out) result: the flaky list sorts by it.
-        last_failed_at INTEGER,
+        last_failed_at ${d.int},
         PRIMARY KEY (test_id, browser)
-      ) STRICT, WITHOUT ROWID;
+      )${d.strictWithoutRowid};
       CREATE INDEX test_totals_flaky ON test_totals(test_id) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2);
 
       -- Filled from what is stored (the same rows test-totals.ts rebuilds).
@@ -300,7 +315,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       FROM d WHERE attempts > 0
       ),
       boundaries AS (
-      SELECT test_id, browser, sum(previous IS NOT NULL AND previous != first_outcome) AS changes,
+      SELECT test_id, browser, sum(${d.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes,
       max(CASE WHEN n = 1 THEN first_outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN last_outcome END) AS last_outcome
       FROM edges GROUP BY test_id, browser
       )

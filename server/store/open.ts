@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS, migrationSql } from './migrations.js';
 import { createRollupScratch } from './rollups.js';
 import type { DatabaseSchema } from './schema.js';
 import { isBusy, WaitingSqliteDialect, whenWritable } from './waiting-driver.js';
@@ -191,7 +191,7 @@ function migrate(sqlite: SqliteDatabase, path: string): void {
       // Read again under the write lock: another process opening the same new file at the same
       // time (two imports) may have applied it while this one waited.
       if (schemaVersion(sqlite) >= migration.version) return;
-      sqlite.exec(migration.sql);
+      sqlite.exec(migrationSql(migration, 'sqlite'));
       sqlite.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }
