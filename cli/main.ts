@@ -4,6 +4,7 @@ import { registerBackup } from './commands/backup.js';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerImport } from './commands/import.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerPrune } from './commands/prune.js';
 import { registerQuarantine } from './commands/quarantine.js';
 import { registerServe } from './commands/serve.js';
@@ -30,6 +31,7 @@ registerToken(program);
 registerPrune(program);
 registerBackup(program);
 registerDoctor(program);
+registerMcp(program, version);
 
 // `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.
 const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process.argv.slice(0, 2), '-V'] : process.argv;
