@@ -35,9 +35,11 @@ export function openHttpSource(server: string, token: string, options: { timeout
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const name = (error as Error).name;
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? name;
-      throw new Error(`cannot reach ${url.origin} (${shown}): ${name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : cause}`, { cause: error });
+      const { name, message } = error as Error;
+      // fetch says "fetch failed"; what happened (ECONNREFUSED, ENOTFOUND, a bad port) is in its cause.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      const reason = name === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? message);
+      throw new Error(`cannot reach ${url.origin} (${shown}): ${reason}`, { cause: error });
     }
     const text = await response.text();
     if (response.status === 404 && method === 'GET' && path.startsWith('api/uploads/')) return null;

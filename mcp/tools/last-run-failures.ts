@@ -29,7 +29,7 @@ const outputShape = {
     reviewStatus: z.string(),
     total: z.number(),
     passed: z.number(),
-    failed: z.number(),
+    failed: z.number().describe('tests whose first attempt failed (flaky ones included)'),
     skipped: z.number(),
   }),
   failed: z.array(testShape),
@@ -87,7 +87,7 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
       };
       const lines = [
         `Run ${u.id} (${source.where}) ran ${u.execution_time}, branch ${u.git_branch === null ? '-' : quoted(u.git_branch)}, commit ${u.git_commit ?? '-'}: ` +
-          `${u.total_tests} tests, ${u.passed_tests} passed, ${u.failed_tests} failed, ${u.skipped_tests} skipped; ${failedAll.length} failed and ${flakyAll.length} flaky.`,
+          `${u.total_tests} tests: ${u.passed_tests} passed, ${u.failed_tests} failed on the first attempt, ${u.skipped_tests} skipped; in the end ${failedAll.length} failed and ${flakyAll.length} flaky (passed on retry).`,
       ];
       const print = (heading: string, rows: ReturnType<typeof row>[]) => {
         if (rows.length === 0) return;
