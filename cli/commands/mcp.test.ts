@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -86,6 +88,17 @@ describe('flakeboard mcp (built binary)', () => {
     const { client, stderr } = await connect(['--db', history.db]);
     await expectEveryTool(client);
     expect(stderr()).toContain(`flakeboard mcp: answering MCP on stdio from ${history.db} (read-only)`);
+  });
+
+  it('the README\'s client configuration starts it', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const section = readme.slice(readme.indexOf('## For coding agents (MCP)'));
+    const config = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!) as { mcpServers: { flakeboard: { command: string; args: string[] } } };
+    const { command, args } = config.mcpServers.flakeboard;
+    expect([command, ...args.slice(0, 4)]).toEqual(['npx', 'flakeboard', 'mcp', '--db', '.flakeboard/flakeboard.db']);
+    // `npx flakeboard` is the binary; the default database path is resolved in the working directory.
+    const { client } = await connect(args.slice(2).map((a) => (a === '.flakeboard/flakeboard.db' ? history.db : a)));
+    expect((await client.listTools()).tools).toHaveLength(5);
   });
 
   it('refuses to start without a database, saying so on stderr and nothing on stdout', async () => {
