@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import Database from 'better-sqlite3';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHistoryDb, QUARANTINE_REASON } from '../fixtures/testing/history-db.js';
+import { makeTempDir } from '../fixtures/testing/temp.js';
 import { analyseTest } from '../server/ai/analyse.js';
+import { MIGRATIONS } from '../server/store/migrations.js';
 import { openStore } from '../server/store/open.js';
 import { openLocalSource } from './local-source.js';
 import { createMcpServer } from './server.js';
@@ -195,5 +199,25 @@ describe('flakeboard mcp tools over a local database', () => {
 describe('opening the database', () => {
   it('names a missing file', () => {
     expect(() => openLocalSource('/nonexistent/flakeboard.db')).toThrow('no database at /nonexistent/flakeboard.db: point --db at the file the runs are stored in');
+  });
+
+  it('names a file of an older or newer schema instead of misreading it (read-only, it is never migrated)', async () => {
+    const temp = makeTempDir('flakeboard-mcp-schema-');
+    try {
+      const path = join(temp.dir, 'old.db');
+      const latest = MIGRATIONS.at(-1)!.version;
+      await openStore(path).close();
+      const setVersion = (v: number) => {
+        const raw = new Database(path);
+        raw.pragma(`user_version = ${v}`);
+        raw.close();
+      };
+      setVersion(1);
+      expect(() => openLocalSource(path)).toThrow(`the database ${path} has schema 1, this flakeboard reads ${latest}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it`);
+      setVersion(latest + 1);
+      expect(() => openLocalSource(path)).toThrow(`the database ${path} was written by a newer flakeboard (schema ${latest + 1}, this version knows ${latest}): upgrade flakeboard`);
+    } finally {
+      temp.cleanup();
+    }
   });
 });
