@@ -101,6 +101,12 @@ describe('flakeboard mcp (built binary)', () => {
     expect((await client.listTools()).tools).toHaveLength(5);
   });
 
+  it('is listed by --help, and takes a database or a server, not both', async () => {
+    expect((await runCli(['--help'], { env: cleanEnv() })).stdout).toMatch(/^ {2}mcp \[options\] +an MCP server on stdio for coding agents/m);
+    const both = await runCli(['mcp', '--db', history.db, '--server', 'http://127.0.0.1:4680', '--token', 't'], { env: cleanEnv() });
+    expect([both.exitCode, both.stdout, both.stderr]).toEqual([1, '', 'flakeboard: mcp: give --db or --server, not both']);
+  });
+
   it('refuses to start without a database, saying so on stderr and nothing on stdout', async () => {
     const r = await runCli(['mcp', '--db', `${history.dir}/missing.db`], { env: cleanEnv() });
     expect(r.exitCode).toBe(1);
