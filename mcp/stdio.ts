@@ -22,13 +22,9 @@ export async function runMcpStdio(options: McpCommandOptions): Promise<void> {
   const source: HistorySource = options.server ? openHttpSource(options.server, options.token ?? '') : openLocalSource(options.db);
   const server = createMcpServer(source, { version: options.version });
   const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-  });
+  // When the client closes stdin the process ends by itself once the calls under way have
+  // answered: nothing else keeps it alive (the database is read on this thread).
+  server.server.onclose = () => void source.close();
   await server.connect(transport);
   process.stderr.write(`flakeboard mcp: answering MCP on stdio from ${source.where} (read-only)\n`);
-  await closed;
-  await server.close();
-  await source.close();
 }

@@ -101,6 +101,20 @@ describe('flakeboard mcp (built binary)', () => {
     expect((await client.listTools()).tools).toHaveLength(5);
   });
 
+  it('stdout is JSON-RPC only; a client that closes stdin still gets the answers under way, and the process ends', async () => {
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'diagnose_test', arguments: { file: CHECKOUT, title: 'applies a discount code' } } },
+    ];
+    const r = await runCli(['mcp', '--db', history.db], { env: cleanEnv(), input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; structuredContent?: { test: unknown } } });
+    expect(lines.map((l) => l.id)).toEqual([1, 2]);
+    expect(lines[1]!.result.isError).toBeFalsy();
+    expect(lines[1]!.result.structuredContent!.test).toMatchObject({ title: 'applies a discount code' });
+  });
+
   it('is listed by --help, and takes a database or a server, not both', async () => {
     expect((await runCli(['--help'], { env: cleanEnv() })).stdout).toMatch(/^ {2}mcp \[options\] +an MCP server on stdio for coding agents/m);
     const both = await runCli(['mcp', '--db', history.db, '--server', 'http://127.0.0.1:4680', '--token', 't'], { env: cleanEnv() });
