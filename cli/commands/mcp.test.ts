@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
@@ -22,8 +22,8 @@ afterAll(async () => {
   history?.cleanup();
 });
 
-async function connect(args: string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], stderr: 'pipe' });
+async function connect(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], stderr: 'pipe', env: { ...getDefaultEnvironment(), ...env } });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'flakeboard-cli-test', version: '1' });
@@ -50,6 +50,7 @@ const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const data = (r: CallToolResult) => r.structuredContent as any;
 const CHECKOUT = 'checkout.spec.ts';
+const ODD_TITLE = 'search for "quotes" / slashes #hash 100% ünïcødé — 日本語 🚀 <img src=x onerror=alert(1)>';
 
 /** Every tool once, with what the fixture history holds. */
 async function expectEveryTool(client: Client): Promise<void> {
@@ -63,6 +64,11 @@ async function expectEveryTool(client: Client): Promise<void> {
 
   const historyAnswer = data(await call(client, 'test_history', { file: CHECKOUT, title: 'shows the order total with shipping' }));
   expect(historyAnswer.results.map((r: { commit: string }) => r.commit)).toEqual(['cccc333', 'bbbb222', 'aaaa111']);
+
+  // A title with / # % ? and non-ASCII characters goes whole through the API's path.
+  const odd = data(await call(client, 'test_history', { file: 'catalog.spec.ts', title: ODD_TITLE }));
+  expect(odd.test.title).toBe(ODD_TITLE);
+  expect(odd.results.map((r: { status: string }) => r.status)).toEqual(['passed', 'passed', 'passed']);
 
   const errors = data(await call(client, 'test_errors', { file: CHECKOUT, title: 'applies a discount code' }));
   expect(errors.errors.map((e: { count: number }) => e.count)).toEqual([4]);
@@ -149,8 +155,8 @@ describe('flakeboard mcp (built binary)', () => {
       expect(stderr()).toContain(`answering MCP on stdio from ${serve.url}`);
     });
 
-    it('a wrong token is a tool error that names the call, the status and what to check', async () => {
-      const { client } = await connect(['--server', serve.url, '--token', 'fbt_not-a-real-token']);
+    it('a wrong token (here from FLAKEBOARD_SERVER and FLAKEBOARD_TOKEN) is a tool error that names the call, the status and what to check', async () => {
+      const { client } = await connect([], { FLAKEBOARD_SERVER: serve.url, FLAKEBOARD_TOKEN: 'fbt_not-a-real-token' });
       const r = await call(client, 'list_flaky_tests');
       expect(r.isError).toBe(true);
       expect(text(r)).toMatch(new RegExp(`^GET ${serve.url.replace(/[.]/g, '\\.')}/api/flaky-tests answered 401: .+ \\(check --token or FLAKEBOARD_TOKEN\\)$`));
