@@ -2,9 +2,12 @@ import type { TestResultDetail } from '../../core/api/analytics.js';
 import { lastTitlePart } from '../../server/store/test-history.js';
 import { ToolInputError, type HistorySource } from '../source.js';
 
-/** Where a test without a named project is looked for: at most this many projects. */
+/**
+ * Where a test without a named project is looked for: the projects of the flaky list and of the
+ * newest runs (the API has no list of a test's projects), at most this many.
+ */
 const MAX_PROJECTS = 20;
-const RUNS_FOR_PROJECTS = 20;
+const RUNS_FOR_PROJECTS = 100;
 
 export interface TestRef {
   file: string;
