@@ -5,6 +5,7 @@ import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerImport } from './commands/import.js';
 import { registerMigrateDb } from './commands/migrate-db.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerPrune } from './commands/prune.js';
 import { registerQuarantine } from './commands/quarantine.js';
 import { registerServe } from './commands/serve.js';
@@ -33,6 +34,7 @@ registerPrune(program);
 registerBackup(program);
 registerDoctor(program);
 registerMigrateDb(program);
+registerMcp(program, version);
 postgresOnlyWhereServed(program);
 
 // `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.

@@ -127,7 +127,8 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
     {
       bodyLimit: LIMITS.bodyBytes,
       schema: { body: analysisBody, response: { 200: analysisResponse } },
-      config: { auth: { access: 'member' } },
+      // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
+      config: { auth: { access: 'member', apiToken: true } },
       // Before validation, while the body is still as sent.
       preValidation: async (request) => {
         const unknown = unknownProperty(analysisBody, request.body);
