@@ -22,6 +22,8 @@ function entry(text: string, i: number): HistoryEntry {
     testId: 1,
     file: 'shop.spec.ts',
     browser: i % 3 === 0 ? 'firefox' : 'chromium',
+    projectName: i % 3 === 0 ? 'firefox' : 'chromium',
+    expectedStatus: i % 5 === 0 ? 'failed' : 'passed',
     status: i % 2 === 0 ? 'failed' : 'passed',
     finalStatus: i % 4 === 0 ? 'passed' : 'failed',
     outcome: 'unexpected',

@@ -8,6 +8,10 @@ export interface HistoryEntry {
   testId: number;
   file: string;
   browser: string;
+  /** The Playwright project's name (the browser key may be its browser name instead). */
+  projectName: string;
+  /** 'failed' for a test.fail() test: a stored "failed" with no error is then a pass. */
+  expectedStatus: string;
   /** First attempt (SPEC.md section 3). */
   status: TestStatus;
   finalStatus: string;
@@ -62,6 +66,8 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       'results.test_id',
       'tests.file',
       'results.browser',
+      'results.project_name',
+      'results.expected_status',
       'results.status',
       'results.final_status',
       'results.outcome',
@@ -95,6 +101,8 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       testId: row.test_id,
       file: row.file,
       browser: row.browser,
+      projectName: row.project_name,
+      expectedStatus: row.expected_status,
       status: row.status,
       finalStatus: row.final_status,
       outcome: row.outcome,
