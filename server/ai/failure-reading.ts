@@ -108,7 +108,7 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
     return { ...EMPTY, kind: 'network-refused', port: portIn(refused, url), url, lines: show(refused) };
   }
 
-  const testTimeout = numberAfter(message, 'Test timeout of ', 'ms exceeded');
+  const testTimeout = numberAfter(lines.find((l) => l.includes('Test timeout of ')) ?? '', 'Test timeout of ', 'ms exceeded');
   if (testTimeout !== null) {
     return { ...EMPTY, kind: 'test-timeout', timeout: { kind: 'test', ms: testTimeout }, locator: waitedLocator(lines), lines: show(lineWith('Test timeout of')) };
   }
@@ -174,9 +174,10 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
   return { ...EMPTY, kind: 'thrown-error', thrown: thrownMessage(first), lines: show(first) };
 }
 
+/** At most MAX_LINES lines of 1000 characters are read, whatever the message's size. */
 function linesOf(message: string): string[] {
   const out: string[] = [];
-  const text = stripAnsi(message);
+  const text = stripAnsi(message.length > MAX_LINES * 1000 ? message.slice(0, MAX_LINES * 1000) : message);
   for (let start = 0; start < text.length && out.length < MAX_LINES; ) {
     const nl = text.indexOf('\n', start);
     const end = nl === -1 ? text.length : nl;
