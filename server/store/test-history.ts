@@ -85,9 +85,19 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       'results.error_snippet',
       sql<string | null>`substr(results.error_message, 1, ${MESSAGE_HEAD_CHARS})`.as('error_head'),
     ])
-    .where('results.test_id', 'in', tests.map((t) => t.id))
-    .where('runs.status', '!=', 'rejected')
-    .where('runs.is_duplicate', '=', 0)
+    // The newest ids first, sorted as small tuples; only those rows' wide columns are read.
+    .where('results.id', 'in', (eb) =>
+      eb
+        .selectFrom('results as newest')
+        .innerJoin('runs as r', 'r.id', 'newest.run_id')
+        .select('newest.id')
+        .where('newest.test_id', 'in', tests.map((t) => t.id))
+        .where('r.status', '!=', 'rejected')
+        .where('r.is_duplicate', '=', 0)
+        .orderBy('newest.started_at', 'desc')
+        .orderBy('newest.id', 'desc')
+        .limit(limit + 1),
+    )
     .orderBy('results.started_at', 'desc')
     .orderBy('results.id', 'desc')
     .limit(limit + 1)
