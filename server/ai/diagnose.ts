@@ -214,6 +214,10 @@ function claimsOf(d: Diagnosis, evidence: Evidence, signals: Signals, readings: 
     const others = d.project.passing.map((t) => `${t.browser} ${t.failedEveryAttempt}/${t.runs}`).join(', ');
     out.push({ claim: `Fails in every retry on ${d.project.failing.browser} in ${d.project.failing.failedEveryAttempt} of ${d.project.failing.runs} runs; unrescued failures elsewhere: ${others}`, runs: refs(failures), lines: [] });
   }
+  if (!d.project && evidence.browsers.length > 1) {
+    const tallies = evidence.browsers.map((t) => `${t.browser} ${t.failures}/${t.runs}${t.passedOnRetry > 0 ? ` (${t.passedOnRetry} passed on retry)` : ''}`);
+    out.push({ claim: `Failures per project: ${tallies.join(', ')}`, runs: [], lines: [] });
+  }
   const start = signals.start;
   if (start) {
     const since = evidence.runs.filter((o) => o.failed && o.at !== null && start.at !== null && o.at >= start.at).slice(0, 1);
