@@ -28,10 +28,13 @@ export function causeText(d: Diagnosis, browser: string): string {
   const locator = r?.locator ?? 'the element';
   switch (d.causeClass) {
     case 'assertion-mismatch':
-      return `The app or the expectation changed: ${r?.locator ? `${r.locator} ` : 'the assertion '}received ${r?.received ?? 'another value'}${r?.expected ? ` where ${r.expected} was expected` : ''}${inStep(d.step)}, the same value in every failing run and on every retry. This is not a race: update the test if the new value is right, or fix the app if it is not.`;
+      return `The app or the expectation changed: ${r?.locator ? `${r.locator} ` : 'the assertion '}received ${r?.received ?? 'another value'}${r?.expected ? ` where ${r.expected} was expected` : ''}${inStep(d.step)}, the same value in every failing run${retriesKnown(d) ? ' and on every retry' : ''}. This is not a race: update the test if the new value is right, or fix the app if it is not.`;
     case 'locator-missing':
-      return `${locator} never matched anything in any run or retry: the element was removed or renamed (its role, name, label or test id changed). ${cap(timeoutText(r))} ran out every time${inStep(d.step)}; waiting longer will not help.`;
+      return `${locator} never matched anything in any run${retriesKnown(d) ? ' or retry' : ''}: the element was removed or renamed (its role, name, label or test id changed). ${cap(timeoutText(r))} ran out every time${inStep(d.step)}; waiting longer will not help.`;
     case 'locator-late':
+      if (r?.found && d.rescued === 0) {
+        return `${locator} was found but stayed ${r.notReady ?? 'not ready'} until ${timeoutText(r)} ran out${inStep(d.step)}, and no retry got past it: something keeps it ${r.notReady ?? 'not ready'} (the layout at this viewport, the page's state, another element), or it becomes ready later than the limit.`;
+      }
       return `${locator} was found late: ${r?.found ? `it was on the page but ${r.notReady ?? 'not ready'} until after` : 'it appeared only after'} ${timeoutText(r)}${d.rescued > 0 ? `, and a retry passed (${d.rescued} of ${d.failures.length} failing runs)` : ' in some runs'}${inStep(d.step)}. The page renders or enables it late; the test races that.`;
     case 'project-only': {
       const p = d.project!;
@@ -63,6 +66,9 @@ export function causeText(d: Diagnosis, browser: string): string {
       return `Not sure: ${d.doubt ?? 'the evidence does not decide'}.${r && r.kind !== 'none' ? ` The latest failure on ${browser}: ${failureInWords(r)}.` : ''}`;
   }
 }
+
+/** Whether the failures' retries are known (stored history): the rows the page sends do not say. */
+const retriesKnown = (d: Diagnosis): boolean => d.failures.some((f) => f.retries !== null);
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 

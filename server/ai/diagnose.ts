@@ -168,14 +168,15 @@ const INFERRED: ReadonlySet<CauseClass> = new Set(['assertion-mismatch', 'locato
 /**
  * decisiveness × (0.55 + 0.3 × history + 0.15 × agreement): history is the number of failures
  * read (full at 4), agreement the share of failures of the dominant kind. Decisiveness rises for
- * a project-only answer that names the setting (+0.2) and for a late element that retries or
- * the call log show coming late (+0.1). One failure alone counts 0.75 of that, 0.6 for a class
+ * a project-only answer that names the setting (+0.2) and for a late element a retry rescued
+ * (+0.1; -0.1 when none did). One failure alone counts 0.75 of that, 0.6 for a class
  * inferred from the history; results only from the request (no stored runs) lose 0.1. At most 0.95.
  */
 function confidenceOf(x: { causeClass: CauseClass; evidence: Evidence; failures: number; agreement: number; project: Diagnosis['project']; reading: FailureReading | null; rescued: number }): number {
   let decisive = DECISIVE[x.causeClass];
   if (x.causeClass === 'project-only' && x.project && x.project.settings.length > 0) decisive += 0.2;
-  if (x.causeClass === 'locator-late' && (x.rescued >= 2 || x.reading?.notReady)) decisive += 0.1;
+  // Late is shown by a retry that passed; found but never ready with no rescue is a guess.
+  if (x.causeClass === 'locator-late') decisive += x.rescued > 0 ? 0.1 : -0.1;
   const history = Math.min(1, x.failures / 4);
   let c = decisive * (0.55 + 0.3 * history + 0.15 * x.agreement);
   if (x.failures === 1) c *= INFERRED.has(x.causeClass) ? 0.6 : 0.75;

@@ -68,6 +68,7 @@ beforeAll(async () => {
   }
   console.log(`\nDiagnosis accuracy on fixtures/reports/diagnosis (${reports.length} runs):\n${accuracyTable(accuracyOf(scored))}\n`);
   console.log(`Thin evidence (the same questions, no stored history: only the rows the dialog sends):\n${accuracyTable(accuracyOf(thin))}\n`);
+  if (process.env.DIAGNOSIS_VERBOSE) for (const s of thin.filter((x) => !x.right)) console.log(`  thin, wrong: ${truthKey(s.truth)}: true ${s.truth.cause}, answered ${s.answered} (confidence ${s.confidence})\n    ${s.rootCause.slice(0, 300)}`);
   // DIAGNOSIS_VERBOSE=1 prints every answer, right ones too.
   for (const s of scored.filter((x) => !x.right || process.env.DIAGNOSIS_VERBOSE)) {
     console.log(`  ${s.right ? 'right' : 'wrong'}: ${truthKey(s.truth)}: true ${s.truth.cause}, answered ${s.answered}${s.missing.length ? `, missing ${s.missing.join('; ')}` : ''} (confidence ${s.confidence})`);
