@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trendAnalysis } from '../core/analytics/formulas.js';
-import { NO_BROWSER_PATTERNS, type AiAnalysisRequest, type AiAnalysisResult } from '../core/api/ai.js';
+import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisRequest, type AiAnalysisResult } from '../core/api/ai.js';
+import { CAUSE_LABELS } from '../core/api/cause-classes.js';
 import type { DailyStat, FlakyTestGroup, TestResultDetail } from '../core/api/analytics.js';
 import { stripAnsi } from '../core/ansi.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
@@ -320,10 +321,20 @@ test.describe('flaky detail dialog', () => {
 
     const view = dialog.getByTestId('ai-result');
     await expect(dialog.getByRole('button', { name: 'Regenerate Analysis' })).toBeEnabled();
-    const sections = ['Pattern Analysis', 'Likely Root Cause', 'Recommended Fixes', ...(result.browserNotes === NO_BROWSER_PATTERNS ? [] : ['Browser-Specific Notes']), 'Analysis Confidence'];
+    const sections = ['Pattern Analysis', 'Likely Root Cause', 'Evidence', 'Recommended Fixes', ...(result.browserNotes === NO_BROWSER_PATTERNS ? [] : ['Browser-Specific Notes']), 'Analysis Confidence'];
     await expect(view.getByTestId('ai-section').getByRole('heading')).toHaveText(sections);
     await expect(view.getByTestId('ai-section').first().getByRole('listitem')).toHaveText(result.patterns);
     await expect(view).toContainText(result.rootCause);
+    // Issue 14: the cause class in words, and the evidence behind it with links to its runs.
+    await expect(view.getByTestId('ai-cause-class')).toHaveText(CAUSE_LABELS[result.causeClass]);
+    expect(result.evidence.length).toBeGreaterThan(0);
+    const claims = view.getByTestId('ai-evidence');
+    await expect(claims).toHaveCount(result.evidence.length);
+    for (const [i, item] of result.evidence.entries()) await expect(claims.nth(i)).toContainText(item.claim);
+    const linked = result.evidence.flatMap((item) => item.runs.slice(-6)).filter((r) => r.runId !== null);
+    expect(linked.length).toBeGreaterThan(0);
+    await expect(view.getByTestId('ai-evidence-run').first()).toHaveAttribute('href', new RegExp(`/upload/${linked[0]!.runId}$`));
+    await expect(view.getByTestId('ai-low-confidence')).toHaveCount(result.confidence < LOW_CONFIDENCE ? 1 : 0);
     await expect(view.getByTestId('ai-confidence')).toHaveText(`${Math.round(result.confidence * 100)}%`);
     await expect(view.getByTestId('ai-generated')).toContainText('by the local rules engine in');
     expect(result.engine).toBe('local');
@@ -331,6 +342,10 @@ test.describe('flaky detail dialog', () => {
     await expect(view.locator('pre')).toHaveCount(withCode.length);
     await page.setViewportSize({ width: 1440, height: 1800 });
     await shootBothThemes(page, 'flaky-dialog-ai', { fullPage: false });
+    // The evidence's run links and error lines wrap on a phone.
+    await page.setViewportSize({ width: 390, height: 1600 });
+    await view.getByText('Evidence', { exact: true }).scrollIntoViewIfNeeded();
+    await shootBothThemes(page, 'flaky-dialog-ai-390', { fullPage: false });
 
     // Regenerate asks again.
     const again = page.waitForResponse('**/api/ai-analysis');

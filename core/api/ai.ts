@@ -1,4 +1,5 @@
 /** POST /api/ai-analysis: SPEC.md sections 3 and 7, DESIGN.md section 8. */
+import type { CauseClass } from './cause-classes.js';
 
 /** The detail dialog's summary figures of one test on one browser. */
 export interface AiTestSummary {
@@ -54,7 +55,29 @@ export interface AiAnalysisResult {
   engine: 'local' | 'model';
   model?: string;
   generatedInMs: number;
+  /** The cause class the evidence points to (issue 14); 'not-sure' when it does not decide. */
+  causeClass: CauseClass;
+  /** The claims behind the answer, each with the runs and error lines it rests on. */
+  evidence: AiEvidenceItem[];
 }
+
+/** One run a claim rests on: a stored run (its id links to it) or a result the UI sent. */
+export interface AiEvidenceRun {
+  runId: number | null;
+  /** ISO 8601. */
+  date: string | null;
+  commit: string | null;
+}
+
+export interface AiEvidenceItem {
+  claim: string;
+  runs: AiEvidenceRun[];
+  /** Lines of the error text (excerpts) the claim reads. */
+  lines: string[];
+}
+
+/** Below this, an answer says in words that its confidence is low. */
+export const LOW_CONFIDENCE = 0.45;
 
 export const NO_BROWSER_PATTERNS = 'No browser-specific patterns detected';
 

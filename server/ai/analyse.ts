@@ -31,5 +31,7 @@ export async function analyseTest(request: AiAnalysisRequest, options: AnalyseOp
   const fromModel = config ? await askModel({ config, fetch: options.fetch, log: options.log, request, evidence, signals, local }) : null;
   const finished = options.now();
   const stamp = { timestamp: new Date(finished).toISOString(), generatedInMs: Math.max(0, finished - started) };
-  return fromModel && config ? { ...fromModel, ...stamp, engine: 'model', model: config.model } : { ...local, ...stamp, engine: 'local' };
+  // The cause class and its evidence are the local diagnosis's: the model words the answer, the rules decide the class.
+  const diagnosis = { causeClass: local.causeClass, evidence: local.evidence };
+  return fromModel && config ? { ...fromModel, ...diagnosis, ...stamp, engine: 'model', model: config.model } : { ...local, ...stamp, engine: 'local' };
 }

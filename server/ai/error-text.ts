@@ -136,6 +136,30 @@ export function failingStepIn(stepsJson: string | null | undefined): string | nu
   return path && path.length > 0 ? path.map((t) => excerpt(t, 60)).join(' › ') : null;
 }
 
+/**
+ * The step it was in when it ended: the innermost failing step, else the last step and its last
+ * child (a test timeout often leaves the running step without an error of its own).
+ */
+export function lastStepIn(stepsJson: string | null | undefined): string | null {
+  const failing = failingStepIn(stepsJson);
+  if (failing || !stepsJson) return failing;
+  let steps: unknown;
+  try {
+    steps = JSON.parse(stepsJson);
+  } catch {
+    return null;
+  }
+  const path: string[] = [];
+  let level: unknown = steps;
+  while (Array.isArray(level) && level.length > 0 && path.length < 20) {
+    const last = level[level.length - 1] as Step | null;
+    if (!last || typeof last !== 'object' || typeof last.title !== 'string') break;
+    path.push(excerpt(last.title, 60));
+    level = last.steps;
+  }
+  return path.length > 0 ? path.join(' › ') : null;
+}
+
 function deepestFailing(steps: unknown[], depth: number): string[] | null {
   if (depth > 20) return null;
   let best: string[] | null = null;

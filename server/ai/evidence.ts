@@ -10,7 +10,7 @@ import { ERROR_CATEGORIES, type ErrorCategory } from '../../core/errors/categori
 import { classifyError } from '../../core/errors/classify.js';
 import { normaliseBrowserName } from '../../core/browsers.js';
 import type { TestStatus } from '../../core/status.js';
-import { failingStepIn, mostCommon } from './error-text.js';
+import { failingStepIn, lastStepIn, mostCommon } from './error-text.js';
 import type { HistoryEntry, TestHistory } from '../store/test-history.js';
 
 export interface Observation {
@@ -28,6 +28,16 @@ export interface Observation {
   commit: string | null;
   branch: string | null;
   category: ErrorCategory | null;
+  /** The stored run, when the observation comes from the store (the AI tab links to it). */
+  runId: number | null;
+  /** The failure's message head, colour codes stripped; null when it has none. */
+  message: string | null;
+  /** A test.fail() test: Playwright expected it to fail. */
+  expectedFailure: boolean;
+  /** The innermost failing step (title › child), from the steps the UI sent for this run. */
+  step: string | null;
+  /** The last step it was in when it ended, failing or not: where a test timeout stopped it. */
+  lastStep: string | null;
 }
 
 export interface BrowserTally {
@@ -39,6 +49,8 @@ export interface BrowserTally {
   failedEveryAttempt: number;
   /** The most frequent error category of its failures. */
   topCategory: string | null;
+  /** The Playwright project names behind this browser key (settings are read from them). */
+  projects: string[];
 }
 
 export interface CommitTally {
@@ -89,7 +101,10 @@ export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory)
   const stored = counted.filter((e) => e.browser === browser && e.status !== 'skipped');
   const fromHistory = stored.length > 0;
   const requestRows = request.recentResults.filter((r) => r.status !== 'skipped');
-  const runs = fromHistory ? stored.map(fromEntry) : inTimeOrder(requestRows.map(fromRequest));
+  // The UI's rows carry the steps; the store's carry the run. They meet on the result's start time.
+  const stepsAt = new Map<string, string>();
+  for (const r of request.recentResults) if (r.runDate && r.testSteps && isFailureStatus(r.status)) stepsAt.set(r.runDate, r.testSteps);
+  const runs = fromHistory ? stored.map((e) => fromEntry(e, stepsAt.get(isoOf(e.startedAt)) ?? null)) : inTimeOrder(requestRows.map(fromRequest));
 
   const requestMessages = request.recentResults.filter((r) => isFailureStatus(r.status) && r.errorMessage).map((r) => head(r.errorMessage!, MESSAGE_HEAD));
   const storedMessages = stored.filter((e) => e.errorHead && isFailureStatus(e.status)).map((e) => head(e.errorHead!, MESSAGE_HEAD));
@@ -116,7 +131,12 @@ export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory)
   };
 }
 
-function fromEntry(e: HistoryEntry): Observation {
+const isoOf = (ms: number): string => {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+};
+
+function fromEntry(e: HistoryEntry, steps: string | null): Observation {
   const failed = isFailureStatus(e.status);
   const category = (ERROR_CATEGORIES as readonly string[]).includes(e.errorCategory ?? '') ? (e.errorCategory as ErrorCategory) : null;
   return {
@@ -131,6 +151,11 @@ function fromEntry(e: HistoryEntry): Observation {
     commit: e.gitCommit,
     branch: e.gitBranch,
     category: failed ? (category ?? (e.errorHead ? classifyError(head(e.errorHead, MESSAGE_HEAD)) : null)) : null,
+    runId: e.runId,
+    message: failed && e.errorHead ? head(e.errorHead, MESSAGE_HEAD) : null,
+    expectedFailure: e.expectedStatus === 'failed',
+    step: failed ? failingStepIn(steps) : null,
+    lastStep: failed ? lastStepIn(steps) : null,
   };
 }
 
@@ -150,6 +175,12 @@ function fromRequest(r: AiRecentResult): Observation {
     commit: null,
     branch: null,
     category: failed && r.errorMessage ? classifyError(head(r.errorMessage, MESSAGE_HEAD)) : null,
+    runId: null,
+    message: failed && r.errorMessage ? head(r.errorMessage, MESSAGE_HEAD) : null,
+    // The UI's rows do not say what was expected.
+    expectedFailure: false,
+    step: failed ? failingStepIn(r.testSteps) : null,
+    lastStep: failed ? lastStepIn(r.testSteps) : null,
   };
 }
 
@@ -160,11 +191,12 @@ function inTimeOrder(rows: Observation[]): Observation[] {
 }
 
 function tallies(entries: readonly HistoryEntry[]): BrowserTally[] {
-  const byBrowser = new Map<string, BrowserTally & { categories: string[] }>();
+  const byBrowser = new Map<string, BrowserTally & { categories: string[]; names: Set<string> }>();
   for (const e of entries) {
     if (e.status === 'skipped') continue;
     let t = byBrowser.get(e.browser);
-    if (!t) byBrowser.set(e.browser, (t = { browser: e.browser, runs: 0, failures: 0, passedOnRetry: 0, failedEveryAttempt: 0, topCategory: null, categories: [] }));
+    if (!t) byBrowser.set(e.browser, (t = { browser: e.browser, runs: 0, failures: 0, passedOnRetry: 0, failedEveryAttempt: 0, topCategory: null, categories: [], projects: [], names: new Set() }));
+    if (t.names.size < 10 && e.projectName) t.names.add(e.projectName);
     t.runs++;
     if (isFailureStatus(e.status)) {
       t.failures++;
@@ -174,7 +206,7 @@ function tallies(entries: readonly HistoryEntry[]): BrowserTally[] {
     }
   }
   return [...byBrowser.values()]
-    .map(({ categories, ...t }) => ({ ...t, topCategory: mostCommon(categories)?.value ?? null }))
+    .map(({ categories, names, ...t }) => ({ ...t, projects: [...names], topCategory: mostCommon(categories)?.value ?? null }))
     .sort((a, b) => a.browser.localeCompare(b.browser));
 }
 

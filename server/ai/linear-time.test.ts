@@ -9,8 +9,9 @@ import type { AiAnalysisRequest } from '../../core/api/ai.js';
 import { CRAFTED_REDACTION_MESSAGE, DANGEROUS_PIECES, ISSUE_TEXTS, oneMegabyteLine } from '../../fixtures/testing/hostile-text.js';
 import { nonLinearShapes, timed } from '../../fixtures/testing/linear-time.js';
 import type { HistoryEntry, TestHistory } from '../store/test-history.js';
-import { actionabilityIn, excerpt, expectedReceivedIn, failedCallIn, failingStepIn, locatorIn, timeoutLimitIn, urlIn } from './error-text.js';
+import { actionabilityIn, excerpt, expectedReceivedIn, failedCallIn, failingStepIn, lastStepIn, locatorIn, timeoutLimitIn, urlIn } from './error-text.js';
 import { gatherEvidence } from './evidence.js';
+import { readFailure } from './failure-reading.js';
 import { analyseLocally } from './local-engine.js';
 import { redactSecrets } from './redact.js';
 import { readSignals } from './signals.js';
@@ -22,6 +23,8 @@ function entry(text: string, i: number): HistoryEntry {
     testId: 1,
     file: 'shop.spec.ts',
     browser: i % 3 === 0 ? 'firefox' : 'chromium',
+    projectName: i % 3 === 0 ? 'firefox' : 'chromium',
+    expectedStatus: i % 5 === 0 ? 'failed' : 'passed',
     status: i % 2 === 0 ? 'failed' : 'passed',
     finalStatus: i % 4 === 0 ? 'passed' : 'failed',
     outcome: 'unexpected',
@@ -71,6 +74,9 @@ const FUNCTIONS: Array<[string, (text: string) => unknown]> = [
   ['timeoutLimitIn', timeoutLimitIn],
   ['expectedReceivedIn', expectedReceivedIn],
   ['failingStepIn', (text) => failingStepIn(JSON.stringify([{ title: text, error: text }]))],
+  ['lastStepIn', (text) => lastStepIn(JSON.stringify([{ title: 'a', steps: [{ title: text }] }]))],
+  ['readFailure', (text) => readFailure(text, false)],
+  ['readFailure after a first line of each kind', (text) => ['TimeoutError: page.goto: Timeout 5ms exceeded.', 'Error: expect(locator).toBeVisible() failed', 'Error: expect(response).toBeOK() failed', 'Error: apiRequestContext.get: Timeout 9ms exceeded.'].map((first) => readFailure(`${first}\n${text}`, false))],
   ['codeOf', codeOf],
   ['nonRetryingAssertion', nonRetryingAssertion],
   ['findAntiPatterns', (text) => findAntiPatterns([text], null)],

@@ -31,7 +31,10 @@ describe('local engine on a seeded history', () => {
     expect(result.patterns.find((p) => /passed on retry in \d+ of \d+ failing runs/i.test(p))).toBeDefined();
     expect(result.patterns.find((p) => p.startsWith(`${test.errorCategory} in `))).toBeDefined();
     expect(result.patterns.find((p) => /same commit/.test(p) && /strongest sign of flakiness/.test(p))).toBeDefined();
-    expect(result.rootCause).toMatch(/^Flaky: it passed and failed on the same commit/);
+    expect(result.causeClass).toBe('locator-late');
+    expect(result.rootCause).toMatch(/was found late: .* and a retry passed \(\d+ of \d+ failing runs\)/);
+    expect(result.rootCause).toMatch(/Flaky: it passed and failed on the same commit \(\d+ commits?\)/);
+    expect(result.evidence).toContainEqual(expect.objectContaining({ claim: expect.stringMatching(/^Passed on retry in \d+ of \d+ failing runs$/) }));
     expect(result.browserNotes).toBe(NO_BROWSER_PATTERNS);
     expect(result.confidence).toBeGreaterThanOrEqual(0.75);
     expect(result.confidence).toBeLessThan(1);
@@ -47,7 +50,7 @@ describe('local engine on a seeded history', () => {
     const result = await analyse(await requestFromStore(store, test, 'chromium'));
     expect(result.patterns.find((p) => /^The failure waits for (getBy\w+|locator)\(/.test(p))).toBeDefined();
     expect(result.patterns.find((p) => /about as long as the 10 s timeout/.test(p))).toBeDefined();
-    expect(result.rootCause).toMatch(/(getBy\w+|locator)\(.*\) was not ready within the action timeout/);
+    expect(result.rootCause).toMatch(/^(getBy\w+|locator)\(.*\) was found late: .* the action timeout of 10 s \(10000 ms\)/);
   });
 
   it('tells a browser-specific test from a flaky one and says which browser, from any browser of it', async () => {
@@ -58,7 +61,12 @@ describe('local engine on a seeded history', () => {
       expect(result.browserNotes).not.toBe(NO_BROWSER_PATTERNS);
       expect(result.browserNotes).toMatch(new RegExp(`^Fails only on ${failing}: \\d+ of \\d+ runs failed there`));
       expect(result.browserNotes).toMatch(/browser-specific, not flaky/);
-      expect(result.rootCause).toMatch(new RegExp(`Browser-specific, not flaky: it fails steadily on ${failing}`));
+      if (browser === failing) {
+        expect(result.causeClass).toBe('project-only');
+        expect(result.rootCause).toMatch(new RegExp(`^Fails only in the ${failing} project \\(\\d+ of \\d+ runs, every retry\\).*browserName \\(${failing}, where the others have`));
+      } else {
+        expect(result.rootCause).toMatch(new RegExp(`Browser-specific, not flaky: it fails steadily on ${failing}`));
+      }
       expect(result.confidence).toBeGreaterThanOrEqual(0.7);
       expect(details(result).map((r) => r.title)).toContain(`Reproduce on ${failing} alone`);
     }
@@ -70,7 +78,9 @@ describe('local engine on a seeded history', () => {
     const since = result.patterns.find((p) => p.startsWith('Failing in every run since'));
     expect(since).toMatch(/^Failing in every run since \d{4}-\d{2}-\d{2} \(\d+ runs\), starting at commit [0-9a-f]{7} on \S+; the \d+ runs before passed/);
     expect(result.patterns.find((p) => /failed on every retry: retries never rescue it/.test(p))).toBeDefined();
-    expect(result.rootCause).toMatch(/^A regression, not flakiness/);
+    expect(result.causeClass).toBe('thrown-error');
+    expect(result.rootCause).toMatch(/^The test or the app threw an error, and its message is the cause: "TypeError: /);
+    expect(result.rootCause).toMatch(/It has failed every run since \d{4}-\d{2}-\d{2} \(commit [0-9a-f]{7}\), after \d+ passing runs\.$/);
     // The commit it broke on had passed before: not flakiness evidence.
     expect(result.patterns.find((p) => /strongest sign of flakiness/.test(p))).toBeUndefined();
     expect(details(result).map((r) => r.title)).toContainEqual(expect.stringMatching(/^Look at what changed at [0-9a-f]{7}$/));
@@ -83,7 +93,8 @@ describe('local engine on a seeded history', () => {
     const stable = testOfKind(outageTruth, 'stable');
     const result = await analyse(await requestFromStore(withOutages, stable, 'chromium'), withOutages);
     expect(result.patterns[0]).toMatch(/^Failed 0 of 10 runs on chromium/);
-    expect(result.rootCause).toBe('No failures on chromium in the available results: nothing to explain yet.');
+    expect(result.rootCause).toMatch(/^No failures on chromium in the available results: nothing to explain yet\. Its \d+ failures? came in outage runs/);
+    expect(result.causeClass).toBe('not-sure');
     expect(result.patterns).toContainEqual(expect.stringMatching(/^\d+ failures? in runs where most tests failed \(an outage\) were left out$/));
     await withOutages.close();
   });
@@ -93,7 +104,7 @@ describe('local engine on thin evidence and on code', () => {
   it('one failure and nothing else: at most 0.35 and modest wording', async () => {
     const result = await analyse(sent([{ status: 'failed', errorMessage: ELEMENT_TIMEOUT, runDate: '2026-11-20T10:00:00Z' }]));
     expect(result.confidence).toBeLessThanOrEqual(0.35);
-    expect(result.rootCause).toMatch(/^Tentative, the evidence is thin \(1 failure in 1 run\)\. Possibly a single failure so far/);
+    expect(result.rootCause).toMatch(/^Low confidence \(\d+%\), the evidence is thin: getByRole\('button', \{ name: 'Pay' \}\) never matched/);
     expect(result.patterns).toContain('Only one failure to go on: too little evidence to tell a one-off from a pattern');
   });
 
@@ -141,7 +152,8 @@ describe('local engine on thin evidence and on code', () => {
     const result = await analyse(sent([...rows, { status: 'passed', duration: 900, runDate: '2026-11-05T10:00:00Z' }]));
     expect(result.patterns).toContain('Fails in step "Check out › Open payment page" (3 of 3 failures with steps)');
     expect(result.patterns).toContain('Navigation to https://shop.example.test/pay is involved (3 failures)');
-    expect(result.rootCause).toMatch(/https:\/\/shop\.example\.test\/pay did not finish loading in time/);
+    expect(result.causeClass).toBe('slow-response');
+    expect(result.rootCause).toMatch(/^https:\/\/shop\.example\.test\/pay answered too slowly: the navigation timeout of 15 s \(15000 ms\) ran out before the response came in step "Check out › Open payment page"/);
   });
 
   it('quotes report text only as a short, colour-free, redacted excerpt', async () => {

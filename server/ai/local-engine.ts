@@ -4,14 +4,19 @@
  * on the same commit is the strongest flakiness evidence; failing steadily on one browser while
  * passing on the others is browser-specific, not flaky; failing every retry is broken.
  */
-import { NO_BROWSER_PATTERNS, type AiAnalysisResult } from '../../core/api/ai.js';
+import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisResult } from '../../core/api/ai.js';
 import type { ErrorCategory } from '../../core/errors/categories.js';
 import { day, quoted, seconds, shortCommit } from './error-text.js';
 import type { BrowserTally, Evidence } from './evidence.js';
+import { causeFixes, causeText } from './cause-text.js';
+import { diagnose, type Diagnosis } from './diagnose.js';
 import { recommendFixes } from './recommendations.js';
 import type { Signals } from './signals.js';
 
+/** What a model answers too. */
 export type Findings = Pick<AiAnalysisResult, 'patterns' | 'rootCause' | 'recommendations' | 'browserNotes' | 'confidence'>;
+/** The local engine's answer: the findings, the cause class and the claims behind them. */
+export type LocalFindings = Findings & Pick<AiAnalysisResult, 'causeClass' | 'evidence'>;
 
 interface Verdict {
   flaky: boolean;
@@ -19,15 +24,23 @@ interface Verdict {
   browserSpecific: boolean;
 }
 
-export function analyseLocally(evidence: Evidence, signals: Signals): Findings {
+export function analyseLocally(evidence: Evidence, signals: Signals): LocalFindings {
   const verdict = verdictOf(signals);
-  const confidence = confidenceOf(evidence, signals);
+  const d = diagnose(evidence, signals);
+  const other = elsewhere(signals);
+  // The analysed browser passes while another fails: the comparison is the finding, judged on the failing browser's figures.
+  const confidence = d.failures.length === 0 ? confidenceOf(evidence, signals) : d.confidence;
   return {
     patterns: patternsOf(evidence, signals),
-    rootCause: rootCauseOf(evidence, signals, verdict, confidence),
-    recommendations: signals.failures > 0 || elsewhere(signals) ? recommendFixes({ signals, flaky: verdict.flaky, broken: verdict.broken }) : [],
+    rootCause: rootCauseOf(evidence, signals, d, confidence),
+    recommendations:
+      signals.failures > 0 || other
+        ? recommendFixes({ signals, primary: d.failures.length > 0 ? causeFixes(d) : [], flaky: verdict.flaky && d.causeClass !== 'project-only', broken: verdict.broken })
+        : [],
     browserNotes: browserNotesOf(signals),
     confidence,
+    causeClass: d.causeClass,
+    evidence: d.evidence,
   };
 }
 
@@ -183,68 +196,39 @@ function startPatterns(s: Signals): string[] {
   return [`First failure${when ? ` on${when}` : ''}${where}, after ${plural(start.passesBefore, 'passing run')}; ${plural(start.failingRuns, 'failure')} since`];
 }
 
-/** What the dominant error category says happened, with the locator, URL or values involved. */
-function causeOf(s: Signals): string {
-  const category = s.categories[0]?.value;
-  const locator = s.locator?.value;
-  switch (category) {
-    case 'Element Wait Timeout':
-      return `${locator ?? 'an element'} was not ready within the action timeout${s.actionability ? ` (${s.actionability})` : ''}: the page renders or enables it later than the test expects`;
-    case 'Assertion Error':
-      return `${s.expectedReceived ? `the page showed ${s.expectedReceived.received} instead of ${s.expectedReceived.expected}` : `an assertion${locator ? ` on ${locator}` : ''} failed`}: the value is checked before the data behind it settles, or the data differs between runs`;
-    case 'Test Timeout':
-      return `the test ran out of its ${s.timing.limitMs ? `${seconds(s.timing.limitMs)} ` : ''}time budget${s.failingStep ? ` in step ${quoted(s.failingStep.value)}` : ''}: something it waits for sometimes never happens, or it runs close to its limit`;
-    case 'Page Load Timeout':
-      return `${s.url?.value ?? 'the page'} did not finish loading in time: a slow server or a third-party resource holding up the load event`;
-    case 'Navigation Error':
-      return `the app at ${s.url?.value ?? 'its URL'} could not be reached: the server was down or not ready, an environment problem rather than the test`;
-    case 'Browser Protocol Error':
-      return 'the page or browser closed while the test was still using it: a crash, or an action or fixture that was not awaited';
-    case 'other':
-      return `the test code itself threw${s.message ? ` (${quoted(s.message.value)})` : ''}: it read data that was missing or not loaded yet`;
-    default:
-      return s.message ? `it fails with ${quoted(s.message.value)}` : 'the failures carry no error message to explain them';
-  }
-}
-
-function rootCauseOf(evidence: Evidence, s: Signals, v: Verdict, confidence: number): string {
+/**
+ * The cause of the diagnosis in words, after a "Low confidence" lead when the evidence is thin,
+ * and followed by what the history adds (since when it fails).
+ */
+function rootCauseOf(evidence: Evidence, s: Signals, d: Diagnosis, confidence: number): string {
   const other = elsewhere(s);
-  if (other) {
+  if (other && d.failures.length === 0) {
     const category = other.topCategory ? `, mostly ${categoryLabel(other.topCategory as ErrorCategory)}` : '';
     const kind = s.browsers.specific
       ? `Browser-specific, not flaky: it fails steadily on ${other.browser} (${other.failures} of ${other.runs} runs${category}) while the other browsers pass`
       : `It fails more often on ${other.browser} (${other.failures} of ${other.runs} runs${category}) than on the other browsers`;
-    return `On ${evidence.browser} it passes (${plural(s.runs, 'run')}). ${kind}; analyse it on ${other.browser} for the error details.`;
+    return `${lowLead(confidence)}On ${evidence.browser} it passes (${plural(s.runs, 'run')}). ${kind}; analyse it on ${other.browser} for the error details.`;
   }
-  if (s.runs === 0) return `No results of this test on ${evidence.browser} are available, so there is nothing to analyse yet.`;
-  if (s.failures === 0) return `No failures on ${evidence.browser} in the available results: nothing to explain yet.`;
-  const cause = causeOf(s);
-  const specific = s.browsers.specific;
-  let text: string;
-  if (v.browserSpecific && specific) {
-    const others = s.browsers.others.map((t) => t.browser).join(', ');
-    const onTarget = specific.browser === evidence.browser ? '' : `On ${evidence.browser} it fails rarely (${s.failures} of ${s.runs} runs). `;
-    const contrast = s.browsers.contrastCommits > 0 ? `, on the same commits (${plural(s.browsers.contrastCommits, 'commit')})` : '';
-    text = `${onTarget}Browser-specific, not flaky: it fails steadily on ${specific.browser} (${specific.failures} of ${specific.runs} runs) while ${others} pass${contrast}, so the cause lies in how ${specific.browser} handles this test; ${cause}.`;
-  } else if (v.broken && s.start?.kind === 'broken-since') {
-    const at = s.start.commit ? ` at commit ${shortCommit(s.start.commit)}` : '';
-    text = `A regression, not flakiness: it has failed every run since${s.start.at !== null ? ` ${day(s.start.at)}` : ''}${at} after passing before; ${cause}.`;
-  } else if (v.broken) {
-    text = `Broken, not flaky: it fails every run (${s.failures} of ${s.runs})${s.failedEveryRetry > 0 ? ' and every retry' : ''}; ${cause}.`;
-  } else if (s.mixedCommits.length > 0) {
-    text = `Flaky: it passed and failed on the same commit${s.rescuedByRetry > 0 ? ' and often passes on retry' : ''}, so timing or shared state decides the outcome, not the code; ${cause}.`;
-  } else if (s.rescuedByRetry > 0) {
-    text = `Flaky: ${s.rescuedByRetry} of ${plural(s.failures, 'failure')} passed on retry; ${cause}.`;
-  } else if (s.failures === 1) {
-    text = `A single failure so far; ${cause}.`;
-  } else if (s.failures === s.runs) {
-    text = `It failed in all ${s.runs} results available; ${cause}.`;
-  } else {
-    text = `Intermittent failures: ${cause}.`;
+  if (s.runs === 0) return `Not sure: no results of this test on ${evidence.browser} are available, so there is nothing to analyse yet.`;
+  if (s.failures === 0) {
+    const outage = evidence.outageFailures > 0 ? ` Its ${plural(evidence.outageFailures, 'failure')} came in outage runs (most tests failed), which are left out.` : '';
+    return `No failures on ${evidence.browser} in the available results: nothing to explain yet.${outage}`;
   }
-  if (confidence < 0.45) text = `Tentative, the evidence is thin (${plural(s.failures, 'failure')} in ${plural(s.runs, 'run')}). Possibly ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
-  return text;
+  let text = causeText(d, evidence.browser);
+  if (s.mixedCommits.length > 0 && d.causeClass !== 'not-sure') {
+    text += ` Flaky: it passed and failed on the same commit (${plural(s.mixedCommits.length, 'commit')}), so timing or shared state decides the outcome, not the code.`;
+  } else if (d.rescued > 0 && d.causeClass !== 'locator-late' && d.causeClass !== 'not-sure') {
+    text += ` Flaky: ${d.rescued} of ${plural(d.failures.length, 'failing run')} passed on retry.`;
+  }
+  const start = s.start;
+  if (d.failures.length > 0 && start?.kind === 'broken-since') {
+    text += ` It has failed every run since${start.at !== null ? ` ${day(start.at)}` : ''}${start.commit ? ` (commit ${shortCommit(start.commit)})` : ''}, after ${plural(start.passesBefore, 'passing run')}.`;
+  }
+  return `${lowLead(confidence)}${text}`;
 }
+
+/** Answers below LOW_CONFIDENCE say so first, in words. */
+const lowLead = (confidence: number): string => (confidence < LOW_CONFIDENCE ? `Low confidence (${Math.round(confidence * 100)}%), the evidence is thin: ` : '');
 
 function browserNotesOf(s: Signals): string {
   const { specific, skewed, others, contrastCommits } = s.browsers;

@@ -9,7 +9,7 @@ import { NO_BROWSER_PATTERNS, type AiAnalysisRequest, type AiRecommendation } fr
 import { stripAnsi } from '../../core/ansi.js';
 import { failingStepIn, shortCommit } from './error-text.js';
 import type { Evidence } from './evidence.js';
-import type { Findings } from './local-engine.js';
+import type { Findings, LocalFindings } from './local-engine.js';
 import { redactDeep } from './redact.js';
 import type { Signals } from './signals.js';
 
@@ -53,7 +53,7 @@ export interface ModelInput {
   request: AiAnalysisRequest;
   evidence: Evidence;
   signals: Signals;
-  local: Findings;
+  local: LocalFindings;
 }
 
 /** The model's findings, or null (logged) when anything goes wrong. */
@@ -137,6 +137,8 @@ export function userMessage(input: Pick<ModelInput, 'request' | 'evidence' | 'si
       durationMs: r.durationMs,
     })),
     localFindings: {
+      causeClass: local.causeClass,
+      evidence: local.evidence.map((e) => e.claim),
       patterns: local.patterns,
       rootCause: local.rootCause,
       browserNotes: local.browserNotes,

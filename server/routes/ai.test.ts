@@ -100,7 +100,7 @@ describe('POST /api/ai-analysis', () => {
     const res = await post(await requestFromStore(t.store, test, test.failingBrowser!));
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['browserNotes', 'confidence', 'engine', 'generatedInMs', 'patterns', 'recommendations', 'rootCause', 'timestamp']);
+    expect(Object.keys(body).sort()).toEqual(['browserNotes', 'causeClass', 'confidence', 'engine', 'evidence', 'generatedInMs', 'patterns', 'recommendations', 'rootCause', 'timestamp']);
     expect(body.engine).toBe('local');
     expect(body.browserNotes).toMatch(new RegExp(`^Fails only on ${test.failingBrowser}`));
     expect(body.confidence).toBeGreaterThan(0.5);
@@ -116,7 +116,17 @@ describe('POST /api/ai-analysis', () => {
     expect(res.json().confidence).toBeLessThanOrEqual(0.35);
   });
 
-  it('limits each user to 20 analyses a minute, answering 429 with Retry-After', async () => {
+  it('does not rate-limit the local engine: 50 analyses in a row all answer (issue 14)', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 50; i++) codes.push((await post(minimal)).statusCode);
+    expect(codes.filter((c) => c !== 200)).toEqual([]);
+  });
+
+  it('limits each user to 20 model analyses a minute, answering 429 with Retry-After', async () => {
+    chat = await startChatServer(() => ({ body: MODEL_FINDINGS }));
+    await t.close();
+    t = await buildAiApp({ env: { FLAKEBOARD_AI_BASE_URL: chat.baseUrl, FLAKEBOARD_AI_MODEL: 'test-model' } });
+    max = await signIn(t.app, 'max');
     for (let i = 0; i < 20; i++) expect((await post(minimal)).statusCode).toBe(200);
     const limited = await post(minimal);
     expect(limited.statusCode).toBe(429);

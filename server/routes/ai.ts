@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisRequest, type AiAnalysisResult } from '../../core/api/ai.js';
 import { analyseTest } from '../ai/analyse.js';
+import { modelConfigFrom } from '../ai/model-engine.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
@@ -102,6 +103,18 @@ const analysisResponse = {
     engine: { type: 'string' },
     model: { type: 'string' },
     generatedInMs: { type: 'number' },
+    causeClass: { type: 'string' },
+    evidence: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          claim: { type: 'string' },
+          runs: { type: 'array', items: { type: 'object', properties: { runId: { type: ['integer', 'null'] }, date: { type: ['string', 'null'] }, commit: { type: ['string', 'null'] } } } },
+          lines: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
   },
 } as const;
 
@@ -111,7 +124,10 @@ export interface AiRouteOptions {
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   now?: () => number;
-  /** Per user (default 20 a minute): each analysis reads history and may call a paid model. */
+  /**
+   * Per user (default 20 a minute), only while a model is configured: it guards the paid remote
+   * call. The local engine reads a bounded history (HISTORY_LIMIT rows) and is not limited.
+   */
   rateLimit?: { max: number; windowMs: number };
 }
 
@@ -137,7 +153,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
     },
     async (request, reply): Promise<AiAnalysisResult> => {
       const caller = callerOf(request);
-      const wait = limiter.hit(`user:${caller.user.id}`, now());
+      const wait = modelConfigFrom(env) ? limiter.hit(`user:${caller.user.id}`, now()) : 0;
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);

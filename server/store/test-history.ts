@@ -8,6 +8,10 @@ export interface HistoryEntry {
   testId: number;
   file: string;
   browser: string;
+  /** The Playwright project's name (the browser key may be its browser name instead). */
+  projectName: string;
+  /** 'failed' for a test.fail() test: a stored "failed" with no error is then a pass. */
+  expectedStatus: string;
   /** First attempt (SPEC.md section 3). */
   status: TestStatus;
   finalStatus: string;
@@ -62,6 +66,8 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       'results.test_id',
       'tests.file',
       'results.browser',
+      'results.project_name',
+      'results.expected_status',
       'results.status',
       'results.final_status',
       'results.outcome',
@@ -79,9 +85,19 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       'results.error_snippet',
       sql<string | null>`substr(results.error_message, 1, ${MESSAGE_HEAD_CHARS})`.as('error_head'),
     ])
-    .where('results.test_id', 'in', tests.map((t) => t.id))
-    .where('runs.status', '!=', 'rejected')
-    .where('runs.is_duplicate', '=', 0)
+    // The newest ids first, sorted as small tuples; only those rows' wide columns are read.
+    .where('results.id', 'in', (eb) =>
+      eb
+        .selectFrom('results as newest')
+        .innerJoin('runs as r', 'r.id', 'newest.run_id')
+        .select('newest.id')
+        .where('newest.test_id', 'in', tests.map((t) => t.id))
+        .where('r.status', '!=', 'rejected')
+        .where('r.is_duplicate', '=', 0)
+        .orderBy('newest.started_at', 'desc')
+        .orderBy('newest.id', 'desc')
+        .limit(limit + 1),
+    )
     .orderBy('results.started_at', 'desc')
     .orderBy('results.id', 'desc')
     .limit(limit + 1)
@@ -95,6 +111,8 @@ export async function loadTestHistory(store: Store, query: { title: string; file
       testId: row.test_id,
       file: row.file,
       browser: row.browser,
+      projectName: row.project_name,
+      expectedStatus: row.expected_status,
       status: row.status,
       finalStatus: row.final_status,
       outcome: row.outcome,

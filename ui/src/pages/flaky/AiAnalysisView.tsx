@@ -1,7 +1,9 @@
 import { Badge, Code, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { NO_BROWSER_PATTERNS, type AiAnalysisResult } from '../../../../core/api/ai.js';
+import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisResult } from '../../../../core/api/ai.js';
+import { CAUSE_LABELS, isCauseClass } from '../../../../core/api/cause-classes.js';
 import { formatDateTime } from '../../lib/format.js';
+import { AiEvidenceList } from './AiEvidenceList.js';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -49,9 +51,17 @@ export function AiAnalysisView({ analysis, action }: { analysis: AiAnalysisResul
         )}
       </Section>
       <Section title="Likely Root Cause">
+        {isCauseClass(analysis.causeClass) && (
+          <Badge variant="light" color={analysis.causeClass === 'not-sure' ? 'gray' : 'blue'} tt="none" mb="xs" data-testid="ai-cause-class">
+            {CAUSE_LABELS[analysis.causeClass]}
+          </Badge>
+        )}
         <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
           {analysis.rootCause}
         </Text>
+      </Section>
+      <Section title="Evidence">
+        <AiEvidenceList evidence={analysis.evidence ?? []} />
       </Section>
       <Section title="Recommended Fixes">
         <Stack gap="sm">
@@ -92,6 +102,11 @@ export function AiAnalysisView({ analysis, action }: { analysis: AiAnalysisResul
             {confidence}%
           </Text>
         </Group>
+        {analysis.confidence < LOW_CONFIDENCE && (
+          <Text size="sm" c="dimmed" mt={6} data-testid="ai-low-confidence">
+            Low confidence: the evidence is thin, so treat the cause above as a lead to check, not a verdict.
+          </Text>
+        )}
       </Section>
     </Stack>
   );
