@@ -18,6 +18,9 @@ import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '..
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
+import { createPolledAnswers } from './polled-answers.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
@@ -50,6 +53,7 @@ export function registerUploadRoutes(
   options: { store: Store; bodyLimit: number; writer: Writer; analytics: AnalyticsRunner; now: () => number },
 ): void {
   const { store, writer, analytics, now } = options;
+  const polled = createPolledAnswers(store);
 
   // The body arrives as bytes and is parsed, checked and stored by the writer worker
   // (upload-body.ts, writer/): tens of megabytes of JSON would hold this thread for seconds.
@@ -65,9 +69,12 @@ export function registerUploadRoutes(
     },
   );
 
-  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async () => {
-    const uploads = await pendingUploads(store);
-    return { uploads, count: uploads.length };
+  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async (_request, reply) => {
+    const json = await polled(today(now()), 'pending', async () => {
+      const uploads = await pendingUploads(store);
+      return { uploads, count: uploads.length };
+    });
+    return reply.type(JSON_TYPE).send(json);
   });
 
   app.patch<{ Params: { id: number }; Body: ReviewRequest }>(
@@ -104,20 +111,23 @@ export function registerUploadRoutes(
       const { status, limit } = request.query;
       const { page, pageSize } = pageOf(request.query);
       const size = request.query.page === undefined && limit !== undefined ? limit : pageSize;
-      const [items, total] = await Promise.all([recentUploads(store, { limit: size, offset: (page - 1) * size, ...(status ? { status } : {}) }), recentUploadCount(store, status)]);
-      if (request.query.page !== undefined) return { items, total, page, pageSize };
-      return reply.header('x-total-count', String(total)).send(items);
+      const json = polled(today(now()), `recent:${status ?? ''}:${page}:${size}`, async () => {
+        const [items, total] = await Promise.all([recentUploads(store, { limit: size, offset: (page - 1) * size, ...(status ? { status } : {}) }), recentUploadCount(store, status)]);
+        return { items, total, page, pageSize: size };
+      });
+      return sendPage(reply, request.query.page !== undefined, json);
     },
   );
 
   // The run, its counts and the table's first page; what grows with the run (its results) is
   // read in the analytics worker, bounded and cached like every analytics answer.
   app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request, reply) => {
-    const upload = await findUpload(store, request.params.id);
+    const day = today(now());
+    const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
     if (!upload) throw notFound('Upload');
     // A duplicate has no results of its own: it shows the original's, which are the same.
-    const summary = await analytics.json(today(now()), 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id });
-    return reply.type('application/json; charset=utf-8').send(`{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
+    const summary = await analytics.json(day, 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id });
+    return reply.type(JSON_TYPE).send(`{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
   });
 
   // The run details table: paged like every list (paging.ts), searched, filtered and sorted here.
@@ -125,11 +135,12 @@ export function registerUploadRoutes(
     '/api/uploads/:id/results',
     { schema: { params: idParams, querystring: resultsQuery }, config: { auth: { access: 'member', apiToken: true } } },
     async (request, reply) => {
-      const upload = await findUpload(store, request.params.id);
+      const day = today(now());
+      const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
       if (!upload) throw notFound('Upload');
       const { status = 'all', search = '', sort = 'status' } = request.query;
       const args = { runId: upload.duplicate_of ?? upload.id, ...pageOf(request.query), status, search: search.trim().toLowerCase(), sort };
-      return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'runResults', args));
+      return sendPage(reply, request.query.page !== undefined, analytics.json(day, 'runResults', args));
     },
   );
 
