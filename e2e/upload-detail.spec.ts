@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { formatDuration } from '../core/analytics/formulas.js';
+import type { Paged } from '../core/api/analytics.js';
 import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
 import { OWN_REPORTS, HAS_SHARED, SHARED_FIXTURES, SHARED_SKIP, type RunningServer } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
@@ -28,8 +29,20 @@ async function openNewestRun(page: Page, server: RunningServer): Promise<UploadD
   return getApi<UploadDetailResponse>(page, `/api/uploads/${newest!.id}`);
 }
 
+/** Every result of a run, read page by page through the paged call (the detail holds the first page). */
+async function allResults(page: Page, id: number): Promise<TestResultRow[]> {
+  const rows: TestResultRow[] = [];
+  for (let n = 1; ; n++) {
+    const answer = await getApi<Paged<TestResultRow>>(page, `/api/uploads/${id}/results?page=${n}&pageSize=200`);
+    rows.push(...answer.items);
+    if (rows.length >= answer.total || answer.items.length === 0) return rows;
+  }
+}
+
 const testRows = (page: Page) => page.getByTestId('test-row');
-const range = (page: Page) => page.getByTestId('results-range');
+const range = (page: Page) => page.getByTestId('results-pager-text');
+/** ListPager's text: "Showing 1–50 of 1,234 tests". */
+const showing = (first: number, last: number, total: number) => `Showing ${first.toLocaleString('en-US')}–${last.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} tests`;
 const isFailure = (r: TestResultRow) => r.status === 'failed' || r.status === 'timedOut';
 
 /** A small report whose titles, errors, retries and durations are known, written to the test's own folder. */
@@ -92,16 +105,21 @@ test.describe('upload details', () => {
     await expect(page.getByTestId('status-donut')).toContainText(`Passed: ${stats.passed}`);
     await expect(page.getByTestId('status-donut')).toContainText(`Failed: ${stats.failed}`);
 
+    // The detail is bounded: the table's first page, with the run's total beside it.
+    const testResults = await allResults(page, upload.id);
+    expect(detail.testResults).toHaveLength(Math.min(50, testResults.length));
+    expect(detail.testResultsTotal).toBe(testResults.length);
     // The slowest test leads the bar chart.
-    const slowest = [...detail.testResults].sort((a, b) => b.duration_ms - a.duration_ms)[0]!;
+    const slowest = [...testResults].sort((a, b) => b.duration_ms - a.duration_ms)[0]!;
+    expect(detail.slowestTests[0]!.duration_ms).toBe(slowest.duration_ms);
     await expect(page.getByTestId('slowest-tests').locator('.recharts-yAxis-tick-labels')).toContainText(slowest.test_title.slice(0, 20));
     await expect(page.getByTestId('slowest-tests').locator('.recharts-bar-rectangle')).toHaveCount(10);
 
     // Flaky Tests lists the tests with retries.
-    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(detail.flakyTests.length);
+    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(testResults.filter((r) => r.retry_count > 0).length);
     // Error Patterns: at most five, the most frequent first line first.
     const firstLines = new Map<string, number>();
-    for (const r of detail.testResults) {
+    for (const r of testResults) {
       const line = (r.error_message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).find((l) => l !== '');
       if (line) firstLines.set(line.slice(0, 100), (firstLines.get(line.slice(0, 100)) ?? 0) + 1);
     }
@@ -110,42 +128,46 @@ test.describe('upload details', () => {
     await expect(patterns).toHaveCount(Math.min(5, firstLines.size));
     await expect(patterns.first().locator('.mantine-Badge-root')).toHaveText(String(top));
 
-    // The table holds every test of the run, 50 to a page.
-    await expect(range(page)).toHaveText(`Showing 1-50 of ${detail.testResults.length} tests`);
+    // The table pages through every test of the run, 50 to a page, asked of the server.
+    await expect(range(page)).toHaveText(showing(1, 50, testResults.length));
     await expect(testRows(page)).toHaveCount(50);
-    await page.getByRole('button', { name: '2' }).click();
-    await expect(range(page)).toHaveText(`Showing 51-${Math.min(100, detail.testResults.length)} of ${detail.testResults.length} tests`);
-    await page.getByRole('button', { name: '1' }).click();
+    const second = page.waitForResponse((r) => r.url().includes(`/api/uploads/${upload.id}/results?`) && r.url().includes('page=2'));
+    await page.getByRole('button', { name: '2', exact: true }).click();
+    await second;
+    await expect(range(page)).toHaveText(showing(51, Math.min(100, testResults.length), testResults.length));
+    await page.getByRole('button', { name: '1', exact: true }).click();
+    await expect(range(page)).toHaveText(showing(1, 50, testResults.length));
     await shootBothThemes(page, 'upload-detail-failures');
   });
 
   test('search, status filter and sort of the Test Results table', async ({ page, flakeboard }) => {
     test.skip(!HAS_SHARED, SHARED_SKIP);
     const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [THREE_BROWSERS] }] });
-    const { testResults } = await openNewestRun(page, server);
+    const { upload } = await openNewestRun(page, server);
+    const testResults = await allResults(page, upload.id);
     const total = testResults.length;
-    await expect(range(page)).toHaveText(`Showing 1-50 of ${total} tests`);
+    await expect(range(page)).toHaveText(showing(1, 50, total));
     // Sort by status (the default) puts failures first.
     await expect(testRows(page).first().locator('.mantine-Badge-root').first()).toHaveText(/Failed|Timed Out/);
 
     const filter = page.getByRole('radiogroup', { name: 'Status filter' });
     await filter.getByText('Failed', { exact: true }).click();
     const failures = testResults.filter(isFailure);
-    await expect(range(page)).toHaveText(`Showing 1-${failures.length} of ${failures.length} tests`);
+    await expect(range(page)).toHaveText(showing(1, failures.length, failures.length));
     await filter.getByText('Skipped', { exact: true }).click();
     const skipped = testResults.filter((r) => r.status === 'skipped');
     await expect(testRows(page)).toHaveCount(skipped.length);
     await filter.getByText('Passed', { exact: true }).click();
     const passed = testResults.filter((r) => r.status === 'passed').length;
-    await expect(range(page)).toHaveText(`Showing 1-${Math.min(50, passed)} of ${passed} tests`);
+    await expect(range(page)).toHaveText(showing(1, Math.min(50, passed), passed));
     await filter.getByText('All', { exact: true }).click();
 
-    // Search covers the title, the file and the error message, ignoring case.
+    // Search covers the title, the file and the error message, ignoring case, on the server.
     const search = page.getByRole('textbox', { name: 'Search tests' });
     const file = testResults[0]!.test_file;
     await search.fill(file.toUpperCase());
     const inFile = testResults.filter((r) => r.test_file.includes(file)).length;
-    await expect(range(page)).toHaveText(`Showing 1-${Math.min(50, inFile)} of ${inFile} tests`);
+    await expect(range(page)).toHaveText(showing(1, Math.min(50, inFile), inFile));
     const failing = failures.find((r) => r.error_message)!;
     const errorWords = failing.error_message!.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]!.slice(0, 30);
     await search.fill(errorWords);
@@ -162,7 +184,7 @@ test.describe('upload details', () => {
     await expect(testRows(page).first().getByTestId('test-duration')).toHaveText(formatDuration(slowest.duration_ms));
     await page.getByRole('combobox', { name: 'Sort' }).click();
     await page.getByRole('option', { name: 'Sort by name' }).click();
-    const first = [...testResults].sort((a, b) => a.test_title.localeCompare(b.test_title))[0]!;
+    const first = [...testResults].sort((a, b) => a.test_title.toLowerCase().localeCompare(b.test_title.toLowerCase()))[0]!;
     await expect(testRows(page).first().getByTestId('test-name')).toHaveText(first.test_title);
   });
 
@@ -200,15 +222,34 @@ test.describe('upload details', () => {
     writeFileSync(path, JSON.stringify({ config: { projects: [{ name: 'chromium' }] }, suites: [{ title: 'large', file: 'large.spec.ts', specs }], errors: [] }));
     const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [path] }] });
     await openNewestRun(page, server);
-    await expect(range(page)).toHaveText(`Showing 1-50 of ${count.toLocaleString('en-US')} tests`);
+    await expect(range(page)).toHaveText(showing(1, 50, count));
     await expect(testRows(page)).toHaveCount(50);
-    await page.getByRole('button', { name: String(count / 50) }).click();
-    await expect(range(page)).toHaveText(`Showing ${count - 49}-${count} of ${count.toLocaleString('en-US')} tests`);
+    await page.getByRole('button', { name: String(count / 50), exact: true }).click();
+    await expect(range(page)).toHaveText(showing(count - 49, count, count));
+    await expect(testRows(page)).toHaveCount(50);
+    // The search is the server's: one page of matches comes back, not the run.
+    const searched = page.waitForResponse((r) => r.url().includes('/results?') && r.url().includes('search=case+2999'));
     await page.getByRole('textbox', { name: 'Search tests' }).fill('case 2999');
+    expect((await searched).ok()).toBe(true);
     await expect(testRows(page)).toHaveCount(1);
-    await expect(range(page)).toHaveText('Showing 1-1 of 1 tests');
+    await expect(range(page)).toHaveText(showing(1, 1, 1));
     await page.getByRole('textbox', { name: 'Search tests' }).fill('broke');
-    await expect(range(page)).toHaveText(`Showing 1-50 of ${count / 10} tests`);
+    await expect(range(page)).toHaveText(showing(1, 50, count / 10));
+    // At 390 px the table keeps its five columns and scrolls inside its own box, not the page.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('columnheader')).toHaveText(['Status', 'Test Name', 'File', 'Duration', 'Error']);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const scroller = page.getByTestId('test-results-scroll');
+    // The box itself or the scroll area inside it is wider inside than out, and ends on screen.
+    const scrolls = await scroller.evaluate((box) =>
+      [box, ...box.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth + 100 && getComputedStyle(el).overflowX !== 'visible' && el.getBoundingClientRect().right <= 390),
+    );
+    expect(scrolls).toBe(true);
+    await shootBothThemes(page, 'upload-detail-390');
+    await page.getByTestId('test-results').scrollIntoViewIfNeeded();
+    await shootBothThemes(page, 'upload-detail-390-table', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await shootBothThemes(page, 'upload-detail-large');
   });
 
   test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, flakeboard }) => {
@@ -264,7 +305,7 @@ test.describe('upload details', () => {
     expect(originalId).toBeGreaterThan(0);
     await expect(page.getByTestId('duplicate-notice')).toContainText(`Duplicate of run #${originalId}`);
     const original = await getApi<UploadDetailResponse>(page, `/api/uploads/${originalId}`);
-    await expect(range(page)).toHaveText(`Showing 1-${original.testResults.length} of ${original.testResults.length} tests`);
+    await expect(range(page)).toHaveText(showing(1, original.testResultsTotal, original.testResultsTotal));
     await page.getByTestId('duplicate-notice').getByRole('link', { name: `run #${originalId}` }).click();
     await expect(page).toHaveURL(new RegExp(`#/upload/${originalId}$`));
     await expect(page.getByTestId('duplicate-notice')).toHaveCount(0);

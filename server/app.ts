@@ -101,9 +101,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
-  registerUploadRoutes(app, { store: options.store, bodyLimit, writer });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
+  registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });

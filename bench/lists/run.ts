@@ -28,7 +28,8 @@ async function prepare(path: string) {
     const flaky = store.sqlite
       .prepare('SELECT t.title, t.file, x.browser FROM test_totals x JOIN tests t ON t.id = x.test_id WHERE x.passed_on_retry > 0 ORDER BY x.runs DESC LIMIT 1')
       .get() as { title: string; file: string; browser: string };
-    return { token, shared, ...flaky };
+    const runId = store.sqlite.prepare('SELECT max(id) FROM runs').pluck().get() as number;
+    return { token, shared, runId, ...flaky };
   } finally {
     await store.close();
   }
@@ -36,7 +37,7 @@ async function prepare(path: string) {
 
 const dataDir = join(root, 'bench/.data');
 const dbPath = await largeSuiteDatabase();
-const { token, shared, title, file, browser } = await prepare(dbPath);
+const { token, shared, runId, title, file, browser } = await prepare(dbPath);
 const e = encodeURIComponent;
 const paths = [
   '/api/flaky-tests',
@@ -52,6 +53,11 @@ const paths = [
   '/api/recent-uploads',
   `/api/test-details/${e(title)}/${e(browser)}?file=${e(file)}`,
   `/api/test-details/${e(shared)}/chromium`,
+  // Run details: a run of 50,000 results.
+  `/api/uploads/${runId}`,
+  `/api/uploads/${runId}/results?page=2&sort=duration`,
+  `/api/uploads/${runId}/results?page=1&status=failed&sort=name`,
+  `/api/uploads/${runId}/results?page=1&search=checkout`,
 ];
 const server = await startServer(dbPath);
 const headers = { authorization: `Bearer ${token}` };

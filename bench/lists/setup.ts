@@ -33,8 +33,9 @@ export async function largeSuiteDatabase(): Promise<string> {
   return path;
 }
 
+/** `serve` of this checkout's build, or of the build under BENCH_ROOT (a "before" to compare with). */
 export async function startServer(path: string): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(process.env.BENCH_ROOT ?? root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', path], { stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));

@@ -120,9 +120,40 @@ export interface UploadDetailResponse {
     /** Top-level report errors (a run that failed to load shows its load error). */
     load_errors: Array<{ message: string; location: string | null }>;
   };
+  /** The first page of the Test Results table (default sort); the rest through GET /api/uploads/{id}/results. */
   testResults: TestResultRow[];
+  /** How many results the run holds in all. */
+  testResultsTotal: number;
   testsByStatus: Record<'passed' | 'failed' | 'timedOut' | 'skipped', number>;
   errorPatterns: Array<{ category: string; count: number }>;
+  /** The first RUN_FLAKY_SHOWN tests with retries, in report order; flakyTestsTotal counts them all. */
   flakyTests: TestResultRow[];
+  flakyTestsTotal: number;
+  /** The ten slowest results, longest first (the bar chart). */
+  slowestTests: TestResultRow[];
+  /** The five most frequent error first lines, cut to 100 characters (the 'Error Patterns' card). */
+  topErrors: Array<{ pattern: string; count: number }>;
+  /** Distinct browsers of the run's results: the chart names the browser when there are several. */
+  browserCount: number;
   stats: { total: number; passed: number; failed: number; skipped: number; flaky: number; pass_rate: number; duration_ms: number };
+}
+
+export const RUN_FLAKY_SHOWN = 100;
+/** Rows of the Test Results table per page, and of the detail's first page. */
+export const RUN_RESULTS_PAGE_SIZE = 50;
+/** Longer messages are cut in list rows (the table shows the first line); search reads them whole. */
+export const RESULT_ROW_MESSAGE_CHARS = 4000;
+
+export const RUN_RESULT_STATUSES = ['all', 'passed', 'failed', 'skipped'] as const;
+export type RunResultStatus = (typeof RUN_RESULT_STATUSES)[number];
+export const RUN_RESULT_SORTS = ['status', 'duration', 'name'] as const;
+export type RunResultSort = (typeof RUN_RESULT_SORTS)[number];
+
+/** GET /api/uploads/{id}/results: one page of the run's results, filtered and sorted by the server. */
+export interface RunResultsQuery {
+  page: number;
+  pageSize: number;
+  status?: RunResultStatus;
+  search?: string;
+  sort?: RunResultSort;
 }

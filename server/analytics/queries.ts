@@ -1,4 +1,7 @@
+import type { RunResultsQuery } from '../../core/api/uploads.js';
 import type { Store } from '../store/open.js';
+import { runResultsPage } from '../store/run-results.js';
+import { runSummary } from '../store/run-summary.js';
 import { dashboard } from './dashboard.js';
 import { flakyGroups } from './flaky.js';
 import { flakyTestsPage, type FlakyListArgs } from './flaky-page.js';
@@ -24,6 +27,9 @@ export const QUERIES = {
   trendDays: (store: Store, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
   errorPatterns: (store: Store, a: { days: number; now: number } & PageArgs) => errorPatterns(store, lastDays(a.days, a.now), a),
   gate: (store: Store, a: GateRequest) => runGate(store, a),
+  // The run details screen (routes/uploads.ts): one pass over a run's results, bounded answers.
+  runSummary: (store: Store, a: { runId: number; resultsOf: number }) => runSummary(store.sqlite, a.runId, a.resultsOf),
+  runResults: (store: Store, a: { runId: number } & RunResultsQuery) => runResultsPage(store.sqlite, a.runId, a),
 } as const;
 
 export type QueryName = keyof typeof QUERIES;

@@ -1,13 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import type { BulkReviewRequest, ReviewRequest, ReviewStatus, UploadDetailResponse, UploadResponse } from '../../core/api/uploads.js';
-import { isFailure } from '../../core/status.js';
+import {
+  RUN_RESULT_SORTS,
+  RUN_RESULT_STATUSES,
+  type BulkReviewRequest,
+  type ReviewRequest,
+  type ReviewStatus,
+  type RunResultSort,
+  type RunResultStatus,
+  type UploadResponse,
+} from '../../core/api/uploads.js';
+import type { AnalyticsRunner } from '../analytics/runner.js';
+import { today } from '../analytics/windows.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import type { Store } from '../store/open.js';
-import { findUpload, pendingUploads, recentUploadCount, recentUploads, runTestResults } from '../store/uploads.js';
+import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/uploads.js';
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
-import { pageOf, pagingProperties, type PagingQuery } from './paging.js';
+import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
+import { createPolledAnswers } from './polled-answers.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
 
@@ -30,8 +43,17 @@ const bulkBody = {
   },
 } as const;
 
-export function registerUploadRoutes(app: FastifyInstance, options: { store: Store; bodyLimit: number; writer: Writer }): void {
-  const { store, writer } = options;
+const resultsQuery = {
+  type: 'object',
+  properties: { ...pagingProperties, status: { enum: RUN_RESULT_STATUSES }, search: { type: 'string', maxLength: 200 }, sort: { enum: RUN_RESULT_SORTS } },
+} as const;
+
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  options: { store: Store; bodyLimit: number; writer: Writer; analytics: AnalyticsRunner; now: () => number },
+): void {
+  const { store, writer, analytics, now } = options;
+  const polled = createPolledAnswers(store);
 
   // The body arrives as bytes and is parsed, checked and stored by the writer worker
   // (upload-body.ts, writer/): tens of megabytes of JSON would hold this thread for seconds.
@@ -47,9 +69,12 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
     },
   );
 
-  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async () => {
-    const uploads = await pendingUploads(store);
-    return { uploads, count: uploads.length };
+  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async (_request, reply) => {
+    const json = await polled(today(now()), 'pending', async () => {
+      const uploads = await pendingUploads(store);
+      return { uploads, count: uploads.length };
+    });
+    return reply.type(JSON_TYPE).send(json);
   });
 
   app.patch<{ Params: { id: number }; Body: ReviewRequest }>(
@@ -86,17 +111,38 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
       const { status, limit } = request.query;
       const { page, pageSize } = pageOf(request.query);
       const size = request.query.page === undefined && limit !== undefined ? limit : pageSize;
-      const [items, total] = await Promise.all([recentUploads(store, { limit: size, offset: (page - 1) * size, ...(status ? { status } : {}) }), recentUploadCount(store, status)]);
-      if (request.query.page !== undefined) return { items, total, page, pageSize };
-      return reply.header('x-total-count', String(total)).send(items);
+      const json = polled(today(now()), `recent:${status ?? ''}:${page}:${size}`, async () => {
+        const [items, total] = await Promise.all([recentUploads(store, { limit: size, offset: (page - 1) * size, ...(status ? { status } : {}) }), recentUploadCount(store, status)]);
+        return { items, total, page, pageSize: size };
+      });
+      return sendPage(reply, request.query.page !== undefined, json);
     },
   );
 
-  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request) => {
-    const upload = await findUpload(store, request.params.id);
+  // The run, its counts and the table's first page; what grows with the run (its results) is
+  // read in the analytics worker, bounded and cached like every analytics answer.
+  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request, reply) => {
+    const day = today(now());
+    const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
     if (!upload) throw notFound('Upload');
-    return uploadDetail(store, upload);
+    // A duplicate has no results of its own: it shows the original's, which are the same.
+    const summary = await analytics.json(day, 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id });
+    return reply.type(JSON_TYPE).send(`{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
   });
+
+  // The run details table: paged like every list (paging.ts), searched, filtered and sorted here.
+  app.get<{ Params: { id: number }; Querystring: PagingQuery & { status?: RunResultStatus; search?: string; sort?: RunResultSort } }>(
+    '/api/uploads/:id/results',
+    { schema: { params: idParams, querystring: resultsQuery }, config: { auth: { access: 'member', apiToken: true } } },
+    async (request, reply) => {
+      const day = today(now());
+      const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
+      if (!upload) throw notFound('Upload');
+      const { status = 'all', search = '', sort = 'status' } = request.query;
+      const args = { runId: upload.duplicate_of ?? upload.id, ...pageOf(request.query), status, search: search.trim().toLowerCase(), sort };
+      return sendPage(reply, request.query.page !== undefined, analytics.json(day, 'runResults', args));
+    },
+  );
 
   app.delete<{ Params: { id: number } }>('/api/test-run/:id', { schema: { params: idParams }, config: { auth: { access: 'reviewer' } } }, async (request) => {
     if (!(await writer.deleteRun(request.params.id))) throw notFound('Test run');
@@ -109,34 +155,4 @@ export function registerUploadRoutes(app: FastifyInstance, options: { store: Sto
     request.log.warn({ runs: deleted, by: callerOf(request).user.username }, 'all test data cleared');
     return { success: true, deletedRuns: deleted };
   });
-}
-
-async function uploadDetail(store: Store, upload: NonNullable<Awaited<ReturnType<typeof findUpload>>>): Promise<UploadDetailResponse> {
-  // A duplicate has no results of its own: it shows the original's, which are the same.
-  const testResults = await runTestResults(store, upload.duplicate_of ?? upload.id);
-  const testsByStatus = { passed: 0, failed: 0, timedOut: 0, skipped: 0 };
-  const categories = new Map<string, number>();
-  let duration = 0;
-  for (const r of testResults) {
-    testsByStatus[r.status]++;
-    duration += r.duration_ms;
-    if (isFailure(r.status) && r.error_category) categories.set(r.error_category, (categories.get(r.error_category) ?? 0) + 1);
-  }
-  return {
-    upload,
-    testResults,
-    testsByStatus,
-    errorPatterns: [...categories].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count),
-    flakyTests: testResults.filter((r) => r.retry_count > 0),
-    stats: {
-      total: upload.total_tests,
-      passed: upload.passed_tests,
-      failed: upload.failed_tests,
-      skipped: upload.skipped_tests,
-      flaky: upload.flaky_tests,
-      // SPEC.md section 9: passed / total × 100.
-      pass_rate: upload.total_tests > 0 ? (upload.passed_tests / upload.total_tests) * 100 : 0,
-      duration_ms: upload.duration_ms || duration,
-    },
-  };
 }

@@ -1,5 +1,5 @@
 import type { SqliteDatabase } from './open.js';
-import { addRunToTestTotals, refreshTestTotals } from './test-totals.js';
+import { appendRunToTestTotals, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
 import { perConnection } from './per-connection.js';
 
 export const DAY_MS = 86_400_000;
@@ -128,6 +128,7 @@ const REBUILD_ERRORS = `
  */
 export function createRollupScratch(sqlite: SqliteDatabase): void {
   sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (test_id, browser, day)) WITHOUT ROWID');
+  sqlite.exec(SNAPSHOT_TABLE);
 }
 
 function prepare(sqlite: SqliteDatabase) {
@@ -158,11 +159,13 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   for (const id of runIds) s.keysOfRun.run(id);
   const result = change();
   for (const id of runIds) s.keysOfRun.run(id);
+  // The touched days as they were: the totals move by the difference (test-totals.ts).
+  snapshotDays(sqlite);
   s.dropStale.run();
   s.dropStaleErrors.run();
   s.rebuild.run();
   s.rebuildErrors.run();
-  refreshTestTotals(sqlite);
+  moveTestTotalsByDays(sqlite);
   s.clearKeys.run();
   return result;
 }
@@ -176,14 +179,21 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
 export function addRunToRollups(sqlite: SqliteDatabase, runId: number): void {
   const s = statementsFor(sqlite);
   if (s.overlaps.get(runId) === 0) {
-    s.append.run({ runId });
-    s.appendErrors.run({ runId });
-    addRunToTestTotals(sqlite, runId, () => {
+    // Later than what is stored on its days but older than a test's latest result (a report of
+    // yesterday after today's): the days append, the totals move by the days' difference.
+    const latest = runIsLatestForTotals(sqlite, runId);
+    if (!latest) {
       s.clearKeys.run();
       s.keysOfRun.run(runId);
-      refreshTestTotals(sqlite);
+      snapshotDays(sqlite);
+    }
+    s.append.run({ runId });
+    s.appendErrors.run({ runId });
+    if (latest) appendRunToTestTotals(sqlite, runId);
+    else {
+      moveTestTotalsByDays(sqlite);
       s.clearKeys.run();
-    });
+    }
     return;
   }
   withRollupRefresh(sqlite, [runId], () => undefined);

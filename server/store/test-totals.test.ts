@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestValue } from '../ingest.js';
 import { MIGRATIONS } from './migrations.js';
+import { preparePrune, pruneBatch } from './prune.js';
 import { openStore, type Store } from './open.js';
 import { rebuildAllTestTotals } from './test-totals.js';
 import { clearAllData, deleteRun, reviewUploads } from './uploads.js';
@@ -124,6 +126,48 @@ describe('test_totals', () => {
     expect(after).toEqual(rebuilt(store));
     clearAllData(store);
     expect(totals(store)).toEqual([]);
+  });
+
+  // Rejecting, deleting, pruning or importing out of order moves the totals by the touched days
+  // (moveTestTotalsByDays) instead of re-summing every day of the touched tests: any sequence
+  // of those must leave exactly what a full re-sum gives, and what the raw rows say.
+  it('moved by the touched days, equals a full re-sum after any imports, rejections, deletions and prunes', () => {
+    const runs = [...generateHistory({ seed: 9, runs: 14, days: 5, tests: 10, browsers: ['chromium', 'webkit'], outageRuns: 1 })];
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('import' as const), run: fc.nat(runs.length - 1) }),
+      fc.record({ kind: fc.constantFrom('reject' as const, 'delete' as const), pick: fc.nat(100) }),
+      fc.record({ kind: fc.constant('prune' as const), day: fc.nat(5) }),
+    );
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 4, maxLength: 16 }), (steps) => {
+        const store = newStore(`p${n++}`);
+        const reviewer = Number(store.sqlite.prepare("INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('r', 'x', 'reviewer', 0, 0)").run().lastInsertRowid);
+        preparePrune(store);
+        const stored = new Set<number>();
+        for (const s of steps) {
+          if (s.kind === 'import') {
+            const run = runs[s.run]!;
+            const { runId, duplicate } = ingestValue(store, run.report, { fileName: run.fileName });
+            if (!duplicate) stored.add(runId);
+          } else if (s.kind === 'prune') {
+            const first = store.sqlite.prepare('SELECT min(started_at) FROM results').pluck().get() as number | null;
+            if (first !== null) pruneBatch(store, first + s.day * 86_400_000, 1_000_000);
+            for (const id of [...stored]) if (!store.sqlite.prepare('SELECT 1 FROM runs WHERE id = ?').get(id)) stored.delete(id);
+          } else if (stored.size > 0) {
+            const id = [...stored][s.pick % stored.size]!;
+            stored.delete(id);
+            const pending = store.sqlite.prepare("SELECT 1 FROM runs WHERE id = ? AND status = 'pending'").get(id);
+            if (s.kind === 'reject' && pending) reviewUploads(store, [{ id, action: 'reject' }], { id: reviewer, notes: null });
+            else deleteRun(store, id);
+          }
+        }
+        const moved = totals(store);
+        expect(rounded(moved)).toEqual(rounded(rebuilt(store)));
+        expect(rounded(moved)).toEqual(rounded(fromRawRows(store)));
+      }),
+      { numRuns: 25, seed: 11 },
+    );
   });
 
   it('is filled by the migration on a database written before it', () => {

@@ -1,4 +1,4 @@
-import type { PendingUpload, RecentUpload, ReviewStatus, TestResultRow } from '../../core/api/uploads.js';
+import type { PendingUpload, RecentUpload, ReviewStatus } from '../../core/api/uploads.js';
 import type { Store } from './open.js';
 import { clearRollups, withRollupRefresh } from './rollups.js';
 
@@ -104,35 +104,6 @@ export async function findUpload(store: Store, id: number) {
     load_failed: (row.load_failed ? 1 : 0) as 0 | 1,
     load_errors: errors.map((e) => ({ message: e.message, location: e.location })),
   };
-}
-
-/** The results of one run, in the report's order. */
-export async function runTestResults(store: Store, runId: number): Promise<TestResultRow[]> {
-  const rows = await store.db
-    .selectFrom('results')
-    .innerJoin('tests', 'tests.id', 'results.test_id')
-    .select([
-      'results.id',
-      'tests.title as test_title',
-      'tests.title_path',
-      'tests.file as test_file',
-      'results.browser',
-      'results.project_name',
-      'results.status',
-      'results.outcome',
-      'results.duration_ms',
-      'results.error_message',
-      'results.error_category',
-      'results.retries as retry_count',
-    ])
-    .where('results.run_id', '=', runId)
-    .orderBy('results.id')
-    .execute();
-  return rows.map(({ title_path, ...row }) => ({
-    ...row,
-    outcome: row.outcome as TestResultRow['outcome'],
-    test_full_title: (JSON.parse(title_path) as string[]).join(' › '),
-  }));
 }
 
 export class ReviewError extends Error {

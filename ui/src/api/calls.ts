@@ -21,6 +21,8 @@ import type {
   RecentUpload,
   ReviewRequest,
   ReviewStatus,
+  RunResultsQuery,
+  TestResultRow,
   UploadDetailResponse,
   UploadRequest,
   UploadResponse,
@@ -89,6 +91,8 @@ export const uploadReport = (body: UploadRequest) => request<UploadResponse>('/a
 export const clearAll = () => request<unknown>('/api/clear-all', { method: 'DELETE' });
 export const deleteRun = (id: number) => request<unknown>(`/api/test-run/${id}`, { method: 'DELETE' });
 export const uploadDetail = (id: number | string) => request<UploadDetailResponse>(`/api/uploads/${enc(String(id))}`);
+/** One page of a run's Test Results table, searched, filtered and sorted by the server. */
+export const uploadResults = (id: number, q: RunResultsQuery) => request<Paged<TestResultRow>>(`/api/uploads/${id}/results${query({ ...q })}`);
 
 export const quarantineList = () => request<QuarantineListResponse>('/api/quarantine');
 export const addQuarantine = (body: AddQuarantineRequest) => request<{ entry: QuarantineView }>('/api/quarantine', { method: 'POST', body });

@@ -41,7 +41,7 @@ export function UploadDetailPage() {
   const data = detail.data && String(detail.data.upload.id) === id ? detail.data : undefined;
   if (!data) return <LoadingState text="Loading upload details..." />;
 
-  const { upload, testResults, flakyTests, stats } = data;
+  const { upload, stats } = data;
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -56,16 +56,16 @@ export function UploadDetailPage() {
           <StatusDonut passed={stats.passed} failed={stats.failed} skipped={stats.skipped} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <SlowestTestsChart results={testResults} />
+          <SlowestTestsChart slowest={data.slowestTests} browserCount={data.browserCount} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
-          <RunFlakyTests tests={flakyTests} />
+          <RunFlakyTests tests={data.flakyTests} total={data.flakyTestsTotal} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
-          <RunErrorPatterns results={testResults} />
+          <RunErrorPatterns patterns={data.topErrors} />
         </Grid.Col>
       </Grid>
-      <TestResultsTable key={upload.id} results={testResults} />
+      <TestResultsTable key={upload.id} runId={upload.id} first={data.testResults} total={data.testResultsTotal} />
     </Stack>
   );
 }

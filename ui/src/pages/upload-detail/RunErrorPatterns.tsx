@@ -1,10 +1,8 @@
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { TestResultRow } from '../../../../core/api/uploads.js';
-import { topErrorPatterns } from './test-results-view.js';
+import type { ErrorPatternCount } from '../../../../core/errors/first-line.js';
 
-/** 'Error Patterns': the five most frequent error first lines of this run. */
-export function RunErrorPatterns({ results }: { results: readonly TestResultRow[] }) {
-  const patterns = topErrorPatterns(results);
+/** 'Error Patterns': the five most frequent error first lines of this run (counted by the server). */
+export function RunErrorPatterns({ patterns }: { patterns: readonly ErrorPatternCount[] }) {
   return (
     <Paper withBorder p="md" radius="md" h="100%" data-testid="run-error-patterns">
       <Title order={4} mb="sm">

@@ -3,11 +3,11 @@ import type { TestResultRow } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { TestStatusBadge } from './TestStatusBadge.js';
 
-/** A run of thousands of tests can retry hundreds: the list stays short, the table has them all. */
-const SHOWN = 100;
-
-/** 'Flaky Tests': the tests of this run that needed retries. */
-export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
+/**
+ * 'Flaky Tests': the tests of this run that needed retries. A run of thousands of tests can
+ * retry hundreds: the server sends the first RUN_FLAKY_SHOWN and the count; the table has them all.
+ */
+export function RunFlakyTests({ tests, total }: { tests: readonly TestResultRow[]; total: number }) {
   return (
     <Paper withBorder p="md" radius="md" h="100%" data-testid="run-flaky-tests">
       <Title order={4} mb="sm">
@@ -20,7 +20,7 @@ export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
       ) : (
         <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
           <Stack gap="xs">
-            {tests.slice(0, SHOWN).map((test) => (
+            {tests.map((test) => (
               <Group key={test.id} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
                 <Stack gap={0} style={{ minWidth: 0 }}>
                   <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
@@ -36,9 +36,9 @@ export function RunFlakyTests({ tests }: { tests: readonly TestResultRow[] }) {
                 </Group>
               </Group>
             ))}
-            {tests.length > SHOWN && (
+            {total > tests.length && (
               <Text size="xs" c="dimmed">
-                and {(tests.length - SHOWN).toLocaleString()} more; filter the Test Results table to see them all.
+                and {(total - tests.length).toLocaleString()} more; filter the Test Results table to see them all.
               </Text>
             )}
           </Stack>

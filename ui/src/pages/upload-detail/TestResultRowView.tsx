@@ -5,7 +5,7 @@ import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDuration } from '../../lib/format.js';
 import { durationColor } from './duration-color.js';
 import { TestStatusBadge } from './TestStatusBadge.js';
-import { firstErrorLine } from './test-results-view.js';
+import { firstErrorLine } from '../../../../core/errors/first-line.js';
 
 /** One test of the run; report text is rendered as text only. */
 export const TestResultRowView = memo(function TestResultRowView({ row }: { row: TestResultRow }) {

@@ -1,12 +1,11 @@
-import { Group, Pagination, Paper, SegmentedControl, Select, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDeferredValue, useMemo, useState } from 'react';
-import type { TestResultRow } from '../../../../core/api/uploads.js';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, Table, TextInput, Title } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { RUN_RESULTS_PAGE_SIZE, type RunResultSort, type RunResultStatus, type TestResultRow } from '../../../../core/api/uploads.js';
+import { uploadResults } from '../../api/calls.js';
+import { ListPager } from '../../components/ListPager.js';
 import { EmptyState } from '../../components/PageState.js';
+import { useApi } from '../../lib/use-api.js';
 import { TestResultRowView } from './TestResultRowView.js';
-import { filterAndSortTests, searchIndex, type SortKey, type StatusFilter } from './test-results-view.js';
-
-/** Thousands of tests stay responsive: only one page of rows is in the DOM. */
-export const PAGE_SIZE = 50;
 
 const STATUS_FILTERS = [
   { value: 'all', label: 'All' },
@@ -21,78 +20,115 @@ const SORTS = [
   { value: 'name', label: 'Sort by name' },
 ];
 
-/** SPEC.md section 2: search over title, file and error; status filter; sort; paginated. */
-export function TestResultsTable({ results }: { results: readonly TestResultRow[] }) {
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StatusFilter>('all');
-  const [sort, setSort] = useState<SortKey>('status');
-  const [page, setPage] = useState(1);
-  // Typing stays smooth on a large run: the filter catches up with the input.
-  const deferredSearch = useDeferredValue(search);
+const SEARCH_DEBOUNCE_MS = 300;
 
-  const index = useMemo(() => searchIndex(results), [results]);
-  const rows = useMemo(() => filterAndSortTests(results, index, { search: deferredSearch, status, sort }), [results, index, deferredSearch, status, sort]);
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
-  const current = Math.min(page, pages);
-  const shown = rows.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
+/**
+ * SPEC.md section 2: search over title, file and error; status filter; sort. The server does
+ * all three and sends one page: a run of 50,000 tests costs the page what a run of 50 does.
+ * The detail call's first page is shown until the reader asks for another.
+ */
+export function TestResultsTable({ runId, first, total }: { runId: number; first: TestResultRow[]; total: number }) {
+  const [searchInput, setSearchInput] = useState('');
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<RunResultStatus>('all');
+  const [sort, setSort] = useState<RunResultSort>('status');
+  const [page, setPage] = useState(1);
+
+  // Typing pauses before the server is asked; each new search starts at its first page.
+  useEffect(() => {
+    const wanted = searchInput.trim();
+    if (wanted === search) return;
+    const timer = setTimeout(() => {
+      setSearch(wanted);
+      setPage(1);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput, search]);
+
+  const initial = page === 1 && status === 'all' && sort === 'status' && search === '';
+  const answer = useApi(
+    () =>
+      initial
+        ? Promise.resolve({ items: first, total, page: 1, pageSize: RUN_RESULTS_PAGE_SIZE })
+        : uploadResults(runId, { page, pageSize: RUN_RESULTS_PAGE_SIZE, status, search, sort }),
+    [runId, page, status, sort, search],
+  );
+  const data = answer.data;
+
+  let body;
+  if (answer.error && !answer.loading) {
+    body = (
+      <Alert color="red" title="Failed to load test results">
+        <Button size="xs" variant="light" onClick={answer.reload}>
+          Try Again
+        </Button>
+      </Alert>
+    );
+  } else if (data && data.total === 0 && !answer.loading) {
+    body = <EmptyState title="No tests match your filters." />;
+  } else if (data) {
+    body = (
+      <>
+        {/* Wider than a phone: the table scrolls inside its box, every column kept. */}
+        <Table.ScrollContainer minWidth={900} data-testid="test-results-scroll" style={{ opacity: answer.loading ? 0.6 : 1 }}>
+          <Table verticalSpacing="xs" striped highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={110}>Status</Table.Th>
+                <Table.Th>Test Name</Table.Th>
+                <Table.Th>File</Table.Th>
+                <Table.Th w={100}>Duration</Table.Th>
+                <Table.Th>Error</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.items.map((row) => (
+                <TestResultRowView key={row.id} row={row} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <ListPager page={data.page} pageSize={data.pageSize} total={data.total} noun="tests" onPage={setPage} testId="results-pager" />
+      </>
+    );
+  }
 
   return (
-    <Paper withBorder p="md" radius="md" data-testid="test-results">
+    <Paper withBorder p="md" radius="md" data-testid="test-results" aria-busy={answer.loading}>
       <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
         <Title order={4}>Test Results</Title>
         <Group gap="sm" wrap="wrap">
           <TextInput
             placeholder="Search title, file or error..."
             aria-label="Search tests"
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
+            value={searchInput}
+            onChange={(event) => setSearchInput(event.currentTarget.value)}
             w={280}
+            maw="100%"
           />
           <SegmentedControl
             aria-label="Status filter"
             data={STATUS_FILTERS}
             value={status}
             onChange={(value) => {
-              setStatus(value as StatusFilter);
+              setStatus(value as RunResultStatus);
               setPage(1);
             }}
           />
-          <Select aria-label="Sort" data={SORTS} value={sort} onChange={(value) => setSort((value ?? 'status') as SortKey)} allowDeselect={false} w={180} />
+          <Select
+            aria-label="Sort"
+            data={SORTS}
+            value={sort}
+            onChange={(value) => {
+              setSort((value ?? 'status') as RunResultSort);
+              setPage(1);
+            }}
+            allowDeselect={false}
+            w={180}
+          />
         </Group>
       </Group>
-      {rows.length === 0 ? (
-        <EmptyState title="No tests match your filters." />
-      ) : (
-        <>
-          <Table.ScrollContainer minWidth={900}>
-            <Table verticalSpacing="xs" striped highlightOnHover>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={110}>Status</Table.Th>
-                  <Table.Th>Test Name</Table.Th>
-                  <Table.Th>File</Table.Th>
-                  <Table.Th w={100}>Duration</Table.Th>
-                  <Table.Th>Error</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {shown.map((row) => (
-                  <TestResultRowView key={row.id} row={row} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Group justify="space-between" mt="md" wrap="wrap">
-            <Text size="sm" c="dimmed" data-testid="results-range">
-              Showing {(current - 1) * PAGE_SIZE + 1}-{(current - 1) * PAGE_SIZE + shown.length} of {rows.length.toLocaleString()} tests
-            </Text>
-            {pages > 1 && <Pagination total={pages} value={current} onChange={setPage} size="sm" aria-label="Test results pages" />}
-          </Group>
-        </>
-      )}
+      {body}
     </Paper>
   );
 }

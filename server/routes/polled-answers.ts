@@ -1,0 +1,35 @@
+import { AnalyticsCache } from '../analytics/cache.js';
+import type { Store } from '../store/open.js';
+
+export type PolledAnswers = (today: number, key: string, compute: () => Promise<unknown>) => Promise<string>;
+
+/**
+ * The small answers the UI asks for again and again (the pending count every 15 s in every open
+ * tab, recent uploads, a run's details), kept as JSON text until the runs table changes, with
+ * the analytics cache's version (analytics/cache.ts): an upload, a review, a delete or a clear.
+ * Under 50 polling readers these queries, each cheap, held the server's thread for most of its
+ * time and health waited behind them (bench:mixed). Concurrent askers share one computation.
+ */
+export function createPolledAnswers(store: Store): PolledAnswers {
+  // Small answers: 200 of them, 4 M characters at most.
+  const cache = new AnalyticsCache(store, 200, 4 * 1024 * 1024);
+  const inFlight = new Map<string, Promise<string>>();
+  return async (today, key, compute) => {
+    const version = cache.versionFor(today);
+    const cached = cache.lookup(version, key);
+    if (cached.hit) return cached.value as string;
+    const flightKey = `${version}\n${key}`;
+    let pending = inFlight.get(flightKey);
+    if (!pending) {
+      pending = compute()
+        .then((value) => {
+          const json = JSON.stringify(value);
+          cache.keep(version, key, json);
+          return json;
+        })
+        .finally(() => inFlight.delete(flightKey));
+      inFlight.set(flightKey, pending);
+    }
+    return pending;
+  };
+}
