@@ -44,7 +44,7 @@ describe('the server adapter of flakeboard mcp', () => {
 
   it('a missing run is null, not an error', async () => {
     const { url } = await serve(() => ({ status: 404, body: JSON.stringify({ error: 'Upload not found' }) }));
-    expect(await openHttpSource(url, 't').run(7)).toBeNull();
+    expect(await openHttpSource(url, 't').run(7, 50)).toBeNull();
   });
 
   it('gives up after its time limit, naming the call', async () => {

@@ -1,7 +1,7 @@
 import type { AiAnalysisResult } from '../core/api/ai.js';
 import type { FlakyTestsPage, Paged, TestResultDetail } from '../core/api/analytics.js';
 import type { QuarantineListResponse } from '../core/api/quarantine.js';
-import type { RecentUpload, UploadDetailResponse } from '../core/api/uploads.js';
+import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
 import type { HistorySource } from './source.js';
 
 export const HTTP_TIMEOUT_MS = 30_000;
@@ -69,7 +69,12 @@ export function openHttpSource(server: string, token: string, options: { timeout
     testResults: (q) =>
       must(call<Paged<TestResultDetail>>('GET', `api/test-details/${encodeURIComponent(q.title)}/${encodeURIComponent(q.browser)}`, { file: q.file, page: q.page, pageSize: q.pageSize })),
     recentRuns: (q) => must(call<Paged<RecentUpload>>('GET', 'api/recent-uploads', { page: q.page, pageSize: q.pageSize })),
-    run: (id) => call<UploadDetailResponse>('GET', `api/uploads/${id}`),
+    async run(id, limit) {
+      const detail = await call<UploadDetailResponse>('GET', `api/uploads/${id}`);
+      if (!detail) return null;
+      const failed = await must(call<Paged<TestResultRow>>('GET', `api/uploads/${id}/results`, { status: 'failed', sort: 'status', page: 1, pageSize: limit }));
+      return { upload: detail.upload, failed, retried: { flakyTests: detail.flakyTests, flakyTestsTotal: detail.flakyTestsTotal } };
+    },
     analyse: (request) => must(call<AiAnalysisResult>('POST', 'api/ai-analysis', {}, request)),
     close: async () => undefined,
   };

@@ -5,7 +5,7 @@ import { analyseTest } from '../server/ai/analyse.js';
 import { MIGRATIONS } from '../server/store/migrations.js';
 import { openStore, schemaVersion, type Store } from '../server/store/open.js';
 import { listQuarantine } from '../server/store/quarantine.js';
-import { findUpload, recentUploadCount, recentUploads, runTestResults } from '../server/store/uploads.js';
+import { findUpload, recentUploadCount, recentUploads } from '../server/store/uploads.js';
 import type { HistorySource } from './source.js';
 
 /**
@@ -45,11 +45,14 @@ export function openLocalSource(path: string, options: { now?: () => number } = 
       const [items, total] = await Promise.all([recentUploads(store, { limit: q.pageSize, offset: (q.page - 1) * q.pageSize }), recentUploadCount(store)]);
       return { items, total, page: q.page, pageSize: q.pageSize };
     },
-    async run(id) {
+    async run(id, limit) {
       const upload = await findUpload(store, id);
       if (!upload) return null;
       // A duplicate has no results of its own: the original's are the same (as the route does).
-      return { upload, testResults: await runTestResults(store, upload.duplicate_of ?? upload.id) };
+      const resultsOf = upload.duplicate_of ?? upload.id;
+      const { flakyTests, flakyTestsTotal } = QUERIES.runSummary(store, { runId: upload.id, resultsOf });
+      const failed = QUERIES.runResults(store, { runId: resultsOf, status: 'failed', sort: 'status', page: 1, pageSize: limit });
+      return { upload, failed, retried: { flakyTests, flakyTestsTotal } };
     },
     analyse(request) {
       // The local engine only: an MCP call never sends report text to a remote model.

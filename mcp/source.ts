@@ -1,7 +1,7 @@
 import type { AiAnalysisRequest, AiAnalysisResult } from '../core/api/ai.js';
 import type { FlakyTestsPage, Paged, TestResultDetail } from '../core/api/analytics.js';
 import type { QuarantineView } from '../core/api/quarantine.js';
-import type { RecentUpload, UploadDetailResponse } from '../core/api/uploads.js';
+import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
 
 /**
  * Where the MCP tools read the history: a database file (local-source.ts) or a flakeboard
@@ -19,11 +19,23 @@ export interface HistorySource {
   testResults(query: { title: string; file: string | null; browser: string; page: number; pageSize: number }): Promise<Paged<TestResultDetail>>;
   /** GET /api/recent-uploads?page=…: runs, newest upload first. */
   recentRuns(query: { page: number; pageSize: number }): Promise<Paged<RecentUpload>>;
-  /** GET /api/uploads/{id}: one run with its results; null when there is no such run. */
-  run(id: number): Promise<Pick<UploadDetailResponse, 'upload' | 'testResults'> | null>;
+  /**
+   * GET /api/uploads/{id} and GET /api/uploads/{id}/results?status=failed: one run, the first
+   * `limit` of its failed results and its tests with retries (the server bounds both: a run
+   * may hold 50,000 results); null when there is no such run.
+   */
+  run(id: number, limit: number): Promise<RunFailures | null>;
   /** POST /api/ai-analysis: the diagnosis, passed through whole (its fields may grow). */
   analyse(request: AiAnalysisRequest): Promise<AiAnalysisResult>;
   close(): Promise<void>;
+}
+
+export interface RunFailures {
+  upload: UploadDetailResponse['upload'];
+  /** Failed or timed-out results, failures first, at most `limit`. */
+  failed: Paged<TestResultRow>;
+  /** The first tests with retries (flaky or failed after retrying); flakyTestsTotal counts all. */
+  retried: Pick<UploadDetailResponse, 'flakyTests' | 'flakyTestsTotal'>;
 }
 
 /** A problem the caller can fix (an unknown test, a run that is not there): a tool error. */

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import type { RecentUpload } from '../../core/api/uploads.js';
+import type { RecentUpload, TestResultRow } from '../../core/api/uploads.js';
 import { ToolInputError, type HistorySource } from '../source.js';
 import { answer, firstErrorLine, quoted, REPORT_TEXT_NOTE } from './format.js';
 
@@ -56,9 +56,9 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
     },
     async ({ branch, limit }) => {
       const run = await newestRun(source, branch);
-      const detail = await source.run(run.id);
+      const detail = await source.run(run.id, limit);
       if (!detail) throw new ToolInputError(`run ${run.id} is no longer stored in ${source.where} (deleted meanwhile): ask again`);
-      const row = (r: (typeof detail.testResults)[number]) => ({
+      const row = (r: TestResultRow) => ({
         title: r.test_title,
         fullTitle: r.test_full_title,
         file: r.test_file,
@@ -68,10 +68,11 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
         durationMs: r.duration_ms,
         error: firstErrorLine(r.error_message),
       });
-      const failedAll = detail.testResults.filter((r) => r.outcome === 'unexpected');
-      const flakyAll = detail.testResults.filter((r) => r.outcome === 'flaky');
-      const failed = failedAll.slice(0, limit).map(row);
+      // An expected failure (test.fail()) is not a failure of the run.
+      const failed = detail.failed.items.filter((r) => r.outcome === 'unexpected').map(row);
+      const flakyAll = detail.retried.flakyTests.filter((r) => r.outcome === 'flaky');
       const flaky = flakyAll.slice(0, limit).map(row);
+      const truncated = detail.failed.total > detail.failed.items.length || flakyAll.length > limit || detail.retried.flakyTestsTotal > detail.retried.flakyTests.length;
       const u = detail.upload;
       const summary = {
         id: u.id,
@@ -87,7 +88,7 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
       };
       const lines = [
         `Run ${u.id} (${source.where}) ran ${u.execution_time}, branch ${u.git_branch === null ? '-' : quoted(u.git_branch)}, commit ${u.git_commit ?? '-'}: ` +
-          `${u.total_tests} tests: ${u.passed_tests} passed, ${u.failed_tests} failed on the first attempt, ${u.skipped_tests} skipped; in the end ${failedAll.length} failed and ${flakyAll.length} flaky (passed on retry).`,
+          `${u.total_tests} tests: ${u.passed_tests} passed, ${u.failed_tests} failed on the first attempt, ${u.skipped_tests} skipped; in the end ${detail.failed.total} failed or timed out${truncated ? ` (the first ${failed.length} failed and ${flaky.length} flaky shown)` : ''} and ${flakyAll.length}${detail.retried.flakyTestsTotal > detail.retried.flakyTests.length ? '+' : ''} flaky (passed on retry).`,
       ];
       const print = (heading: string, rows: ReturnType<typeof row>[]) => {
         if (rows.length === 0) return;
@@ -96,7 +97,7 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
       };
       print('Failed:', failed);
       print('Flaky (passed on retry):', flaky);
-      return answer(lines, { source: source.where, run: summary, failed, flaky, truncated: failedAll.length > limit || flakyAll.length > limit });
+      return answer(lines, { source: source.where, run: summary, failed, flaky, truncated });
     },
   );
 }
