@@ -15,8 +15,8 @@ const directionsOf = (records: TrendRecord[], g: FlakyTestGroup) =>
   g.browsers.map((b) => trendOf(records, g, b.browser)?.trend_direction).filter((d): d is TrendDirection => d !== undefined);
 
 const FILTER_LABELS: Record<string, string> = {
-  severe: 'Critical (pass rate below 50%)',
-  moderate: 'Warning (pass rate 50% to 80%)',
+  severe: 'Critical (pass rate 50% or less)',
+  moderate: 'Warning (pass rate above 50%, below 80%)',
   minor: 'Stable (pass rate 80% or more)',
   improving: 'Improving trend',
   declining: 'Declining trend',
