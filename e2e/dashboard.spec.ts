@@ -1,5 +1,7 @@
 import type { DashboardResponse } from '../core/api/analytics.js';
 import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
+import { finalRateHint } from '../ui/src/lib/final-rate.js';
+import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -8,6 +10,28 @@ const flakyHref = (t: { test_title: string; test_file: string; browser: string }
   `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
 
 test.describe('dashboard', () => {
+  test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    await page.getByLabel('Time Range').selectOption('7');
+    await expect(page.getByTestId('report-period')).toHaveText('Last 7 Days');
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=7');
+    expect(data.previous).not.toBeNull();
+    const changes = periodChanges(data);
+    const arrow = (text: string) => (text.startsWith('+') ? `▲ ${text}` : text.startsWith('-') ? `▼ ${text}` : text);
+    await expect(page.getByTestId('executive-summary').getByTestId('metric-trend')).toHaveText([changes.passRate, changes.tests, changes.avgDuration, changes.flaky].map((c) => arrow(c.text)));
+    expect(changes.passRate.text).toMatch(/ pts$/);
+    await expect(page.getByTestId('period-caption')).toContainText(`previous 7 days (${data.previous!.from} to ${data.previous!.to})`);
+
+    // The same figure on two screens: the flaky and critical counts of the dashboard are the Flaky Tests cards of the same window.
+    const card = (label: string) => page.getByRole('button', { name: new RegExp(`^${label}`) });
+    await page.getByRole('link', { name: 'View All' }).first().click();
+    await expect(page.getByTestId('flaky-window')).toContainText('last 7 days');
+    await expect(card('All Tests')).toContainText(String(data.flakyCount));
+    await expect(card('Critical')).toContainText(String(data.criticalFlakyCount));
+    await expect(card('Critical')).toHaveAttribute('aria-pressed', 'true');
+  });
+
   test('shows the last 30 days as GET /api/dashboard answers them', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await openDashboard(page, server);
@@ -36,7 +60,14 @@ test.describe('dashboard', () => {
     await expect(metric('Tests/Day').getByTestId('metric-value')).toHaveText(one(s.total_tests / 30));
     await expect(metric('Avg Duration').getByTestId('metric-value')).toHaveText(formatDuration(s.avg_duration));
     await expect(metric('Flaky Tests').getByTestId('metric-value')).toHaveText(String(data.flakyCount));
-    await expect(summary.getByTestId('metric-trend')).toHaveText(['▲ +2.3%', '▲ +1.8%', '▼ -5.2%', '▼ -12%']);
+    // The demo's history is 30 days long: nothing before this window to compare with.
+    expect(data.previous).toBeNull();
+    await expect(summary.getByTestId('metric-trend')).toHaveText(['—', '—', '—', '—']);
+    await expect(page.getByTestId('period-caption')).toHaveText('No runs in the 30 days before this window: nothing to compare with (—).');
+    // The final pass rate beside the first attempts'.
+    await expect(page.getByTestId('final-rate-hint')).toHaveText(
+      finalRateHint({ passRate, finalPassRate: passRatePercent(s.total_passed + s.total_passed_on_retry, s.total_tests), passedOnRetry: s.total_passed_on_retry, totalTests: s.total_tests }),
+    );
 
     // The info button toggles the calculation.
     await expect(page.getByTestId('score-breakdown')).toHaveCount(0);
