@@ -3,6 +3,7 @@ import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualitySc
 import { finalRateHint } from '../ui/src/lib/final-rate.js';
 import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
+import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const one = (value: number) => value.toFixed(1);
@@ -10,6 +11,16 @@ const flakyHref = (t: { test_title: string; test_file: string; browser: string }
   `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
 
 test.describe('dashboard', () => {
+  test('at 390 px the tables scroll sideways inside their cards with the first column in place; the page does not', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await page.setViewportSize(PHONE);
+    await openDashboard(page, server);
+    await expect(page.getByTestId('executive-summary')).toBeVisible();
+    await expectTableUsableOnPhone(page, page.getByTestId('recent-runs').locator('table'));
+    await expectTableUsableOnPhone(page, page.getByTestId('most-critical').locator('table'));
+    await shootPhone(page, 'dashboard');
+  });
+
   test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await openDashboard(page, server);

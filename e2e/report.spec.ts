@@ -1,6 +1,7 @@
 import type { DashboardResponse } from '../core/api/analytics.js';
 import { formatDuration } from '../core/analytics/formulas.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { PHONE, shootPhone } from './support/phone.js';
 
 const dashboardCall = (days: number) => (url: string) => {
   const u = new URL(url);
@@ -58,6 +59,10 @@ test.describe('Executive report (/report)', () => {
     await expect(page.getByTestId('report-id')).toHaveText(`Report ID: QR-${today}-30D`);
     await expect(page.getByTestId('report-generated')).toContainText('Generated');
     await shootBothThemes(page, 'report');
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shootPhone(page, 'report');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // On paper the back button, print button and theme toggle are gone.
     await page.emulateMedia({ media: 'print' });

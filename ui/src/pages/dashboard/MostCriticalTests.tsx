@@ -7,6 +7,7 @@ import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import { useQuarantine } from '../../lib/quarantine.js';
 import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
+import sticky from '../../components/sticky-column.module.css';
 
 const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
 
@@ -35,7 +36,7 @@ export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; 
           <Table highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Test</Table.Th>
+                <Table.Th className={sticky.sticky}>Test</Table.Th>
                 <Table.Th>Browser</Table.Th>
                 <Table.Th ta="right">Pass Rate</Table.Th>
                 <Table.Th ta="right">Risk Score</Table.Th>
@@ -48,7 +49,7 @@ export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; 
                 const quarantined = quarantine.entryFor(test.test_title, test.test_file, test.browser);
                 return (
                   <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
-                    <Table.Td maw={320}>
+                    <Table.Td maw={320} className={sticky.sticky}>
                       <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title}>
                         {truncate(test.test_title, 60)}
                       </Anchor>
