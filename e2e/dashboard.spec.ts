@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DashboardResponse } from '../core/api/analytics.js';
 import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
 import { finalRateHint } from '../ui/src/lib/final-rate.js';
 import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
+import { oldReport } from './support/old-report.js';
 import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -211,6 +215,31 @@ test.describe('dashboard', () => {
     await page.route('**/api/dashboard?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
     await signIn(page, server);
     await expect(page.getByText('No data available', { exact: true })).toBeVisible();
+  });
+
+  test('a window with no runs says how many are stored and when the newest ran, and widens to show them; so does Trends', async ({ page, flakeboard }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-old-'));
+    try {
+      const old = oldReport(dir, 60);
+      const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [old.path], approve: true }] });
+      await signIn(page, server);
+      const empty = page.getByTestId('empty-window');
+      await expect(empty).toContainText(`No runs in the last 30 days — 1 run stored, the newest on ${old.newest.slice(0, 10)}`);
+      await expect(page.getByText('Get started by uploading')).toHaveCount(0);
+      await shootBothThemes(page, 'dashboard-empty-window');
+      await empty.getByRole('button', { name: 'Show the last 90 days' }).click();
+      await expect(page.getByLabel('Time Range')).toHaveValue('90');
+      await expect(page.getByTestId('executive-summary')).toBeVisible();
+      await expect(page.getByTestId('stat-cards')).toContainText('Test Runs1');
+
+      await page.goto(`${server.url}#/trends`);
+      await expect(page.getByText('No trend data available')).toBeVisible();
+      await expect(page.getByTestId('stored-runs-note')).toContainText(`No runs in the last 30 days — 1 run stored, the newest on ${old.newest.slice(0, 10)}`);
+      await page.getByRole('link', { name: 'See them in the report of the last 90 days' }).click();
+      await expect(page.getByTestId('report-period')).toHaveText('Last 90 Days');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('with no test results it welcomes the user and links to Upload', async ({ page, flakeboard }) => {
