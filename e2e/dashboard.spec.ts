@@ -1,6 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DashboardResponse } from '../core/api/analytics.js';
 import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
+import { finalRateHint } from '../ui/src/lib/final-rate.js';
+import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
+import { oldReport } from './support/old-report.js';
+import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const one = (value: number) => value.toFixed(1);
@@ -8,6 +15,38 @@ const flakyHref = (t: { test_title: string; test_file: string; browser: string }
   `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
 
 test.describe('dashboard', () => {
+  test('at 390 px the tables scroll sideways inside their cards with the first column in place; the page does not', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await page.setViewportSize(PHONE);
+    await openDashboard(page, server);
+    await expect(page.getByTestId('executive-summary')).toBeVisible();
+    await expectTableUsableOnPhone(page, page.getByTestId('recent-runs').locator('table'));
+    await expectTableUsableOnPhone(page, page.getByTestId('most-critical').locator('table'));
+    await shootPhone(page, 'dashboard');
+  });
+
+  test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    await page.getByLabel('Time Range').selectOption('7');
+    await expect(page.getByTestId('report-period')).toHaveText('Last 7 Days');
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=7');
+    expect(data.previous).not.toBeNull();
+    const changes = periodChanges(data);
+    const arrow = (text: string) => (text.startsWith('+') ? `▲ ${text}` : text.startsWith('-') ? `▼ ${text}` : text);
+    await expect(page.getByTestId('executive-summary').getByTestId('metric-trend')).toHaveText([changes.passRate, changes.tests, changes.avgDuration, changes.flaky].map((c) => arrow(c.text)));
+    expect(changes.passRate.text).toMatch(/ pts$/);
+    await expect(page.getByTestId('period-caption')).toContainText(`previous 7 days (${data.previous!.from} to ${data.previous!.to})`);
+
+    // The same figure on two screens: the flaky and critical counts of the dashboard are the Flaky Tests cards of the same window.
+    const card = (label: string) => page.getByRole('button', { name: new RegExp(`^${label}`) });
+    await page.getByRole('link', { name: 'View All' }).first().click();
+    await expect(page.getByTestId('flaky-window')).toContainText('last 7 days');
+    await expect(card('All Tests')).toContainText(String(data.flakyCount));
+    await expect(card('Critical')).toContainText(String(data.criticalFlakyCount));
+    await expect(card('Critical')).toHaveAttribute('aria-pressed', 'true');
+  });
+
   test('shows the last 30 days as GET /api/dashboard answers them', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await openDashboard(page, server);
@@ -36,7 +75,14 @@ test.describe('dashboard', () => {
     await expect(metric('Tests/Day').getByTestId('metric-value')).toHaveText(one(s.total_tests / 30));
     await expect(metric('Avg Duration').getByTestId('metric-value')).toHaveText(formatDuration(s.avg_duration));
     await expect(metric('Flaky Tests').getByTestId('metric-value')).toHaveText(String(data.flakyCount));
-    await expect(summary.getByTestId('metric-trend')).toHaveText(['▲ +2.3%', '▲ +1.8%', '▼ -5.2%', '▼ -12%']);
+    // The demo's history is 30 days long: nothing before this window to compare with.
+    expect(data.previous).toBeNull();
+    await expect(summary.getByTestId('metric-trend')).toHaveText(['—', '—', '—', '—']);
+    await expect(page.getByTestId('period-caption')).toHaveText('No runs in the 30 days before this window: nothing to compare with (—).');
+    // The final pass rate beside the first attempts'.
+    await expect(page.getByTestId('final-rate-hint')).toHaveText(
+      finalRateHint({ passRate, finalPassRate: passRatePercent(s.total_passed + s.total_passed_on_retry, s.total_tests), passedOnRetry: s.total_passed_on_retry, totalTests: s.total_tests }),
+    );
 
     // The info button toggles the calculation.
     await expect(page.getByTestId('score-breakdown')).toHaveCount(0);
@@ -169,6 +215,31 @@ test.describe('dashboard', () => {
     await page.route('**/api/dashboard?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
     await signIn(page, server);
     await expect(page.getByText('No data available', { exact: true })).toBeVisible();
+  });
+
+  test('a window with no runs says how many are stored and when the newest ran, and widens to show them; so does Trends', async ({ page, flakeboard }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-old-'));
+    try {
+      const old = oldReport(dir, 60);
+      const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [old.path], approve: true }] });
+      await signIn(page, server);
+      const empty = page.getByTestId('empty-window');
+      await expect(empty).toContainText(`No runs in the last 30 days — 1 run stored, the newest on ${old.newest.slice(0, 10)}`);
+      await expect(page.getByText('Get started by uploading')).toHaveCount(0);
+      await shootBothThemes(page, 'dashboard-empty-window');
+      await empty.getByRole('button', { name: 'Show the last 90 days' }).click();
+      await expect(page.getByLabel('Time Range')).toHaveValue('90');
+      await expect(page.getByTestId('executive-summary')).toBeVisible();
+      await expect(page.getByTestId('stat-cards')).toContainText('Test Runs1');
+
+      await page.goto(`${server.url}#/trends`);
+      await expect(page.getByText('No trend data available')).toBeVisible();
+      await expect(page.getByTestId('stored-runs-note')).toContainText(`No runs in the last 30 days — 1 run stored, the newest on ${old.newest.slice(0, 10)}`);
+      await page.getByRole('link', { name: 'See them in the report of the last 90 days' }).click();
+      await expect(page.getByTestId('report-period')).toHaveText('Last 90 Days');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('with no test results it welcomes the user and links to Upload', async ({ page, flakeboard }) => {

@@ -18,10 +18,15 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog.getByText(entry.browser, { exact: true })).toBeVisible();
     await expect(dialog.getByTestId('summary-figure')).toHaveText([
       `Pass Rate${(entry.pass_rate * 100).toFixed(1)}%`,
+      `After Retries${(entry.final_pass_rate * 100).toFixed(1)}%`,
       `Total Runs${entry.total_runs}`,
       `Failed Runs${entry.failed_runs}`,
       `Flaky Score${entry.flaky_score.toFixed(1)}`,
     ]);
+    // Why the first attempts' rate is lower than the final one, when a retry rescued some runs.
+    if (entry.passed_on_retry > 0 && entry.final_pass_rate !== entry.pass_rate) {
+      await expect(dialog.getByTestId('retry-note')).toContainText(`failed the first attempt and passed on a retry: flaky, not broken.`);
+    } else await expect(dialog.getByTestId('retry-note')).toHaveCount(0);
     await expect(dialog.getByRole('tab')).toHaveText(['Test History', 'Trends', 'AI Analysis']);
     await expect(dialog.getByRole('tab', { name: 'Test History' })).toHaveAttribute('aria-selected', 'true');
     const history = await historyOf(page, group, entry.browser);
@@ -137,7 +142,7 @@ test.describe('flaky detail dialog', () => {
 
     let dialog = await openDialog(page, groups, shown, first);
     const entry = group.browsers[0]!;
-    await expect(dialog.getByTestId('summary-figure').nth(3)).toHaveText(`Flaky Score${((1 - entry.pass_rate) * entry.total_runs).toFixed(1)}`);
+    await expect(dialog.getByTestId('summary-figure').nth(4)).toHaveText(`Flaky Score${((1 - entry.pass_rate) * entry.total_runs).toFixed(1)}`);
     const entries = dialog.getByTestId('history-entry');
     await expect(entries.nth(0).getByTestId('history-status')).toHaveText('SKIPPED');
     await expect(entries.nth(0)).toContainText('Test was skipped and did not run.');

@@ -1,5 +1,7 @@
 import type { DashboardResponse } from '../core/api/analytics.js';
+import { formatDuration } from '../core/analytics/formulas.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { PHONE, shootPhone } from './support/phone.js';
 
 const dashboardCall = (days: number) => (url: string) => {
   const u = new URL(url);
@@ -35,9 +37,12 @@ test.describe('Executive report (/report)', () => {
     await expect(page.getByTestId('critical-count')).toHaveText(`${critical} critical`);
     await expect(page.getByTestId('critical-cost')).toHaveText(`$${(critical * 800).toLocaleString('en-US')}/week`);
     await expect(page.getByTestId('fix-days')).toHaveText(`${Math.ceil(flaky / 2)} days`);
-    // The fixed placeholders of SPEC.md.
-    await expect(page.getByTestId('quick-avg-duration-value')).toHaveText('2.3s');
+    // The dashboard's average duration; no previous 30 days in the demo, so '—' against the last period.
+    await expect(page.getByTestId('quick-avg-duration-value')).toHaveText(formatDuration(s.avg_duration));
     await expect(page.getByText('vs last period').first()).toBeVisible();
+    expect(data.previous).toBeNull();
+    await expect(page.getByTestId('metric-pass-rate-delta')).toHaveText('—');
+    await expect(page.getByTestId('quick-avg-duration-delta')).toHaveText('—');
     await expect(page.getByTestId('quick-runs-value')).toHaveText(s.total_runs.toLocaleString('en-US'));
 
     // Browser health: one row per browser; an issue when over 10% of its results failed.
@@ -54,6 +59,10 @@ test.describe('Executive report (/report)', () => {
     await expect(page.getByTestId('report-id')).toHaveText(`Report ID: QR-${today}-30D`);
     await expect(page.getByTestId('report-generated')).toContainText('Generated');
     await shootBothThemes(page, 'report');
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shootPhone(page, 'report');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // On paper the back button, print button and theme toggle are gone.
     await page.emulateMedia({ media: 'print' });

@@ -3,6 +3,7 @@ import type { SlowTestsPage } from '../core/api/analytics.js';
 import { formatDuration, performanceLevel } from '../core/analytics/formulas.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expectTableUsableOnPhone, PHONE } from './support/phone.js';
 import { largeSuite } from './support/large-suite.js';
 
 const isSlowTests = (url: string) => new URL(url).pathname === '/api/slow-tests';
@@ -125,7 +126,8 @@ test.describe('Slow Tests (/slow-tests)', () => {
     await expect(rows.first().locator('td').first()).toHaveText(two.items[0]!.test_title.length > 50 ? `${two.items[0]!.test_title.slice(0, 50)}...` : two.items[0]!.test_title);
     // Slowest first across pages.
     expect(two.items[0]!.avg_duration).toBeLessThanOrEqual(one.items.at(-1)!.avg_duration);
-    await page.setViewportSize({ width: 390, height: 844 });
+    await page.setViewportSize(PHONE);
+    await expectTableUsableOnPhone(page, page.getByTestId('slow-tests-table'));
     await shootBothThemes(page, 'slow-tests-paged-390', { fullPage: false });
   });
 });

@@ -3,6 +3,9 @@ import {
   browserHealth,
   flakyScore,
   flakySeverity,
+  isCriticalFlaky,
+  finalPassRateFraction,
+  periodChange,
   formatDuration,
   passRateFraction,
   passRatePercent,
@@ -28,8 +31,9 @@ describe('SPEC.md section 9 formulas at their boundaries', () => {
     expect(qualityScore(100, 0, 0)).toBe(100);
   });
 
-  it('severity at 0.5 and 0.8', () => {
-    expect([0.8, 0.7999, 0.5, 0.4999].map(flakySeverity)).toEqual(['minor', 'moderate', 'moderate', 'severe']);
+  it('severity at 0.5 and 0.8: 0.5 is critical (severe), as the health alert and the report count it', () => {
+    expect([0.8, 0.7999, 0.5001, 0.5, 0.4999].map(flakySeverity)).toEqual(['minor', 'moderate', 'moderate', 'severe', 'severe']);
+    expect([0.5, 0.5001].map(isCriticalFlaky)).toEqual([true, false]);
   });
 
   it('risk score and levels at 15, 8 and 4', () => {
@@ -76,5 +80,15 @@ describe('SPEC.md section 9 formulas at their boundaries', () => {
     expect(trendAnalysis([100, 70, 100, 70]).volatilityLevel).toBe('Moderate');
     expect(trendAnalysis([100, 50, 100, 50]).volatilityLevel).toBe('High');
     expect(trendAnalysis([0, 0, 100, 100, 100, 100, 100, 100, 100]).recent).toBe(100);
+  });
+
+  it('final pass rate counts passes on a retry; period changes in points, percent or absolute from 0', () => {
+    expect(finalPassRateFraction(0, 10, 10)).toBe(1);
+    expect(finalPassRateFraction(3, 2, 10)).toBe(0.5);
+    expect(finalPassRateFraction(0, 0, 0)).toBe(0);
+    expect(periodChange(92.5, 90, 'points')).toEqual({ value: 2.5, unit: 'pts' });
+    expect(periodChange(110, 100, 'relative')).toEqual({ value: 10, unit: '%' });
+    expect(periodChange(3, 0, 'relative')).toEqual({ value: 3, unit: 'abs' });
+    expect(periodChange(3, null, 'relative')).toBeNull();
   });
 });

@@ -46,11 +46,47 @@ export function riskLevel(score: number): RiskLevel {
 
 export type Severity = 'severe' | 'moderate' | 'minor';
 
-/** 0.8 or more minor (shown as Stable), 0.5 up to 0.8 moderate (Warning), below 0.5 severe (Critical). */
+/**
+ * Critical flaky: a pass rate of 0.5 or less, failing at least half of the time (SPEC.md
+ * section 9, health alerts and report estimates). SPEC's severity bands say "below 0.5" for
+ * Severe; at exactly 0.5 the two disagree, so Severe (the "Critical" card) follows the critical
+ * rule: one definition, and the dashboard's "View All" lands on the tests it counted.
+ */
+export const CRITICAL_PASS_RATE = 0.5;
+
+export function isCriticalFlaky(passRate: number): boolean {
+  return passRate <= CRITICAL_PASS_RATE;
+}
+
+/** 0.8 or more minor (shown as Stable), above 0.5 up to 0.8 moderate (Warning), 0.5 or less severe (Critical). */
 export function flakySeverity(passRate: number): Severity {
   if (passRate >= 0.8) return 'minor';
-  if (passRate >= 0.5) return 'moderate';
+  if (!isCriticalFlaky(passRate)) return 'moderate';
   return 'severe';
+}
+
+/**
+ * A test's final pass rate (0-1): runs that passed on the first attempt or on a retry, over the
+ * runs that ran. The pass rate everywhere else is the first attempt's (SPEC.md section 3).
+ */
+export function finalPassRateFraction(firstPassed: number, passedOnRetry: number, ran: number): number {
+  return ran > 0 ? Math.min(1, (firstPassed + passedOnRetry) / ran) : 0;
+}
+
+/** The default time window of the dashboard, the report, Browser Analysis and Flaky Tests. */
+export const DEFAULT_WINDOW_DAYS = 30;
+
+/**
+ * The change of a figure against the previous window of the same length: percentage points for
+ * a rate (0-100), otherwise the relative change in percent. Null when there is nothing to compare
+ * with (no previous window, or a relative change from 0, where the absolute change is shown).
+ */
+export function periodChange(current: number, previous: number | null, kind: 'points' | 'relative'): { value: number; unit: 'pts' | '%' | 'abs' } | null {
+  if (previous === null || !Number.isFinite(previous)) return null;
+  const round = (v: number) => Math.round(v * 10) / 10;
+  if (kind === 'points') return { value: round(current - previous), unit: 'pts' };
+  if (previous === 0) return { value: round(current), unit: 'abs' };
+  return { value: round(((current - previous) / previous) * 100), unit: '%' };
 }
 
 export type TrendDirection = 'declining' | 'improving' | 'stable' | 'new';

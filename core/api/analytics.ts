@@ -9,6 +9,28 @@ export interface DashboardSummary {
   total_skipped: number;
   /** Mean duration of a test that ran, in ms. */
   avg_duration: number;
+  /** Results that failed their first attempt and passed a retry (outage runs left out): the final pass rate adds them. */
+  total_passed_on_retry: number;
+}
+
+/** The previous window of the same length as the dashboard's: what the 'vs previous period' changes compare with. */
+export interface PreviousPeriod {
+  /** Its first and last day (ISO dates, UTC). */
+  from: string;
+  to: string;
+  total_runs: number;
+  total_tests: number;
+  total_passed: number;
+  avg_duration: number;
+  flaky_count: number;
+}
+
+/** What the store holds whatever the window: an empty window says how many runs there are and when the newest ran. */
+export interface StoredRuns {
+  runs: number;
+  /** ISO 8601 (UTC) start of the newest and oldest runs; null when there are none. */
+  newest: string | null;
+  oldest: string | null;
 }
 
 export interface BrowserComparison {
@@ -24,8 +46,11 @@ export interface FlakyTestSummary {
   test_title: string;
   test_file: string;
   browser: string;
-  /** 0-1 */
+  /** 0-1, first attempts (SPEC.md section 3). */
   pass_rate: number;
+  /** 0-1, after retries: runs that passed on the first attempt or a retry. */
+  final_pass_rate: number;
+  passed_on_retry: number;
   failed_runs: number;
   total_runs: number;
   flaky_score: number;
@@ -101,19 +126,25 @@ export interface DashboardResponse {
   slowTests: SlowTest[];
   /** The trend records of the tests in flakyTests and criticalFlakyTests. */
   flakyTrends: TrendRecord[];
-  /** Flaky tests (one per test and browser) in the window: the quality score's flaky count. */
+  /** Flaky tests in the window, each test counted once whatever its browsers: Flaky Tests' All Tests count. */
   flakyCount: number;
-  /** Those with a pass rate of 0.5 or less (SPEC.md section 9, critical flaky). */
+  /** Those with a browser at a pass rate of 0.5 or less (critical flaky): Flaky Tests' Critical count. */
   criticalFlakyCount: number;
   /** The critical ones, lowest pass rate first (then the most failures), at most `limit`. */
   criticalFlakyTests: FlakyTestSummary[];
   /** The 7-day trend of the window's flaky tests, per direction. */
   flakyTrendCounts: TrendCounts;
+  /** The window of the same length before this one; null for all time, or when it holds no runs. */
+  previous: PreviousPeriod | null;
+  stored: StoredRuns;
 }
 
 export interface BrowserEntry {
   browser: string;
+  /** 0-1, first attempts. */
   pass_rate: number;
+  /** 0-1, after retries. */
+  final_pass_rate: number;
   total_runs: number;
   failed_runs: number;
   skipped_runs: number;

@@ -102,10 +102,30 @@ describe('the dashboard of a big suite (120,000 results, 12,000 tests × browser
       const window = rawPairs(days === 0 ? 0 : today - days + 1, today);
       const flaky = [...window.values()].filter(isFlaky);
       expect(flaky.length).toBeGreaterThan(days === 1 ? 100 : 1_000);
-      expect(d.flakyCount).toBe(flaky.length);
-      expect(d.criticalFlakyCount).toBe(flaky.filter((p) => passRate(p) <= 0.5).length);
+      // Counted per test, as Flaky Tests groups them: a test flaky on several browsers is one.
+      const tests = (pairs: Pair[]) => new Set(pairs.map((p) => p.test_id)).size;
+      expect(d.flakyCount).toBe(tests(flaky));
+      expect(d.flakyCount).toBeLessThan(flaky.length);
+      expect(d.criticalFlakyCount).toBe(tests(flaky.filter((p) => passRate(p) <= 0.5)));
       expect(d.summary[0].total_tests).toBe([...window.values()].reduce((n, p) => n + p.runs, 0));
       expect(d.summary[0].total_passed).toBe([...window.values()].reduce((n, p) => n + p.passed, 0));
+      expect(d.summary[0].total_passed_on_retry).toBe([...window.values()].reduce((n, p) => n + p.passedOnRetry, 0));
+      expect(d.stored.runs).toBe(10);
+
+      // 'vs previous period': the window of the same length before, by the same rules; none for all time.
+      if (days === 0) expect(d.previous).toBeNull();
+      else {
+        const before = [...rawPairs(today - 2 * days + 1, today - days).values()];
+        if (before.length === 0) expect(d.previous).toBeNull();
+        else {
+          expect(d.previous).toMatchObject({
+            total_tests: before.reduce((n, p) => n + p.runs, 0),
+            total_passed: before.reduce((n, p) => n + p.passed, 0),
+            flaky_count: tests(before.filter(isFlaky)),
+          });
+          expect(d.previous!.total_runs).toBeGreaterThan(0);
+        }
+      }
 
       // Trend directions over the same set as the list: the window's flaky tests.
       const current = rawPairs(today - 6, today);

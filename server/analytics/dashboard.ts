@@ -1,5 +1,6 @@
-import type { BrowserComparison, DashboardResponse, FlakyTestSummary, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
-import { recentRuns, windowRunCount } from '../store/analytics.js';
+import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/formulas.js';
+import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
+import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
 import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
@@ -9,7 +10,6 @@ import { isoDate, isoTime, lastDays, today } from './windows.js';
 export const FLAKY_TREND_PERIOD = 7;
 /** SPEC.md section 9: the Most Critical table shows 5 rows. */
 export const DASHBOARD_FLAKY_LIMIT = 5;
-const CRITICAL_PASS_RATE = 0.5;
 
 /**
  * The dashboard: totals over the window and the few rows its screen shows. Every per-test
@@ -37,7 +37,7 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
     const trend = trendOf(row);
     if (trend) trendCounts[trend.direction].add(row.test_id);
   }
-  const critical = flaky.filter((f) => f.pass_rate <= CRITICAL_PASS_RATE);
+  const critical = flaky.filter((f) => isCriticalFlaky(f.pass_rate));
   const mostCritical = smallest(flaky, limit, byRisk);
   const worstCritical = smallest(critical, limit, (a, b) => a.pass_rate - b.pass_rate || b.row.failed - a.row.failed || byRisk(a, b));
   const names = new Map<number, { title: string; file: string; title_path: string }>();
@@ -47,6 +47,8 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
     test_file: name(f.row.test_id).file,
     browser: f.row.browser,
     pass_rate: f.pass_rate,
+    final_pass_rate: finalPassRateFraction(f.row.scored_passed, f.row.passed_on_retry, f.row.scored_passed + f.row.scored_failed),
+    passed_on_retry: f.row.passed_on_retry,
     failed_runs: f.row.failed,
     total_runs: f.row.runs,
     flaky_score: f.flaky_score,
@@ -67,11 +69,39 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
     recentRuns: recentRuns(store, window, 10).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
     slowTests: slowest(store, rows, 10),
     flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
-    flakyCount: flaky.length,
-    criticalFlakyCount: critical.length,
+    flakyCount: distinctTests(flaky),
+    criticalFlakyCount: distinctTests(critical),
     criticalFlakyTests: worstCritical.map(summary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
+    previous: days > 0 ? previousPeriod(store, { from: window.from - days, to: window.from - 1 }) : null,
+    stored: storedRuns(store),
   };
+}
+
+/** A flaky test counts once whatever its browsers, as the Flaky Tests screen groups them. */
+const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
+
+/** The window before, of the same length, from the same rollup and by the same rules; null when it holds no runs. */
+function previousPeriod(store: Store, range: DayRange): PreviousPeriod | null {
+  const runs = windowRunCount(store, range);
+  if (runs === 0) return null;
+  const rows = scanWindow(store, range);
+  const { summary } = windowTotals(rows);
+  const flaky = rows.map(flakyFigures).filter((f): f is PairFlaky => f !== null);
+  return {
+    from: isoDate(range.from),
+    to: isoDate(range.to),
+    total_runs: runs,
+    total_tests: summary.total_tests,
+    total_passed: summary.total_passed,
+    avg_duration: summary.avg_duration,
+    flaky_count: distinctTests(flaky),
+  };
+}
+
+function storedRuns(store: Store) {
+  const span = storedRunSpan(store);
+  return { runs: span.runs, newest: span.newest === null ? null : isoTime(span.newest), oldest: span.oldest === null ? null : isoTime(span.oldest) };
 }
 
 export function trendRecord(t: PairTrend, name: { title: string; file: string }, current: { from: number; to: number }): TrendRecord {
@@ -90,7 +120,7 @@ export function trendRecord(t: PairTrend, name: { title: string; file: string },
 
 /** The summary and the per-browser figures: sums of the pairs' window sums. */
 function windowTotals(rows: readonly PairWindow[]) {
-  const summary = { total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 };
+  const summary = { total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0, total_passed_on_retry: 0 };
   let durationSum = 0;
   let timed = 0;
   const browsers = new Map<string, BrowserComparison & { duration_sum: number; timed_runs: number }>();
@@ -100,6 +130,7 @@ function windowTotals(rows: readonly PairWindow[]) {
     summary.total_passed += r.passed;
     summary.total_failed += r.failed;
     summary.total_skipped += r.skipped;
+    summary.total_passed_on_retry += r.passed_on_retry;
     durationSum += r.duration_sum;
     timed += r.timed_runs;
     let b = browsers.get(r.browser);

@@ -1,5 +1,5 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
-import { flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
+import { finalPassRateFraction, flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
 import { testBrowserTotalsOf } from '../store/analytics.js';
 import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/flaky-page.js';
@@ -55,6 +55,7 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
         return {
           browser: e.browser,
           pass_rate: passRateFraction(e.scored_passed, e.scored_passed + e.scored_failed, 0),
+          final_pass_rate: finalPassRateFraction(e.scored_passed, e.passed_on_retry, e.scored_passed + e.scored_failed),
           total_runs: e.runs,
           failed_runs: e.failed,
           skipped_runs: e.skipped,

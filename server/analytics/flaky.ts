@@ -1,4 +1,4 @@
-import { flakyScore, passRateFraction, riskScore, trendDirection } from '../../core/analytics/formulas.js';
+import { finalPassRateFraction, flakyScore, passRateFraction, riskScore, trendDirection } from '../../core/analytics/formulas.js';
 import type { FlakyTestGroup, FlakyTestSummary, TrendRecord } from '../../core/api/analytics.js';
 import { testBrowserTotals, type DayRange, type TestBrowserTotals } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
@@ -17,6 +17,8 @@ export function flakyTests(store: Store, range: DayRange): FlakyTestSummary[] {
       test_file: t.test_file,
       browser: t.browser,
       pass_rate: scoredPassRate(t),
+      final_pass_rate: finalPassRateFraction(t.scored_passed, t.passed_on_retry, t.scored_passed + t.scored_failed),
+      passed_on_retry: t.passed_on_retry,
       failed_runs: t.failed,
       total_runs: t.runs,
       flaky_score: flakyScore(t.changes, t.attempts),
@@ -47,6 +49,7 @@ export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
     const entry = {
       browser: t.browser,
       pass_rate: scoredPassRate(t),
+      final_pass_rate: finalPassRateFraction(t.scored_passed, t.passed_on_retry, t.scored_passed + t.scored_failed),
       total_runs: t.runs,
       failed_runs: t.failed,
       skipped_runs: t.skipped,

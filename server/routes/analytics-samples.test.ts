@@ -29,7 +29,7 @@ describe('the analytics calls on real reports', () => {
     const d = await get<DashboardResponse>('/api/dashboard?days=0');
     const stored = t.store.sqlite.prepare('SELECT count(*) AS runs, sum(total_tests) AS tests FROM runs WHERE is_duplicate = 0').get() as { runs: number; tests: number };
     expect(d.summary[0]).toMatchObject({ total_runs: stored.runs, total_tests: stored.tests });
-    expect(Object.keys(d.summary[0]).sort()).toEqual(['avg_duration', 'total_failed', 'total_passed', 'total_runs', 'total_skipped', 'total_tests']);
+    expect(Object.keys(d.summary[0]).sort()).toEqual(['avg_duration', 'total_failed', 'total_passed', 'total_passed_on_retry', 'total_runs', 'total_skipped', 'total_tests']);
     for (const b of d.browserComparison) expect(Object.keys(b)).toEqual(expect.arrayContaining(['browser', 'passed', 'failed', 'avg_duration']));
     for (const f of d.flakyTests) expect(f.pass_rate).toBeGreaterThanOrEqual(0);
     expect(d.recentRuns[0]).toEqual(expect.objectContaining({ id: expect.any(Number), execution_time: expect.any(String), browser: expect.any(String), total_tests: expect.any(Number), duration_ms: expect.any(Number) }));

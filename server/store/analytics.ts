@@ -78,6 +78,8 @@ function prepare(sqlite: SqliteDatabase) {
     // The same, for some tests only (JSON array of ids): the trends of one page of the flaky list.
     totalsOf: sqlite.prepare(TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))')),
     runCount: sqlite.prepare(`SELECT count(*) AS n FROM runs WHERE ${runFilter}`),
+    // Every run the analytics count, whatever the window: what an empty window points to.
+    storedRuns: sqlite.prepare(`SELECT count(*) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected'`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to`),
@@ -153,6 +155,11 @@ export function windowSummary(store: Store, range: DayRange) {
 /** Runs stored in the window (the dashboard's Test Runs card). */
 export function windowRunCount(store: Store, range: DayRange): number {
   return (statements(store).runCount.get(bounds(range)) as { n: number }).n;
+}
+
+/** Runs the analytics count over all time, and the start of the newest and oldest (ms). */
+export function storedRunSpan(store: Store): { runs: number; newest: number | null; oldest: number | null } {
+  return statements(store).storedRuns.get() as { runs: number; newest: number | null; oldest: number | null };
 }
 
 export function browserTotals(store: Store, range: DayRange) {

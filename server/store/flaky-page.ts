@@ -1,3 +1,4 @@
+import { CRITICAL_PASS_RATE } from '../../core/analytics/formulas.js';
 import { TOTALS_SQL, type DayRange } from './analytics.js';
 import type { Store } from './open.js';
 import { DAY_MS } from './rollups.js';
@@ -101,12 +102,15 @@ const groupsSql = (source: string) => `
   )`;
 
 // The screen's filter (a severity card or a trend direction) on top of search and browser.
-const FILTER = `(@severity IS NULL OR (@severity = 'severe' AND worst < 0.5) OR (@severity = 'moderate' AND worst >= 0.5 AND worst < 0.8)
-  OR (@severity = 'minor' AND worst >= 0.8)) AND (@critical = 0 OR worst <= 0.5) AND (@trendKeys IS NULL OR trending > 0)`;
+// Severe is critical (core/analytics/formulas.ts: flakySeverity, isCriticalFlaky): 0.5 or less.
+const SEVERE = `worst <= ${CRITICAL_PASS_RATE}`;
+const MODERATE = `worst > ${CRITICAL_PASS_RATE} AND worst < 0.8`;
+const FILTER = `(@severity IS NULL OR (@severity = 'severe' AND ${SEVERE}) OR (@severity = 'moderate' AND ${MODERATE})
+  OR (@severity = 'minor' AND worst >= 0.8)) AND (@critical = 0 OR ${SEVERE}) AND (@trendKeys IS NULL OR trending > 0)`;
 
 const countsSql = (source: string) => `${groupsSql(source)}
-  SELECT count(*) AS "all", coalesce(sum(worst < 0.5), 0) AS severe, coalesce(sum(worst >= 0.5 AND worst < 0.8), 0) AS moderate,
-    coalesce(sum(worst >= 0.8), 0) AS minor, coalesce(sum(worst <= 0.5), 0) AS critical, coalesce(sum(${FILTER}), 0) AS total
+  SELECT count(*) AS "all", coalesce(sum(${SEVERE}), 0) AS severe, coalesce(sum(${MODERATE}), 0) AS moderate,
+    coalesce(sum(worst >= 0.8), 0) AS minor, coalesce(sum(${SEVERE}), 0) AS critical, coalesce(sum(${FILTER}), 0) AS total
   FROM matching`;
 
 /** The browsers among the searched groups, for the browser filter. */

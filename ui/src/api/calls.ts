@@ -63,6 +63,8 @@ function query(params: Record<string, string | number | boolean | null | undefin
 }
 
 export interface FlakyTestsQuery {
+  /** The time window (0 = all time), as the dashboard's. */
+  days?: number;
   page: number;
   pageSize: number;
   search?: string;

@@ -10,7 +10,7 @@ describe('display rules of SPEC.md section 9', () => {
 
   it('colours pass rates at 90 and 70 (percent) and flaky pass rates at 0.5 and 0.8 (fraction)', () => {
     expect([90, 89.9, 70, 69.9].map(passRateColor)).toEqual(['green', 'yellow', 'yellow', 'red']);
-    expect([0.49, 0.5, 0.79, 0.8].map(flakyPassRateColor)).toEqual(['red', 'yellow', 'yellow', 'green']);
+    expect([0.49, 0.5, 0.51, 0.79, 0.8].map(flakyPassRateColor)).toEqual(['red', 'red', 'yellow', 'yellow', 'green']);
   });
 
   it('cuts text at the limit with ... and keeps the last path segment of a file', () => {

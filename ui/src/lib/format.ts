@@ -1,4 +1,5 @@
 /** Display rules of SPEC.md section 9 that are about the screen, not the data. */
+import { isCriticalFlaky } from '../../../core/analytics/formulas.js';
 export { formatDuration } from '../../../core/analytics/formulas.js';
 
 /** One decimal, as every rate and score is shown. */
@@ -23,9 +24,9 @@ export function passRateColor(percentValue: number): 'green' | 'yellow' | 'red' 
   return 'red';
 }
 
-/** Flaky pass-rate colour (0-1): below 0.5 red, below 0.8 amber, otherwise green. */
+/** Flaky pass-rate colour (0-1): critical (0.5 or less) red, below 0.8 amber, otherwise green. */
 export function flakyPassRateColor(fraction: number): 'green' | 'yellow' | 'red' {
-  if (fraction < 0.5) return 'red';
+  if (isCriticalFlaky(fraction)) return 'red';
   if (fraction < 0.8) return 'yellow';
   return 'green';
 }

@@ -21,8 +21,5 @@ export function qualityFigures(data: DashboardResponse): QualityFigures {
   return { totalTests, passRate, flakyCount, score, level: qualityLevel(score) };
 }
 
-/**
- * SPEC.md section 9: a flaky test is critical at a pass rate of 0.5 or less (health alerts and
- * the report). The server counts them (criticalFlakyCount) and lists the worst first.
- */
-export const CRITICAL_PASS_RATE = 0.5;
+/** Critical flaky: core/analytics/formulas.ts. The server counts them (criticalFlakyCount) and lists the worst first. */
+export { CRITICAL_PASS_RATE } from '../../../core/analytics/formulas.js';

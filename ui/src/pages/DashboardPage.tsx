@@ -8,6 +8,7 @@ import { useSession } from '../session/SessionProvider.js';
 import { readSession } from '../session/storage.js';
 import { DashboardContent } from './dashboard/DashboardContent.js';
 import { EmptyDashboard } from './dashboard/EmptyDashboard.js';
+import { EmptyWindow } from './dashboard/EmptyWindow.js';
 import { OverviewCard } from './dashboard/OverviewCard.js';
 import { PendingBanner } from './dashboard/PendingBanner.js';
 import { PendingReviewDialog } from './dashboard/PendingReviewDialog.js';
@@ -47,6 +48,7 @@ export function DashboardPage() {
   if (dashboard.loading && !data) body = <LoadingState text="Loading dashboard..." />;
   else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
   else if (!data || !summary) body = <EmptyState title="No data available" />;
+  else if (totalTests === 0 && days !== 0 && (data.stored?.runs ?? 0) > 0) body = <EmptyWindow days={days} stored={data.stored} onWiden={setDays} />;
   else if (totalTests === 0) body = <EmptyDashboard />;
   else body = <DashboardContent data={data} days={days} />;
 

@@ -1,4 +1,6 @@
-import { Text } from '@mantine/core';
+import { Button, NativeSelect, Text } from '@mantine/core';
+import { DEFAULT_WINDOW_DAYS } from '../../../core/analytics/formulas.js';
+import { parseDays, TIME_RANGES } from '../lib/time-range.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { TrendDirection } from '../../../core/analytics/formulas.js';
@@ -49,10 +51,12 @@ export function FlakyTestsPage() {
   const [browser, setBrowser] = useState<string | null>(null);
   const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
   const [page, setPage] = useState(1);
+  // The same window as the dashboard's (its links carry any other): its flaky count is this list's.
+  const [days, setDays] = useState(DEFAULT_WINDOW_DAYS);
   const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
   const groups = useApi(
-    () => flakyTestsPage({ page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order }),
-    [page, search, browser, filter, sortKey, order, version],
+    () => flakyTestsPage({ days, page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order }),
+    [days, page, search, browser, filter, sortKey, order, version],
   );
   const answer = groups.data;
   const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
@@ -71,6 +75,7 @@ export function FlakyTestsPage() {
   if (location.search !== seenSearch) {
     setSeenSearch(location.search);
     const params = new URLSearchParams(location.search);
+    if (params.has('days')) setDays(parseDays(params.get('days'), DEFAULT_WINDOW_DAYS));
     if (params.has('severity')) {
       setFilter(parseFilter(params.get('severity')));
       setExpanded(new Set());
@@ -145,6 +150,11 @@ export function FlakyTestsPage() {
     setExpanded(new Set());
     setPage(1);
   };
+  const changeDays = (next: number) => {
+    setDays(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
   const changeBrowser = (next: string | null) => {
     setBrowser(next);
     setExpanded(new Set());
@@ -176,6 +186,11 @@ export function FlakyTestsPage() {
     content = (
       <EmptyState title="No flaky tests found!">
         <Text c="dimmed">Flaky tests are tests that have multiple runs with different outcomes: they pass in some runs and fail in others.</Text>
+        {days !== 0 && (
+          <Button variant="light" mt="sm" onClick={() => changeDays(0)}>
+            None in the last {days} days: show all time
+          </Button>
+        )}
       </EmptyState>
     );
   } else {
@@ -210,7 +225,15 @@ export function FlakyTestsPage() {
 
   return (
     <>
-      <PageHeader title="Flaky Test Analysis" subtitle="Tests whose runs pass sometimes and fail other times, grouped by test across browsers" />
+      <PageHeader
+        title="Flaky Test Analysis"
+        subtitle={
+          <span data-testid="flaky-window">
+            Tests whose runs pass sometimes and fail other times, grouped by test across browsers: {days === 0 ? 'all time' : `last ${days} days`}
+          </span>
+        }
+        actions={<NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => changeDays(Number(event.currentTarget.value))} w={170} />}
+      />
       {content}
       <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} />
     </>

@@ -15,6 +15,7 @@ import { QuickStats } from './report/QuickStats.js';
 import { ReportFooter } from './report/ReportFooter.js';
 import { ReportHeader } from './report/ReportHeader.js';
 import { reportFigures } from './report/report-figures.js';
+import { periodChangeCaption, periodChanges } from '../lib/period-change.js';
 import classes from './report/report.module.css';
 
 /** /report?days= : the executive report, outside the app layout so it prints as a page of its own. */
@@ -42,6 +43,7 @@ export function ReportPage() {
     );
   } else {
     const figures = reportFigures(data);
+    const changes = periodChanges(data);
     content = (
       <Stack gap="lg">
         <Grid gap="md" align="stretch">
@@ -49,14 +51,17 @@ export function ReportPage() {
             <QualityScoreCard figures={figures} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
-            <KeyMetrics figures={figures} />
+            <KeyMetrics figures={figures} changes={changes} />
           </Grid.Col>
         </Grid>
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <CriticalIssues figures={figures} />
           <BrowserHealthPanel figures={figures} />
         </SimpleGrid>
-        <QuickStats figures={figures} slowTests={data.slowTests} />
+        <QuickStats figures={figures} slowTests={data.slowTests} avgDurationChange={changes.avgDuration} />
+        <Text size="xs" c="dimmed" data-testid="period-caption">
+          {periodChangeCaption(data)}
+        </Text>
         <ReportFooter days={days} generatedAt={generatedAt} />
       </Stack>
     );

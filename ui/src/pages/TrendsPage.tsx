@@ -1,4 +1,4 @@
-import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { SimpleGrid, Stack } from '@mantine/core';
 import { trends } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
@@ -8,6 +8,7 @@ import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
 import { DailyBreakdownTable } from './trends/DailyBreakdownTable.js';
 import { TrendCharts } from './trends/TrendCharts.js';
+import { StoredRunsNote } from './trends/StoredRunsNote.js';
 import { hasResults, trendRows, trendSummary } from './trends/trend-summary.js';
 import { readableTextColor } from '../lib/readable-color.js';
 
@@ -21,7 +22,7 @@ export function TrendsPage() {
   else if (!hasResults(trendRows(data))) {
     content = (
       <EmptyState title="No trend data available">
-        <Text c="dimmed">Daily trends appear once test results from the last 30 days are uploaded.</Text>
+        <StoredRunsNote />
       </EmptyState>
     );
   } else {
@@ -32,8 +33,8 @@ export function TrendsPage() {
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <StatCard label="Total Tests Run" value={summary.totalTests.toLocaleString()} hint={`on ${activeDays} of the last ${rows.length} days`} />
-          <StatCard label="Average Pass Rate" value={percent(summary.avgPassRate)} color={readableTextColor(passRateColor(summary.avgPassRate))} hint="mean of the daily pass rates" />
-          <StatCard label="Average Duration" value={formatDuration(summary.avgDuration)} hint="mean of the daily averages per test" />
+          <StatCard label="Average Pass Rate" value={percent(summary.avgPassRate)} color={readableTextColor(passRateColor(summary.avgPassRate))} hint="passed / total, as the dashboard" />
+          <StatCard label="Average Duration" value={formatDuration(summary.avgDuration)} hint="per test that ran, as the dashboard" />
         </SimpleGrid>
         <TrendCharts rows={rows} />
         <DailyBreakdownTable rows={rows} />

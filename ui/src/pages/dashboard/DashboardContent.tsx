@@ -11,6 +11,7 @@ import { HealthAlerts } from './HealthAlerts.js';
 import { MostCriticalTests } from './MostCriticalTests.js';
 import { RecentRunsTable } from './RecentRunsTable.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
+import { finalRateHint } from '../../lib/final-rate.js';
 
 /** Everything below the overview card once the range holds test results. */
 export function DashboardContent({ data, days }: { data: DashboardResponse; days: number }) {
@@ -26,10 +27,15 @@ export function DashboardContent({ data, days }: { data: DashboardResponse; days
         <StatCard label="Test Runs" value={summary.total_runs.toLocaleString()} />
         <StatCard label="Passed Tests" value={summary.total_passed.toLocaleString()} color="green" />
         <StatCard label="Failed Tests" value={summary.total_failed.toLocaleString()} color="red" />
-        <StatCard label="Pass Rate (%)" value={percent(passRate)} color={passRateColor(passRate)} />
+        <StatCard
+          label="Pass Rate (%)"
+          value={percent(passRate)}
+          color={passRateColor(passRate)}
+          hint={<span data-testid="final-rate-hint">{finalRateHint({ passRate, finalPassRate: passRatePercent(summary.total_passed + summary.total_passed_on_retry, summary.total_tests), passedOnRetry: summary.total_passed_on_retry, totalTests: summary.total_tests })}</span>}
+        />
       </SimpleGrid>
 
-      {hasTrends && <FlakyTrendCards counts={trends} />}
+      {hasTrends && <FlakyTrendCards counts={trends} days={data.days} flakyCount={data.flakyCount} />}
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
@@ -45,7 +51,7 @@ export function DashboardContent({ data, days }: { data: DashboardResponse; days
           <HealthAlerts data={data} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          <MostCriticalTests tests={data.flakyTests} />
+          <MostCriticalTests tests={data.flakyTests} days={data.days} />
         </Grid.Col>
       </Grid>
 

@@ -1,6 +1,7 @@
 import { Badge, Grid, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import type { DashboardResponse } from '../../../../core/api/analytics.js';
 import { formatDuration, oneDecimal, passRateColor, percent } from '../../lib/format.js';
+import { periodChangeCaption, periodChanges } from '../../lib/period-change.js';
 import { executiveSummary } from './executive-summary.js';
 import { MetricCard } from './MetricCard.js';
 import { QualityScoreCard } from './QualityScoreCard.js';
@@ -9,6 +10,7 @@ import { RiskAssessment } from './RiskAssessment.js';
 /** SPEC.md section 2's Executive Summary: quality score, four metrics and the risks of the chosen window. */
 export function ExecutiveSummaryPanel({ data, days }: { data: DashboardResponse; days: number }) {
   const summary = executiveSummary(data, days);
+  const changes = periodChanges(data);
   return (
     <Paper withBorder radius="md" p="lg" data-testid="executive-summary">
       <Group justify="space-between" mb="md" wrap="wrap">
@@ -22,20 +24,19 @@ export function ExecutiveSummaryPanel({ data, days }: { data: DashboardResponse;
           <QualityScoreCard summary={summary} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 5 }}>
-          {/* The trend figures are fixed placeholders (SPEC.md section 2): there is no earlier period to compare with. */}
           <SimpleGrid cols={2} spacing="sm" h="100%">
-            <MetricCard label="Pass Rate" value={percent(summary.passRate)} color={passRateColor(summary.passRate)} trend={2.3} higherIsBetter />
-            <MetricCard label="Tests/Day" value={oneDecimal(summary.testsPerDay)} trend={1.8} higherIsBetter />
-            <MetricCard label="Avg Duration" value={formatDuration(summary.avgDuration)} trend={-5.2} higherIsBetter={false} />
-            <MetricCard label="Flaky Tests" value={String(summary.flakyCount)} trend={-12} higherIsBetter={false} />
+            <MetricCard label="Pass Rate" value={percent(summary.passRate)} color={passRateColor(summary.passRate)} change={changes.passRate} />
+            <MetricCard label="Tests/Day" value={oneDecimal(summary.testsPerDay)} change={changes.tests} />
+            <MetricCard label="Avg Duration" value={formatDuration(summary.avgDuration)} change={changes.avgDuration} />
+            <MetricCard label="Flaky Tests" value={String(summary.flakyCount)} change={changes.flaky} />
           </SimpleGrid>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>
           <RiskAssessment risks={summary.risks} />
         </Grid.Col>
       </Grid>
-      <Text size="xs" c="dimmed" mt="sm">
-        Trend percentages compare with the previous period.
+      <Text size="xs" c="dimmed" mt="sm" data-testid="period-caption">
+        {periodChangeCaption(data)}
       </Text>
     </Paper>
   );

@@ -14,7 +14,7 @@ const CARDS = [
  * '7-Day Flaky Test Trends': the window's flaky tests per trend direction (counted by the
  * server over the same tests as the Most Critical list), each a way into the flaky screen.
  */
-export function FlakyTrendCards({ counts }: { counts: TrendCounts }) {
+export function FlakyTrendCards({ counts, days, flakyCount }: { counts: TrendCounts; days: number; flakyCount: number }) {
   return (
     <Paper withBorder radius="md" p="lg">
       <Title order={3} mb="md">
@@ -25,7 +25,7 @@ export function FlakyTrendCards({ counts }: { counts: TrendCounts }) {
           <Paper
             key={card.direction}
             component={Link}
-            to={flakySeverityHref(card.direction)}
+            to={flakySeverityHref(card.direction, days)}
             withBorder
             radius="md"
             p="md"
@@ -45,6 +45,10 @@ export function FlakyTrendCards({ counts }: { counts: TrendCounts }) {
           </Paper>
         ))}
       </SimpleGrid>
+      <Text size="xs" c="dimmed" mt="sm" data-testid="trend-caption">
+        Of the {flakyCount} flaky {flakyCount === 1 ? 'test' : 'tests'} {days === 0 ? 'of all time' : `of the last ${days} days`}: the last 7 days against the 7 before. A test counts under each
+        direction one of its browsers has; tests with no runs in the last 7 days are in none.
+      </Text>
     </Paper>
   );
 }

@@ -24,7 +24,7 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
       </Title>
       <Stack gap="sm">
         {alerts.map((alert) => (
-          <AlertItem key={alert.kind} alert={alert} />
+          <AlertItem key={alert.kind} alert={alert} days={data.days} />
         ))}
         {alerts.length === 0 && (
           <Alert color="green" variant="light" title="No health alerts">
@@ -52,7 +52,7 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
   );
 }
 
-function AlertItem({ alert }: { alert: HealthAlert }) {
+function AlertItem({ alert, days }: { alert: HealthAlert; days: number }) {
   if (alert.kind === 'critical-flaky') {
     const { worst } = alert;
     const several = alert.count > 1;
@@ -70,7 +70,7 @@ function AlertItem({ alert }: { alert: HealthAlert }) {
             {several ? 'View Worst' : 'View Test'}
           </Anchor>
           {several && (
-            <Anchor component={Link} to={flakySeverityHref('severe')} size="sm" fw={600}>
+            <Anchor component={Link} to={flakySeverityHref('severe', days)} size="sm" fw={600}>
               View All
             </Anchor>
           )}

@@ -1,8 +1,9 @@
 import { Group, Paper, Text, type MantineColor } from '@mantine/core';
+import type { ShownChange } from '../../lib/period-change.js';
 
-/** One Executive Summary figure with its change; green when the change goes the good way. */
-export function MetricCard({ label, value, color, trend, higherIsBetter }: { label: string; value: string; color?: MantineColor; trend: number; higherIsBetter: boolean }) {
-  const good = trend === 0 || trend > 0 === higherIsBetter;
+/** One Executive Summary figure with its change against the previous period; green when it went the good way. */
+export function MetricCard({ label, value, color, change }: { label: string; value: string; color?: MantineColor; change: ShownChange }) {
+  const arrow = change.text.startsWith('+') ? '▲ ' : change.text.startsWith('-') ? '▼ ' : '';
   return (
     <Paper withBorder radius="md" p="sm" data-testid="metric-card" aria-label={label} style={{ display: 'flex', flexDirection: 'column', justifyContent: 'space-between' }}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
@@ -12,9 +13,9 @@ export function MetricCard({ label, value, color, trend, higherIsBetter }: { lab
         <Text fz={22} fw={700} c={color} data-testid="metric-value">
           {value}
         </Text>
-        <Text size="sm" fw={600} c={good ? 'green' : 'red'} data-testid="metric-trend">
-          {trend > 0 ? '▲' : '▼'} {trend > 0 ? '+' : ''}
-          {trend}%
+        <Text size="sm" fw={600} c={change.good === null ? 'dimmed' : change.good ? 'green' : 'red'} data-testid="metric-trend" title={change.good === null && change.text === '—' ? 'No previous period to compare with' : undefined}>
+          {arrow}
+          {change.text}
         </Text>
       </Group>
     </Paper>

@@ -7,6 +7,7 @@ import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import { useQuarantine } from '../../lib/quarantine.js';
 import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
+import sticky from '../../components/sticky-column.module.css';
 
 const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
 
@@ -14,7 +15,7 @@ const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'g
 const ROWS = 5;
 
 /** 'Most Critical Tests': each row opens that test on the flaky screen. */
-export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
+export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; days: number }) {
   const navigate = useNavigate();
   const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
@@ -22,7 +23,7 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
     <Paper withBorder radius="md" p="md" h="100%" data-testid="most-critical">
       <Group justify="space-between" mb="sm">
         <Title order={4}>Most Critical Tests</Title>
-        <Anchor component={Link} to={flakySeverityHref('severe')} size="sm" fw={600}>
+        <Anchor component={Link} to={flakySeverityHref('severe', days)} size="sm" fw={600}>
           View All
         </Anchor>
       </Group>
@@ -35,7 +36,7 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
           <Table highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Test</Table.Th>
+                <Table.Th className={sticky.sticky}>Test</Table.Th>
                 <Table.Th>Browser</Table.Th>
                 <Table.Th ta="right">Pass Rate</Table.Th>
                 <Table.Th ta="right">Risk Score</Table.Th>
@@ -43,12 +44,12 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
             </Table.Thead>
             <Table.Tbody>
               {rows.map((test) => {
-                const href = flakyTestHref(test);
+                const href = flakyTestHref(test, days);
                 const score = riskScore(test.pass_rate, test.total_runs);
                 const quarantined = quarantine.entryFor(test.test_title, test.test_file, test.browser);
                 return (
                   <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
-                    <Table.Td maw={320}>
+                    <Table.Td maw={320} className={sticky.sticky}>
                       <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title}>
                         {truncate(test.test_title, 60)}
                       </Anchor>
@@ -64,6 +65,11 @@ export function MostCriticalTests({ tests }: { tests: FlakyTestSummary[] }) {
                       <Text size="sm" fw={600} c={flakyPassRateColor(test.pass_rate)}>
                         {fractionPercent(test.pass_rate)}
                       </Text>
+                      {test.passed_on_retry > 0 && test.final_pass_rate !== test.pass_rate && (
+                        <Text size="xs" c="dimmed" title="Pass rate of first attempts; after retries in the second line" data-testid="final-pass-rate">
+                          {fractionPercent(test.final_pass_rate)} after retries
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td ta="right">
                       <Badge color={RISK_COLORS[riskLevel(score)]} variant="light" title={riskLevel(score)}>

@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import type { RecentRun } from '../../../../core/api/analytics.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
+import sticky from '../../components/sticky-column.module.css';
 
 /** 'Recent Test Runs': each row opens that run's details. */
 export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
@@ -19,7 +20,7 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
           <Table highlightOnHover verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Date</Table.Th>
+                <Table.Th className={sticky.sticky}>Date</Table.Th>
                 <Table.Th>Browser</Table.Th>
                 <Table.Th>Project</Table.Th>
                 <Table.Th ta="right">Total</Table.Th>
@@ -31,7 +32,7 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
             <Table.Tbody>
               {runs.map((run) => (
                 <Table.Tr key={run.id} style={{ cursor: 'pointer' }} onClick={() => navigate(`/upload/${run.id}`)}>
-                  <Table.Td>
+                  <Table.Td className={sticky.sticky}>
                     <Anchor component={Link} to={`/upload/${run.id}`} size="sm" onClick={(event) => event.stopPropagation()}>
                       {formatDateTime(run.execution_time)}
                     </Anchor>

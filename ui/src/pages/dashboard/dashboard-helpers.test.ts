@@ -9,6 +9,8 @@ const flaky = (title: string, pass_rate: number, failed_runs = 1): FlakyTestSumm
   test_file: 'a.spec.ts',
   browser: 'chromium',
   pass_rate,
+  final_pass_rate: pass_rate,
+  passed_on_retry: 0,
   failed_runs,
   total_runs: 10,
   flaky_score: 10,
@@ -19,7 +21,7 @@ function data(summary: { total: number; passed: number; failed: number }, flakyT
   const critical = flakyTests.filter((t) => t.pass_rate <= 0.5).sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs);
   return {
     days: 30,
-    summary: [{ total_runs: 1, total_tests: summary.total, total_passed: summary.passed, total_failed: summary.failed, total_skipped: 0, avg_duration: 1500 }],
+    summary: [{ total_runs: 1, total_tests: summary.total, total_passed: summary.passed, total_failed: summary.failed, total_skipped: 0, avg_duration: 1500, total_passed_on_retry: 0 }],
     browserComparison: browsers.map(([browser, passed, failed]) => ({ browser, passed, failed, skipped: 0, total: passed + failed, avg_duration: 1 })),
     flakyTests: flakyTests.slice(0, 5),
     recentRuns: [],
@@ -29,6 +31,8 @@ function data(summary: { total: number; passed: number; failed: number }, flakyT
     criticalFlakyCount: critical.length,
     criticalFlakyTests: critical.slice(0, 5),
     flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
+    previous: null,
+    stored: { runs: 1, newest: '2026-11-20T10:00:00.000Z', oldest: '2026-11-20T10:00:00.000Z' },
   };
 }
 

@@ -13,7 +13,7 @@ export function healthAlerts(data: DashboardResponse): HealthAlert[] {
   // Most critical: the lowest pass rate; among equals, the one that failed most often (the server's order).
   const worst = data.criticalFlakyTests[0];
   if (data.criticalFlakyCount > 0 && worst) {
-    alerts.push({ kind: 'critical-flaky', count: data.criticalFlakyCount, worst, worstHref: flakyTestHref(worst) });
+    alerts.push({ kind: 'critical-flaky', count: data.criticalFlakyCount, worst, worstHref: flakyTestHref(worst, data.days) });
   }
   const failing = data.browserComparison.filter((browser) => browser.failed > browser.passed);
   if (failing.length > 0) alerts.push({ kind: 'browser-issues', browsers: failing });

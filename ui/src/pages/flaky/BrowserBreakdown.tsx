@@ -47,6 +47,11 @@ export function BrowserBreakdown({ group, trends, onOpen, onTrend }: { group: Fl
                 <Text size="sm" fw={600} c={flakyPassRateColor(entry.pass_rate)}>
                   {fractionPercent(entry.pass_rate)}
                 </Text>
+                {entry.passed_on_retry > 0 && (entry.final_pass_rate ?? entry.pass_rate) !== entry.pass_rate && (
+                  <Text size="xs" c="dimmed" title={`Pass rate of first attempts; passed on a retry in ${entry.passed_on_retry} runs`} data-testid="browser-final-rate">
+                    {fractionPercent(entry.final_pass_rate)} after retries
+                  </Text>
+                )}
               </Table.Td>
               <Table.Td>{entry.total_runs}</Table.Td>
               <Table.Td>{entry.failed_runs}</Table.Td>

@@ -9,6 +9,7 @@ import { groupTrend, type TrendIndex } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
+import sticky from '../../components/sticky-column.module.css';
 
 export const GROUP_COLUMNS = 9;
 export const TITLE_TRUNCATION = 60;
@@ -51,10 +52,10 @@ export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, on
           outlineOffset: -2,
         }}
       >
-        <Table.Td w={32} c="dimmed">
+        <Table.Td w={32} c="dimmed" className={`${sticky.sticky} ${sticky.arrow}`}>
           <ExpandArrow open={expanded} />
         </Table.Td>
-        <Table.Td>
+        <Table.Td className={`${sticky.sticky} ${sticky.afterArrow}`}>
           {title === group.test_title ? (
             <Text size="sm" fw={500} data-testid="group-title">
               {title}

@@ -4,6 +4,7 @@ import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytic
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { groupKey, type TrendIndex } from './flaky-filter.js';
 import { FlakyGroupRow } from './FlakyGroupRow.js';
+import sticky from '../../components/sticky-column.module.css';
 
 interface Props {
   groups: readonly FlakyTestGroup[];
@@ -25,8 +26,8 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
         <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th aria-label="Expand" />
-              <Table.Th>Test Name</Table.Th>
+              <Table.Th aria-label="Expand" w={32} className={`${sticky.sticky} ${sticky.arrow}`} />
+              <Table.Th className={`${sticky.sticky} ${sticky.afterArrow}`}>Test Name</Table.Th>
               <Table.Th>File</Table.Th>
               <Table.Th>Browsers Affected</Table.Th>
               <Table.Th>Worst Pass Rate</Table.Th>

@@ -5,8 +5,8 @@ import type { FlakyFilter } from './flaky-filter.js';
 
 const CARDS: ReadonlyArray<{ filter: 'all' | Severity; label: string; hint: string; color?: string }> = [
   { filter: 'all', label: 'All Tests', hint: 'Every flaky test' },
-  { filter: 'severe', label: 'Critical', hint: 'Pass rate below 50%', color: 'red' },
-  { filter: 'moderate', label: 'Warning', hint: 'Pass rate 50% to 80%', color: 'yellow' },
+  { filter: 'severe', label: 'Critical', hint: 'Pass rate 50% or less', color: 'red' },
+  { filter: 'moderate', label: 'Warning', hint: 'Pass rate above 50%, below 80%', color: 'yellow' },
   { filter: 'minor', label: 'Stable', hint: 'Pass rate 80% or more', color: 'green' },
 ];
 

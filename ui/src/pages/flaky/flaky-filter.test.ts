@@ -4,7 +4,7 @@ import { browserTrend, flakyScoreOf, groupTrend, isCriticalTrend, parseFilter, t
 
 type Trend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
 const entry = (browser: string, pass_rate = 0.6, trend?: Trend): BrowserEntry => ({
-  browser, pass_rate, total_runs: 10, failed_runs: 4, skipped_runs: 0, flaky_score: 40, attempts: 10, changes: 4, passed_on_retry: 0,
+  browser, pass_rate, final_pass_rate: pass_rate, total_runs: 10, failed_runs: 4, skipped_runs: 0, flaky_score: 40, attempts: 10, changes: 4, passed_on_retry: 0,
   trend_direction: trend?.trend_direction ?? null, trend_percentage: trend?.trend_percentage ?? null,
 });
 const group = (title: string, worst: number, browsers = ['chromium', 'firefox'], trends: Record<string, Trend> = {}): FlakyTestGroup => ({

@@ -21,8 +21,8 @@ export function isTrendFilter(filter: FlakyFilter): filter is TrendDirection {
 
 export const FILTER_LABELS: Record<FlakyFilter, string> = {
   all: 'All Tests',
-  severe: 'Critical (pass rate below 50%)',
-  moderate: 'Warning (pass rate 50% to 80%)',
+  severe: 'Critical (pass rate 50% or less)',
+  moderate: 'Warning (pass rate above 50%, below 80%)',
   minor: 'Stable (pass rate 80% or more)',
   improving: 'Improving trend',
   declining: 'Declining trend',

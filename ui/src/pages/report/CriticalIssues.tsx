@@ -9,6 +9,9 @@ const SHOWN = 5;
 /** Critical flaky tests (pass rate 0.5 or less) and what they cost, per SPEC.md section 9's estimates. */
 export function CriticalIssues({ figures }: { figures: ReportFigures }) {
   const count = figures.criticalCount;
+  // The count is of tests; the rows are a test on a browser, so one test may fill several.
+  const rows = figures.critical.slice(0, SHOWN);
+  const more = count - new Set(rows.map((t) => `${t.test_file}\u0000${t.test_title}`)).size;
   return (
     <Paper withBorder radius="md" p="md" h="100%" className={classes.keepTogether} data-testid="critical-issues">
       <Group justify="space-between" mb="sm">
@@ -26,7 +29,7 @@ export function CriticalIssues({ figures }: { figures: ReportFigures }) {
           </Text>
           <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" data-testid="critical-tests" style={{ tableLayout: 'fixed' }}>
             <Table.Tbody>
-              {figures.critical.slice(0, SHOWN).map((t) => (
+              {rows.map((t) => (
                 <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
                   <Table.Td>
                     <Text size="sm" title={t.test_title} truncate="end">
@@ -45,9 +48,9 @@ export function CriticalIssues({ figures }: { figures: ReportFigures }) {
               ))}
             </Table.Tbody>
           </Table>
-          {count > SHOWN && (
-            <Text size="xs" c="dimmed" mb="sm">
-              and {count - SHOWN} more
+          {more > 0 && (
+            <Text size="xs" c="dimmed" mb="sm" data-testid="critical-more">
+              and {more} more {more === 1 ? 'test' : 'tests'}
             </Text>
           )}
         </>

@@ -2,14 +2,16 @@ import { SimpleGrid } from '@mantine/core';
 import { oneDecimal, passRateColor, percent } from '../../lib/format.js';
 import { MetricCard } from './MetricCard.js';
 import type { ReportFigures } from './report-figures.js';
+import type { PeriodChanges } from '../../lib/period-change.js';
+import { finalRateHint } from '../../lib/final-rate.js';
 
-/** SPEC.md section 2: the 'vs last period' deltas are fixed placeholders, not computed. */
-export function KeyMetrics({ figures }: { figures: ReportFigures }) {
+/** SPEC.md section 2: the key figures with their 'vs last period' changes, computed as the dashboard's. */
+export function KeyMetrics({ figures, changes }: { figures: ReportFigures; changes: PeriodChanges }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} h="100%">
-      <MetricCard label="Pass Rate" value={percent(figures.passRate)} color={passRateColor(figures.passRate)} delta={{ text: '+2.3%', good: true }} testId="metric-pass-rate" />
-      <MetricCard label="Total Tests" value={figures.totalTests.toLocaleString()} delta={{ text: '+1.8%', good: true }} testId="metric-total-tests" />
-      <MetricCard label="Flaky Tests" value={figures.flakyCount.toLocaleString()} color={figures.flakyCount > 0 ? 'orange' : 'green'} delta={{ text: '-12%', good: true }} testId="metric-flaky" />
+      <MetricCard label="Pass Rate" value={percent(figures.passRate)} color={passRateColor(figures.passRate)} delta={changes.passRate} testId="metric-pass-rate" hint={finalRateHint(figures)} />
+      <MetricCard label="Total Tests" value={figures.totalTests.toLocaleString()} delta={changes.tests} testId="metric-total-tests" />
+      <MetricCard label="Flaky Tests" value={figures.flakyCount.toLocaleString()} color={figures.flakyCount > 0 ? 'orange' : 'green'} delta={changes.flaky} testId="metric-flaky" />
       <MetricCard
         label="Est. Dev Time Lost"
         value={`${oneDecimal(figures.devHoursLostPerWeek)} hrs/week`}

@@ -2,13 +2,14 @@ import { Group, Paper, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import classes from './report.module.css';
 import { readableTextColor } from '../../lib/readable-color.js';
+import type { ShownChange } from '../../lib/period-change.js';
 
-/** A report figure; `delta` is one of SPEC.md's fixed 'vs last period' placeholders. */
+/** A report figure; `delta` its change against the previous window of the same length ('—' when there is none). */
 export function MetricCard({ label, value, color, delta, testId, hint }: {
   label: string;
   value: ReactNode;
   color?: string;
-  delta?: { text: string; good: boolean };
+  delta?: ShownChange;
   testId?: string;
   hint?: ReactNode;
 }) {
@@ -27,7 +28,7 @@ export function MetricCard({ label, value, color, delta, testId, hint }: {
       )}
       {delta && (
         <Group gap={4} mt={4}>
-          <Text size="xs" fw={600} c={delta.good ? 'green' : 'red'}>
+          <Text size="xs" fw={600} c={delta.good === null ? 'dimmed' : delta.good ? 'green' : 'red'} data-testid={testId ? `${testId}-delta` : undefined}>
             {delta.text}
           </Text>
           <Text size="xs" c="dimmed">

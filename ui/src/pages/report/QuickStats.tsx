@@ -3,11 +3,10 @@ import type { SlowTest } from '../../../../core/api/analytics.js';
 import { formatDuration, truncate } from '../../lib/format.js';
 import { MetricCard } from './MetricCard.js';
 import type { ReportFigures } from './report-figures.js';
+import type { ShownChange } from '../../lib/period-change.js';
 
-/** SPEC.md section 2: the average duration here is the fixed placeholder 2.3 s, as are the deltas. */
-const PLACEHOLDER_AVG_DURATION = '2.3s';
-
-export function QuickStats({ figures, slowTests }: { figures: ReportFigures; slowTests: readonly SlowTest[] }) {
+/** The average duration is the dashboard's (the same answer), with its change against the previous period. */
+export function QuickStats({ figures, slowTests, avgDurationChange }: { figures: ReportFigures; slowTests: readonly SlowTest[]; avgDurationChange: ShownChange }) {
   const slowest = slowTests[0];
   return (
     <div>
@@ -16,7 +15,7 @@ export function QuickStats({ figures, slowTests }: { figures: ReportFigures; slo
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
         <MetricCard label="Test Runs" value={figures.totalRuns.toLocaleString()} testId="quick-runs" />
-        <MetricCard label="Avg Duration" value={PLACEHOLDER_AVG_DURATION} delta={{ text: '-5.2%', good: true }} testId="quick-avg-duration" />
+        <MetricCard label="Avg Duration" value={formatDuration(figures.avgDuration)} delta={avgDurationChange} testId="quick-avg-duration" />
         <MetricCard label="Browsers Tested" value={figures.browsers.length.toLocaleString()} testId="quick-browsers" />
         <MetricCard
           label="Slowest Test"

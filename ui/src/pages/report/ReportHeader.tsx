@@ -7,8 +7,9 @@ import classes from './report.module.css';
 export function ReportHeader({ days }: { days: number }) {
   const navigate = useNavigate();
   return (
-    <Group justify="space-between" align="center" wrap="nowrap" mb="lg" component="header">
-      <Group gap="md" wrap="nowrap">
+    // Wraps on a phone: the buttons go below the title rather than off the edge.
+    <Group justify="space-between" align="center" wrap="wrap" gap="sm" mb="lg" component="header">
+      <Group gap="md" wrap="wrap">
         <Button variant="default" onClick={() => navigate('/')} className={classes.noPrint} leftSection={<span aria-hidden="true">←</span>}>
           Back to Dashboard
         </Button>

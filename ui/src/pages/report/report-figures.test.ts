@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { browserTone, reportFigures, reportId, scoreTone } from './report-figures.js';
 
-const flaky = (pass_rate: number): FlakyTestSummary => ({ test_title: `t${pass_rate}`, test_file: 'a.spec.ts', browser: 'chromium', pass_rate, failed_runs: 1, total_runs: 2, flaky_score: 50 });
+const flaky = (pass_rate: number): FlakyTestSummary => ({ test_title: `t${pass_rate}`, test_file: 'a.spec.ts', browser: 'chromium', pass_rate, final_pass_rate: pass_rate, passed_on_retry: 0, failed_runs: 1, total_runs: 2, flaky_score: 50 });
 
 const data: DashboardResponse = {
   days: 30,
-  summary: [{ total_runs: 4, total_tests: 200, total_passed: 180, total_failed: 15, total_skipped: 5, avg_duration: 1200 }],
+  summary: [{ total_runs: 4, total_tests: 200, total_passed: 180, total_failed: 15, total_skipped: 5, avg_duration: 1200, total_passed_on_retry: 0 }],
   browserComparison: [
     { browser: 'chromium', passed: 96, failed: 4, skipped: 0, total: 100, avg_duration: 1000 },
     { browser: 'firefox', passed: 84, failed: 11, skipped: 5, total: 100, avg_duration: 1400 },
@@ -19,6 +19,8 @@ const data: DashboardResponse = {
   criticalFlakyCount: 2,
   criticalFlakyTests: [flaky(0.3), flaky(0.5)],
   flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
+  previous: null,
+  stored: { runs: 4, newest: '2026-11-20T10:00:00.000Z', oldest: '2026-11-01T10:00:00.000Z' },
 };
 
 describe('reportFigures', () => {
@@ -44,7 +46,7 @@ describe('reportFigures', () => {
     ]);
   });
   it('copes with an empty period', () => {
-    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 }], flakyTests: [], flakyCount: 0, criticalFlakyCount: 0, criticalFlakyTests: [], browserComparison: [] });
+    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0, total_passed_on_retry: 0 }], flakyTests: [], flakyCount: 0, criticalFlakyCount: 0, criticalFlakyTests: [], browserComparison: [] });
     expect([empty.passRate, empty.score, empty.fixDays, empty.costPerWeek]).toEqual([0, 0, 0, 0]);
   });
 });

@@ -26,6 +26,11 @@ export interface ReportFigures {
   totalRuns: number;
   totalTests: number;
   passRate: number;
+  /** 0-100, after retries. */
+  finalPassRate: number;
+  passedOnRetry: number;
+  /** ms, the dashboard's average duration of a test that ran. */
+  avgDuration: number;
   flakyCount: number;
   score: number;
   level: QualityLevel;
@@ -54,7 +59,7 @@ export function browserTone(passRate: number): Tone {
 }
 
 export function reportFigures(data: DashboardResponse): ReportFigures {
-  const s = data.summary[0] ?? { total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0 };
+  const s = data.summary[0] ?? { total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0, total_passed_on_retry: 0 };
   const { passRate, flakyCount, score, level } = qualityFigures(data);
   const critical = data.criticalFlakyTests;
   const criticalCount = data.criticalFlakyCount;
@@ -62,6 +67,9 @@ export function reportFigures(data: DashboardResponse): ReportFigures {
     totalRuns: s.total_runs,
     totalTests: s.total_tests,
     passRate,
+    finalPassRate: passRatePercent(s.total_passed + (s.total_passed_on_retry ?? 0), s.total_tests),
+    passedOnRetry: s.total_passed_on_retry ?? 0,
+    avgDuration: s.avg_duration,
     flakyCount,
     score,
     level,

@@ -3,6 +3,7 @@ import type { SlowTest } from '../../../../core/api/analytics.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { fileName, formatDuration, truncate } from '../../lib/format.js';
 import { performanceBadge } from './slow-stats.js';
+import sticky from '../../components/sticky-column.module.css';
 
 /** SPEC.md section 9: the test name is cut to 50 characters; the full title is one hover away. */
 const TITLE_MAX = 50;
@@ -17,7 +18,7 @@ export function SlowTestsTable({ tests }: { tests: readonly SlowTest[] }) {
         <Table striped highlightOnHover verticalSpacing="xs" data-testid="slow-tests-table">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th>Test Name</Table.Th>
+              <Table.Th className={sticky.sticky}>Test Name</Table.Th>
               <Table.Th>File</Table.Th>
               <Table.Th>Browser</Table.Th>
               <Table.Th>Project</Table.Th>
@@ -32,7 +33,7 @@ export function SlowTestsTable({ tests }: { tests: readonly SlowTest[] }) {
               const badge = performanceBadge(t.avg_duration);
               return (
                 <Table.Tr key={`${t.test_file}\u0000${t.test_full_title}\u0000${t.browser}\u0000${t.project}`}>
-                  <Table.Td>
+                  <Table.Td className={sticky.sticky}>
                     <Tooltip label={t.test_full_title || t.test_title} multiline maw={480} openDelay={200}>
                       <Text size="sm" fw={500} component="span">
                         {truncate(t.test_title, TITLE_MAX)}

@@ -18,8 +18,8 @@ describe('trend rows and summary', () => {
     expect(newestFirst(rows).map((r) => r.date)).toEqual(['2026-11-02', '2026-11-01']);
   });
 
-  it('sums the tests and averages the daily pass rates and durations', () => {
-    expect(trendSummary(rows)).toEqual({ totalTests: 30, avgPassRate: 75, avgDuration: 2000 });
+  it('sums the tests and computes the pass rate and duration over every result, as the dashboard', () => {
+    expect(trendSummary(rows)).toEqual({ totalTests: 30, avgPassRate: 83.33333333333334, avgDuration: (10 * 3000 + 20 * 1000) / 30 });
   });
 
   it('leaves days without results out of the averages and gives them no pass rate', () => {

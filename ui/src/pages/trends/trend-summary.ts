@@ -8,9 +8,9 @@ export interface TrendRow extends TrendDay {
 
 export interface TrendSummary {
   totalTests: number;
-  /** Mean of the daily pass rates, percent. */
+  /** passed / total over the window, percent: the dashboard's pass rate of the same 30 days. */
   avgPassRate: number;
-  /** Mean of the daily average durations, ms. */
+  /** Mean duration of every result that ran in the window, ms: the dashboard's average duration. */
   avgDuration: number;
 }
 
@@ -29,11 +29,20 @@ export function newestFirst(rows: readonly TrendRow[]): TrendRow[] {
   return [...rows].sort((a, b) => b.date.localeCompare(a.date));
 }
 
-/** Averages over the days that had results, so a quiet weekend does not read as a 0% pass rate. */
+/**
+ * Over every result of the window, as the dashboard computes them (one definition: a day with
+ * few results weighs little; a quiet day none): passed / total, and durations weighted by the
+ * results that ran.
+ */
 export function trendSummary(rows: readonly TrendRow[]): TrendSummary {
-  const active = rows.filter((r) => r.total_tests > 0);
-  const mean = (pick: (r: TrendRow) => number) => (active.length > 0 ? active.reduce((s, r) => s + pick(r), 0) / active.length : 0);
-  return { totalTests: rows.reduce((s, r) => s + r.total_tests, 0), avgPassRate: mean((r) => r.passRate ?? 0), avgDuration: mean((r) => r.avg_duration) };
+  const sum = (pick: (r: TrendRow) => number) => rows.reduce((s, r) => s + pick(r), 0);
+  const totalTests = sum((r) => r.total_tests);
+  const ran = sum((r) => r.total_tests - (r.skipped ?? 0));
+  return {
+    totalTests,
+    avgPassRate: passRatePercent(sum((r) => r.passed), totalTests),
+    avgDuration: ran > 0 ? sum((r) => r.avg_duration * (r.total_tests - (r.skipped ?? 0))) / ran : 0,
+  };
 }
 
 /** A 'YYYY-MM-DD' day as the viewer reads it. The day is a UTC calendar day, so it is formatted in UTC, never shifted by the viewer's zone. */
