@@ -189,9 +189,11 @@ function bareEnd(text: string, from: number): number {
  * it), so the search reads it once more as a key: "password:" in a value is a key whose quoted
  * value lies past the quote or delimiter that ended this one. Reads back only over that tail.
  */
+const SEPARATOR_CHARS = ':= \t"\'\\';
+
 function trailingKeyStart(text: string, from: number, end: number): number {
   let i = end;
-  while (i > from && ':= \t'.includes(text[i - 1])) i--;
+  while (i > from && SEPARATOR_CHARS.includes(text.charAt(i - 1))) i--;
   while (i > from && isTokenChar(text.charCodeAt(i - 1))) i--;
   return i;
 }
