@@ -24,18 +24,8 @@ const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   [/\bBearer\s+[A-Za-z0-9\-._~+/]+=*/g, `Bearer ${REDACTED}`],
   // Other schemes after an Authorization key (Proxy-Authorization too).
   [/\b(authorization)("?\s*[:=]\s*"?)(?!(?:Bearer\s+)?\[REDACTED\])(?:(?:Basic|Digest|Token|Bearer|Negotiate)\s+)?[^\s"',;]+/gi, `$1$2${REDACTED}`],
-  // Secret keys and their values before the rules that take a run up to a blank: those would
-  // hide a key and leave its value.
-  redactKeyValues,
-  // Basic credentials anywhere else: only when the base64 decodes to "user:pass", so a test
-  // titled "Basic checkout" keeps its title.
-  redactBasic,
   // Cookie headers carry session ids.
   [/\b((?:set-)?cookie)(\s*[:=]\s*)[^\n]+/gi, `$1$2${REDACTED}`],
-  // "API key: …", "Incorrect API key provided: …", "access token = …" in prose.
-  [new RegExp(String.raw`\b((?:api|access|auth|secret|private|refresh)[ _-]?(?:key|token)(?: provided)?)([ \t]*[:=][ \t]*)${NOT_REDACTED}(?:[^\s"',;&)}\][]|\[REDACTED\]|\[)+`, 'gi'), `$1$2${REDACTED}`],
-  // curl -u user:pass, --user user:pass, --user=user:pass.
-  [new RegExp(String.raw`(\s(?:-u|--user)(?:[ \t]+|=))["']?${NOT_REDACTED}[^\s"':]*:[^\s"']+["']?`, 'g'), `$1${REDACTED}`],
   // Well-known token shapes.
   redactJwts,
   [/\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}/g, REDACTED], // OpenAI-style and Stripe keys
@@ -44,6 +34,16 @@ const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED], // AWS access key ids
   [/\bglpat-[A-Za-z0-9_-]{20,}/g, REDACTED], // GitLab
   [/\bAIza[0-9A-Za-z_-]{35}/g, REDACTED], // Google API keys
+  // Secret keys and their values, before the rules below that take a run up to a blank: those
+  // would hide a key and leave its value ("api key=x pwd=…").
+  redactKeyValues,
+  // Basic credentials anywhere else: only when the base64 decodes to "user:pass", so a test
+  // titled "Basic checkout" keeps its title.
+  redactBasic,
+  // "API key: …", "Incorrect API key provided: …", "access token = …" in prose.
+  [new RegExp(String.raw`\b((?:api|access|auth|secret|private|refresh)[ _-]?(?:key|token)(?: provided)?)([ \t]*[:=][ \t]*)${NOT_REDACTED}(?:[^\s"',;&)}\][]|\[REDACTED\]|\[)+`, 'gi'), `$1$2${REDACTED}`],
+  // curl -u user:pass, --user user:pass, --user=user:pass.
+  [new RegExp(String.raw`(\s(?:-u|--user)(?:[ \t]+|=))["']?${NOT_REDACTED}[^\s"':]*:[^\s"']+["']?`, 'g'), `$1${REDACTED}`],
   // What is glued to a redacted credential is part of it: "Bearer password=hunter2" is one
   // credential, not a token "password" and a rest.
   [/\b(Bearer |authorization"?\s*[:=]\s*"?(?:Bearer )?)\[REDACTED\][^\s"',;]+/gi, `$1${REDACTED}`],
