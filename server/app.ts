@@ -97,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUserRoutes(app, { store: options.store, now });
-  const writer = createWriter(options.store, { worker: options.writerWorker ?? true });
+  const writer = createWriter(options.store, { worker: options.writerWorker ?? true, maxUploadBytes: bodyLimit });
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
