@@ -5,6 +5,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
+import { registerUploadAdmission } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
@@ -101,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
+  // Bodies still arriving: ten full-size ones at most (1 GB by default).
+  registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit });
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
