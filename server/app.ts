@@ -5,6 +5,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
+import { registerUploadAdmission } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
@@ -97,10 +98,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUserRoutes(app, { store: options.store, now });
-  const writer = createWriter(options.store, { worker: options.writerWorker ?? true });
+  const writer = createWriter(options.store, { worker: options.writerWorker ?? true, maxUploadBytes: bodyLimit });
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
+  // Bodies still arriving: ten full-size ones at most (1 GB by default).
+  registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });

@@ -43,11 +43,29 @@ export function formatLine(line: string, colour: boolean): string {
   const clock = new Date(time).toISOString().slice(11, 19);
   const name = (LEVELS[level] ?? String(level)).padEnd(5);
   const tint = colour && COLOURS[level] ? (text: string) => `${COLOURS[level]}${text}\u001b[39m` : (text: string) => text;
-  const parts = [clock, tint(name), msg ?? ''];
-  if (req) parts.push(`${req.method} ${req.url}`);
+  const parts = [clock, tint(name), inert(msg ?? '')];
+  if (req) parts.push(inert(`${req.method} ${req.url}`));
   if (res) parts.push(`→ ${res.statusCode}${typeof responseTime === 'number' ? ` in ${responseTime.toFixed(1)} ms` : ''}`);
   const extra = Object.entries(rest).filter(([, v]) => v !== undefined);
-  if (extra.length > 0) parts.push(extra.map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' '));
-  if (err) parts.push(`\n${err.stack ?? err.message ?? ''}`);
+  if (extra.length > 0) parts.push(extra.map(([k, v]) => `${k}=${inert(typeof v === 'string' ? v : JSON.stringify(v))}`).join(' '));
+  if (err) parts.push(`\n${inertStack(err)}`);
   return parts.filter(Boolean).join(' ');
+}
+
+/**
+ * Logged values can come from anyone (a username tried at sign-in, an error's text): on a
+ * terminal, an escape sequence in them could retitle the window, write the clipboard or fake a
+ * log line. Control characters are shown escaped; a stack keeps its line breaks.
+ */
+function inert(text: string, keepNewlines = false): string {
+  return text.replace(keepNewlines ? /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g : /[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A stack with its own line breaks, and its message's shown escaped (a message could forge lines). */
+function inertStack(err: { message?: string; stack?: string }): string {
+  const stack = err.stack ?? err.message ?? '';
+  const at = err.message ? stack.indexOf(err.message) : -1;
+  if (at < 0) return inert(stack, true);
+  const end = at + err.message!.length;
+  return inert(stack.slice(0, end)) + inert(stack.slice(end), true);
 }

@@ -79,10 +79,13 @@ const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'browser', 'fileN
 /**
  * POST /api/upload's body, { testResults, metadata } (SPEC.md section 7), from its bytes. Runs
  * in the writer worker: parsing tens of megabytes would hold the server's thread for seconds.
- * The checks and their wording are those of the JSON schema the route had.
+ * The checks and their wording are those of the JSON schema the route had. `beforeParse` sees
+ * the text first (the writer refuses one too costly to parse).
  */
-export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>): UploadBody {
-  const body = parseJsonBody(decodeBody(bytes, charset));
+export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>, beforeParse?: (text: string) => void): UploadBody {
+  const text = decodeBody(bytes, charset);
+  beforeParse?.(text);
+  const body = parseJsonBody(text);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be object');
   if (!('testResults' in body)) throw invalid("body must have required property 'testResults'");
   const { testResults, metadata = {} } = body as { testResults: unknown; metadata?: unknown };

@@ -9,17 +9,21 @@
  * a JWT inside a dashed run) are small scanners below.
  */
 const REDACTED = '[REDACTED]';
+/** A value that is already exactly "[REDACTED]" (what a rule left), not "[REDACTED]hunter2". */
+const NOT_REDACTED = String.raw`(?!\[REDACTED\](?:[\s"',;&)}\]]|$))`;
 
 const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   // PEM private keys, whole.
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g, REDACTED],
-  // Credentials in URLs: https://user:pass@host. Anchored at "://" (the scheme is kept as it
-  // was): a scheme pattern would restart at every "-" or "." of a long dashed run.
-  [/:\/\/[^/\s:@'"]+:[^/\s@'"]*@/g, `://${REDACTED}@`],
-  // Bearer tokens wherever they appear (headers, curl lines, logs); other schemes only after
-  // an Authorization key, so a test titled "Basic checkout" keeps its title.
+  // Credentials in URLs: https://user:pass@host, https://:token@host, https://token@host, a
+  // password holding "@" (up to the last "@" before the path). Anchored at "://" (the scheme
+  // is kept as it was): the run after one "://" ends at the next "/", so runs never overlap.
+  [/:\/\/[^/\s'"?#]*@/g, `://${REDACTED}@`],
+  // Bearer tokens wherever they appear (headers, curl lines, logs); what follows the token is
+  // taken at the end.
   [/\bBearer\s+[A-Za-z0-9\-._~+/]+=*/g, `Bearer ${REDACTED}`],
-  [/\b(authorization)("?\s*[:=]\s*"?)(?!(?:Bearer\s+)?\[REDACTED\])(?:(?:Basic|Digest|Token|Bearer)\s+)?[^\s"',;]+/gi, `$1$2${REDACTED}`],
+  // Other schemes after an Authorization key (Proxy-Authorization too).
+  [/\b(authorization)("?\s*[:=]\s*"?)(?!(?:Bearer\s+)?\[REDACTED\])(?:(?:Basic|Digest|Token|Bearer|Negotiate)\s+)?[^\s"',;]+/gi, `$1$2${REDACTED}`],
   // Cookie headers carry session ids.
   [/\b((?:set-)?cookie)(\s*[:=]\s*)[^\n]+/gi, `$1$2${REDACTED}`],
   // Well-known token shapes.
@@ -30,13 +34,44 @@ const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED], // AWS access key ids
   [/\bglpat-[A-Za-z0-9_-]{20,}/g, REDACTED], // GitLab
   [/\bAIza[0-9A-Za-z_-]{35}/g, REDACTED], // Google API keys
+  // Secret keys and their values, before the rules below that take a run up to a blank: those
+  // would hide a key and leave its value ("api key=x pwd=…").
   redactKeyValues,
+  // Basic credentials anywhere else: only when the base64 decodes to "user:pass", so a test
+  // titled "Basic checkout" keeps its title.
+  redactBasic,
+  // "API key: …", "Incorrect API key provided: …", "access token = …" in prose.
+  [new RegExp(String.raw`\b((?:api|access|auth|secret|private|refresh)[ _-]?(?:key|token)(?: provided)?)([ \t]*[:=][ \t]*)${NOT_REDACTED}(?:[^\s"',;&)}\][]|\[REDACTED\]|\[)+`, 'gi'), `$1$2${REDACTED}`],
+  // curl -u user:pass, --user user:pass, --user=user:pass.
+  [new RegExp(String.raw`(\s(?:-u|--user)(?:[ \t]+|=))["']?${NOT_REDACTED}[^\s"':]*:[^\s"']+["']?`, 'g'), `$1${REDACTED}`],
+  // What is glued to a redacted credential is part of it: "Bearer password=hunter2" is one
+  // credential, not a token "password" and a rest.
+  [/\b(Bearer |authorization"?\s*[:=]\s*"?(?:Bearer )?)\[REDACTED\][^\s"',;]+/gi, `$1${REDACTED}`],
 ];
 
 export function redactSecrets(text: string): string {
   let out = text;
   for (const rule of RULES) out = typeof rule === 'function' ? rule(out) : out.replace(rule[0], rule[1]);
   return out;
+}
+
+const BASIC = /\bBasic\s+([A-Za-z0-9+/]{4,}={0,2})/g;
+
+function redactBasic(text: string): string {
+  if (!text.includes('Basic')) return text;
+  return text.replace(BASIC, (whole, encoded: string) => (isUserPass(encoded) ? `Basic ${REDACTED}` : whole));
+}
+
+/** base64 of printable "user:pass" (the Basic scheme's credentials). */
+function isUserPass(encoded: string): boolean {
+  if (encoded.replace(/=+$/, '').length % 4 === 1) return false;
+  let decoded: string;
+  try {
+    decoded = atob(encoded.padEnd(Math.ceil(encoded.length / 4) * 4, '='));
+  } catch {
+    return false;
+  }
+  return decoded.includes(':') && /^[\x20-\x7e]+$/.test(decoded);
 }
 
 const isTokenChar = (c: number): boolean =>
@@ -75,18 +110,28 @@ function redactJwts(text: string): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-// key=value and "key": "value" where the key names a secret (password=…, api_key: …, "token": "…").
+// key=value, key: value, "key": "value", \"key\":\"value\" (JSON inside a logged string),
+// KEY='value' where the key names a secret (password=…, api_key: …, "token": "…", PGPASSWORD=…).
 const KEY_RUN = /[A-Za-z0-9_.-]+/g;
-const SECRET_WORD = /password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|session[_-]?id/i;
-const SEPARATOR = /"?\s*[:=]\s*"?/y;
-const ALREADY_REDACTED = /\[REDACTED\]/iy;
-const VALUE = /[^\s"'&,;)}\]]+/y;
+const SECRET_WORD = /password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|session[_-]?id|signature/i;
+/** Keys that are secrets only whole: "auth=", "key=", "sig=" but not "author=", "keyboard=", "signal=". */
+const SECRET_KEY = /^(?:auth|key|sig|pass|pw)$/i;
+// The key's closing quote (plain or escaped), the separator, and the value's opening quote.
+const SEPARATOR = /(?:\\?["'])?\s*[:=]\s*(\\?["'])?/y;
+// Up to a blank or delimiter; a "[REDACTED]" another rule left inside the value does not end it
+// ("//[REDACTED]@hunter2" is one value).
+const VALUE = /(?:[^\s"'&,;)}\][]|\[REDACTED\]|\[)+/y;
+/** "token: Bearer abc" holds one value, "Bearer abc". */
+const SCHEME = /(?:Bearer|Basic|Token|Digest)[ \t]+/iy;
+const REDACTED_LENGTH = REDACTED.length;
 const isWordChar = (c: number): boolean => isTokenChar(c) && c !== 45;
 
 /**
- * A key of [\w.-] holding SECRET_WORD, SEPARATOR, then VALUE unless already redacted. Scanned
- * once: the key is always a whole run of [\w.-] from its first word character (the \b) to its
- * end, as the separator cannot start inside the run, so each run is read and tested once.
+ * A key of [\w.-] naming a secret, SEPARATOR, then the value: inside quotes, up to the closing
+ * quote (or the line's end: a password may hold blanks); bare, up to a blank or delimiter. A
+ * value already exactly "[REDACTED]" is left, so redacting twice changes nothing. Scanned once:
+ * the key is always a whole run of [\w.-] from its first word character (the \b) to its end,
+ * each run is read and tested once, and a value's scan ends where the next search starts.
  */
 function redactKeyValues(text: string): string {
   let out = '';
@@ -96,20 +141,65 @@ function redactKeyValues(text: string): string {
     const runEnd = m.index + m[0].length;
     let keyStart = m.index;
     while (keyStart < runEnd && !isWordChar(text.charCodeAt(keyStart))) keyStart++;
-    if (keyStart === runEnd || !SECRET_WORD.test(text.slice(keyStart, runEnd))) continue;
+    if (keyStart === runEnd) continue;
+    const key = text.slice(keyStart, runEnd);
+    if (!SECRET_WORD.test(key) && !SECRET_KEY.test(key)) continue;
     SEPARATOR.lastIndex = runEnd;
-    if (!SEPARATOR.test(text)) continue;
+    const separator = SEPARATOR.exec(text);
+    if (!separator) continue;
     const valueStart = SEPARATOR.lastIndex;
-    ALREADY_REDACTED.lastIndex = valueStart;
-    if (ALREADY_REDACTED.test(text)) continue;
-    VALUE.lastIndex = valueStart;
-    if (!VALUE.test(text)) continue;
-    out += text.slice(last, valueStart) + REDACTED;
-    last = VALUE.lastIndex;
-    KEY_RUN.lastIndex = last;
+    const quote = separator[1];
+    const valueEnd = quote ? quotedEnd(text, valueStart, quote) : bareEnd(text, valueStart);
+    if (valueEnd <= Math.max(valueStart, last) || isExactlyRedacted(text, valueStart, valueEnd)) continue;
+    // A key found again at the end of the value just redacted ("token=x:password:" then "\"abc\"")
+    // may open a value past it: that is taken into the same [REDACTED].
+    if (valueStart >= last) out += text.slice(last, valueStart) + REDACTED;
+    last = valueEnd;
+    KEY_RUN.lastIndex = trailingKeyStart(text, valueStart, last);
   }
   return last === 0 ? text : out + text.slice(last);
 }
+
+/** Where a quoted value ends: its closing quote (an escaped one when it opened escaped), else the line's end. */
+function quotedEnd(text: string, from: number, quote: string): number {
+  const closing = quote[quote.length - 1];
+  const escaped = quote.length === 2;
+  for (let i = from; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n' || c === '\r') return i;
+    if (c === '\\' && !escaped) {
+      i++;
+      continue;
+    }
+    if (c === closing && (!escaped || text[i - 1] === '\\')) return escaped ? i - 1 : i;
+  }
+  return text.length;
+}
+
+/** Where a bare value ends; an auth scheme before it is part of it ("token: Bearer abc"). */
+function bareEnd(text: string, from: number): number {
+  SCHEME.lastIndex = from;
+  const start = SCHEME.test(text) ? SCHEME.lastIndex : from;
+  VALUE.lastIndex = start;
+  return VALUE.test(text) ? VALUE.lastIndex : start;
+}
+
+/**
+ * Where the key-like run at the end of a value starts (with only separator characters after
+ * it), so the search reads it once more as a key: "password:" in a value is a key whose quoted
+ * value lies past the quote or delimiter that ended this one. Reads back only over that tail.
+ */
+const SEPARATOR_CHARS = ':= \t"\'\\';
+
+function trailingKeyStart(text: string, from: number, end: number): number {
+  let i = end;
+  while (i > from && SEPARATOR_CHARS.includes(text.charAt(i - 1))) i--;
+  while (i > from && isTokenChar(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+const isExactlyRedacted = (text: string, start: number, end: number): boolean =>
+  end - start === REDACTED_LENGTH && text.startsWith(REDACTED, start);
 
 /** Redacts every string inside a JSON-like value (objects, arrays), leaving its shape. */
 export function redactDeep<T>(value: T): T {

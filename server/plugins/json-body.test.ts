@@ -67,3 +67,32 @@ describe('request bodies', () => {
     expect(runs()).toBe(0);
   });
 });
+
+// From the second attacker review: 2 MB of "[" sent to the sign-in (no account needed) held the
+// server's thread about a second per request inside JSON.parse, with no rate limit before it.
+describe('hostile JSON in small bodies', () => {
+  const cpuMs = async (work: () => Promise<unknown>) => {
+    const start = process.cpuUsage();
+    await work();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1000;
+  };
+  const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
+
+  it('refuses a body nested past 64 levels before parsing it, naming the limit', async () => {
+    let res!: Awaited<ReturnType<typeof post>>;
+    const ms = await cpuMs(async () => (res = await post(`{"tests":${deep},"counts":{},"days":1}`, 'application/json', '/api/check')));
+    expect([res.statusCode, res.json()]).toEqual([400, { error: 'Invalid JSON: nested deeper than 64 levels' }]);
+    // About 1,000 ms of CPU when JSON.parse read it; a scan takes a few.
+    expect(ms).toBeLessThan(400);
+    const fine = await post(`{"tests":[],"counts":{"tests":0,"failed":0,"flaky":0,"skipped":0},"days":1,"base":${'['.repeat(10)}${']'.repeat(10)}}`, 'application/json', '/api/check');
+    expect(fine.json().error).toMatch(/^Invalid request: body\/base/);
+  });
+
+  it('reads at most 64 KB of an anonymous sign-in', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: deep });
+    expect([res.statusCode, res.json()]).toEqual([413, { error: 'The request body is larger than the limit of 64 KB' }]);
+    const ok = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'max', password: 'correct horse battery' } });
+    expect(ok.statusCode).toBe(200);
+  });
+});

@@ -31,9 +31,34 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       return done(null, bytes);
     }
     try {
-      done(null, parseJsonBody(decodeBody(bytes, charset)));
+      const text = decodeBody(bytes, charset);
+      checkNesting(text);
+      done(null, parseJsonBody(text));
     } catch (error) {
       done(error as Error, undefined);
     }
   });
+}
+
+/** Deeper than any call's body (the gate's is 4 levels); uploads have their own limits (core/report). */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Refuses a body nested deeper than MAX_BODY_DEPTH before JSON.parse sees it: V8 takes about a
+ * second of the server's thread for 2 MB of "[" (1,000,000 levels), which anyone could send to
+ * the sign-in. One pass, strings skipped.
+ */
+function checkNesting(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > MAX_BODY_DEPTH) throw new HttpError(400, `Invalid JSON: nested deeper than ${MAX_BODY_DEPTH} levels`);
+    } else if (c === 125 || c === 93) depth--;
+  }
 }

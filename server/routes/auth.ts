@@ -67,7 +67,8 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     await new Promise((resolve) => setTimeout(resolve, ACCOUNT_DELAY_MS));
   };
 
-  app.post<{ Body: LoginRequest }>('/api/auth/login', { schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
+  // The one body anyone may send: a name and a password fit in 64 KB, and nothing bigger is read.
+  app.post<{ Body: LoginRequest }>('/api/auth/login', { bodyLimit: 64 * 1024, schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
     const address = addressKey(request.ip);
     const wait = limiter.hit(address, options.now());
     if (wait > 0) {

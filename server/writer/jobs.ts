@@ -5,6 +5,7 @@ import type { Store } from '../store/open.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
 import { whenWritable } from '../store/waiting-driver.js';
 import { parseUploadBody, type bodyCharset } from '../upload-body.js';
+import { checkParseCost } from './parse-cost.js';
 
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
 export type WriteJob =
@@ -40,6 +41,13 @@ export interface JobContext {
   stopping(): boolean;
   /** How long a job waits for another writer's lock (a CLI import) before it fails as busy. */
   lockWaitMs: number;
+  /** The server's upload limit and the memory an upload's parsed JSON may take (runner.ts). */
+  uploadLimits?: UploadLimits;
+}
+
+export interface UploadLimits {
+  maxUploadBytes: number;
+  parseBudgetBytes: number;
 }
 
 export async function runJob(store: Store, job: WriteJob, context: JobContext): Promise<JobValues[WriteJob['kind']]> {
@@ -52,7 +60,8 @@ export async function runJob(store: Store, job: WriteJob, context: JobContext): 
   const write = <T>(work: () => T) => whenWritable(work, context.lockWaitMs, { pause() {}, resume: async () => checkStop() });
   switch (job.kind) {
     case 'upload': {
-      const body = parseUploadBody(job.bytes, job.charset);
+      const limits = context.uploadLimits;
+      const body = parseUploadBody(job.bytes, job.charset, limits && ((text) => checkParseCost(text, limits.parseBudgetBytes, limits.maxUploadBytes)));
       checkStop();
       const { metadata } = body;
       // Normalised and stored a file suite at a time inside one transaction (ingestValue):

@@ -69,6 +69,18 @@ describe('the writer worker', () => {
     expect(runs()).toBe(1);
   });
 
+  it('refuses, before parsing, an upload whose JSON would not fit in its memory (413), and stores the next', async () => {
+    const small = createWriter(store, { maxUploadBytes: 1024 * 1024 });
+    try {
+      const costly = Buffer.from(`{"testResults":{"config":{},"suites":[],"errors":[${'{},'.repeat(700_000)}{}]}}`);
+      await expect(small.upload(costly, null, 1)).rejects.toMatchObject({ statusCode: 413, message: expect.stringMatching(/^This upload's JSON would take about \d+ MB of memory to read .* more than the 69 MB the server allows for uploads up to 1 MB: nothing was stored/) });
+      await expect(small.upload(bytes('next'), null, 1)).resolves.toMatchObject({ duplicate: false });
+    } finally {
+      await small.stop();
+    }
+    expect(runs()).toBe(1);
+  });
+
   it('refuses uploads past its queue with a 503 instead of holding them all in memory', async () => {
     const small = createWriter(store, { maxQueuedUploads: 2 });
     try {

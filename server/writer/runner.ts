@@ -40,22 +40,41 @@ const STOP_GRACE_MS = 3_000;
  */
 export const MAX_QUEUED_UPLOADS = 64;
 export const MAX_QUEUED_UPLOAD_BYTES = 768 * 1024 * 1024;
+/** The server's default upload limit (app.ts DEFAULT_BODY_LIMIT), when none is given. */
+const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-export function createWriter(store: Store, options: { worker?: boolean; lockWaitMs?: number; maxQueuedUploads?: number; maxQueuedBytes?: number } = {}): Writer {
+/**
+ * The writer's heap, from the largest upload: a real report is stored within a few times its
+ * size (a 25 MB one within 80 MB), so this leaves room for ten times. JSON made to be costly
+ * (a 20 MB body of "{}," needs over 800 MB) is refused before it is parsed, when its parsed
+ * form would take more than half of this (parse-cost.ts): JSON.parse cannot be stopped, and a
+ * worker out of memory inside it ends the whole process. The limit itself is the backstop for
+ * the rest: V8 ends the worker alone, its job is answered 413, the next starts a new worker.
+ */
+export function writerHeapMb(maxUploadBytes: number): number {
+  return 128 + Math.ceil((10 * maxUploadBytes) / (1024 * 1024));
+}
+
+export function createWriter(
+  store: Store,
+  options: { worker?: boolean; lockWaitMs?: number; maxQueuedUploads?: number; maxQueuedBytes?: number; maxUploadBytes?: number } = {},
+): Writer {
   const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+  const maxUploadBytes = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
   const maxUploads = options.maxQueuedUploads ?? MAX_QUEUED_UPLOADS;
   const maxBytes = options.maxQueuedBytes ?? MAX_QUEUED_UPLOAD_BYTES;
   const queued = { uploads: 0, bytes: 0 };
   const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const stopping = () => Atomics.load(flag, 0) === 1;
-  const worker = useWorker ? new WriterThread({ path: store.path, stop: flag.buffer as SharedArrayBuffer, lockWaitMs }) : null;
+  const uploadLimits = { maxUploadBytes, parseBudgetBytes: (writerHeapMb(maxUploadBytes) / 2) * 1024 * 1024 };
+  const worker = useWorker ? new WriterThread({ path: store.path, stop: flag.buffer as SharedArrayBuffer, lockWaitMs, uploadLimits }, maxUploadBytes) : null;
   // Without a file to share (an in-memory store), the jobs run here, one at a time.
   let inline: Promise<unknown> = Promise.resolve();
   const run = <K extends WriteJob['kind']>(job: Extract<WriteJob, { kind: K }>, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> => {
     if (stopping()) return Promise.reject(new WriterStopped());
     if (worker) return worker.run(job, transfer) as Promise<JobValues[K]>;
-    const next = inline.then(() => runJob(store, job, { stopping, lockWaitMs }).catch((error: unknown) => Promise.reject(errorOf(failureOf(error)))));
+    const next = inline.then(() => runJob(store, job, { stopping, lockWaitMs, uploadLimits }).catch((error: unknown) => Promise.reject(errorOf(failureOf(error)))));
     inline = next.catch(() => {});
     return next as Promise<JobValues[K]>;
   };
@@ -91,7 +110,10 @@ class WriterThread {
   private current: { worker: Worker; waiting: Waiters } | null = null;
   private nextId = 1;
 
-  constructor(private readonly data: WriterData) {}
+  constructor(
+    private readonly data: WriterData,
+    private readonly maxUploadBytes: number,
+  ) {}
 
   run(job: WriteJob, transfer: ArrayBuffer[]): Promise<unknown> {
     const { worker, waiting } = this.current ?? this.start();
@@ -120,9 +142,11 @@ class WriterThread {
   private start(): { worker: Worker; waiting: Waiters } {
     // From the bundle the worker is dist/writer-worker.js beside this chunk; from source
     // (tests) it is worker.ts, loaded through tsx.
+    const heapMb = writerHeapMb(this.maxUploadBytes);
+    const settings = { workerData: this.data, resourceLimits: { maxOldGenerationSizeMb: heapMb } };
     const worker = import.meta.url.endsWith('.ts')
-      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData: this.data })
-      : new Worker(new URL('./writer-worker.js', import.meta.url), { workerData: this.data });
+      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, ...settings })
+      : new Worker(new URL('./writer-worker.js', import.meta.url), settings);
     worker.unref();
     const waiting: Waiters = new Map();
     const settle = (id: number) => {
@@ -137,11 +161,19 @@ class WriterThread {
       if ('failure' in reply) waiter.reject(errorOf(reply.failure));
       else waiter.resolve(reply.value);
     });
-    const fail = (error: Error) => {
+    const fail = (error: Error, queued: Error = error) => {
       if (this.current?.worker === worker) this.current = null;
-      for (const id of [...waiting.keys()]) settle(id)?.reject(error);
+      // One job at a time, in order: the first waiting is the one the worker was doing.
+      [...waiting.keys()].forEach((id, i) => settle(id)?.reject(i === 0 ? error : queued));
     };
-    worker.on('error', fail);
+    worker.on('error', (error: Error & { code?: string }) => {
+      if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return fail(error);
+      const mb = Math.round(this.maxUploadBytes / (1024 * 1024));
+      fail(
+        new HttpError(413, `Storing this upload needed more memory than the writer may use (${heapMb} MB for uploads up to ${mb} MB): nothing was stored. A real report takes a few times its size; JSON this costly to read (millions of tiny objects) is refused. If it is a real report, raise --body-limit.`),
+        new HttpError(503, 'The server restarted its writer while this upload waited: nothing was stored, send it again'),
+      );
+    });
     const stopFlag = new Int32Array(this.data.stop);
     worker.on('exit', (code) => fail(Atomics.load(stopFlag, 0) === 1 ? new WriterStopped() : new Error(`the writer worker stopped (exit code ${code})`)));
     this.current = { worker, waiting };

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/open.js';
-import { failureOf, runJob, type JobFailure, type WriteJob } from './jobs.js';
+import { failureOf, runJob, type JobFailure, type UploadLimits, type WriteJob } from './jobs.js';
 
 export interface WriterRequest {
   id: number;
@@ -20,6 +20,7 @@ export interface WriterData {
   /** Int32Array over it: [0] is 1 once the server is stopping. */
   stop: SharedArrayBuffer;
   lockWaitMs: number;
+  uploadLimits: UploadLimits;
 }
 
 const port = parentPort;
@@ -28,7 +29,7 @@ const data = workerData as WriterData;
 const stop = new Int32Array(data.stop);
 // busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
 const store = openStore(data.path, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
-const context = { stopping: () => Atomics.load(stop, 0) === 1, lockWaitMs: data.lockWaitMs };
+const context = { stopping: () => Atomics.load(stop, 0) === 1, lockWaitMs: data.lockWaitMs, uploadLimits: data.uploadLimits };
 
 // One job at a time, in the order they came: SQLite has one writer anyway.
 let queue: Promise<void> = Promise.resolve();

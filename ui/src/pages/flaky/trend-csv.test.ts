@@ -41,6 +41,7 @@ describe('trendsFileName', () => {
     expect(trendsFileName('../../etc/passwd', 'chromium', 'png')).toBe('etc_passwd_chromium_trends.png');
     expect(safeFileNamePart('<img src=x onerror="x">')).toBe('img_src_x_onerror_x');
     expect(safeFileNamePart('...')).toBe('test');
+    expect(safeFileNamePart(`${'a'.repeat(99)} b`)).toBe('a'.repeat(99));
     expect(safeFileNamePart('x'.repeat(300))).toHaveLength(100);
   });
 });

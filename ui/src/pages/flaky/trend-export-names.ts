@@ -6,7 +6,8 @@ export function safeFileNamePart(text: string, fallback = 'test'): string {
     .normalize('NFKC')
     .replace(/[^\p{L}\p{N}._-]+/gu, '_')
     .replace(/_+/g, '_');
-  const trimmed = trimDotsAndUnderscores(safe).slice(0, 100);
+  // Trimmed again after the cut: the 100th character may be a dot or an underscore.
+  const trimmed = trimDotsAndUnderscores(trimDotsAndUnderscores(safe).slice(0, 100));
   return trimmed === '' ? fallback : trimmed;
 }
 
