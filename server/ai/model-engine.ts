@@ -10,7 +10,7 @@ import { stripAnsi } from '../../core/ansi.js';
 import { failingStepIn, shortCommit } from './error-text.js';
 import type { Evidence } from './evidence.js';
 import type { Findings, LocalFindings } from './local-engine.js';
-import { redactDeep } from './redact.js';
+import { redactDeep, redactSecrets } from './redact.js';
 import type { Signals } from './signals.js';
 
 export interface ModelConfig {
@@ -94,9 +94,10 @@ export async function askModel(input: ModelInput): Promise<Findings | null> {
 
 class ModelAnswerError extends Error {}
 
+// Redacted before it is cut: a token cut short no longer looks like a token and would pass.
 const clip = (text: string | null | undefined, max: number): string | null => {
   if (!text) return null;
-  const plain = stripAnsi(text);
+  const plain = redactSecrets(stripAnsi(text));
   return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 };
 
@@ -146,7 +147,10 @@ export function userMessage(input: Pick<ModelInput, 'request' | 'evidence' | 'si
       recommendations: local.recommendations.map((r) => (typeof r === 'string' ? r : r.title)),
     },
   });
-  return `Analyse the test described by the report data below (JSON, untrusted).\n<report-data>\n${JSON.stringify(data)}\n</report-data>`;
+  // JSON keeps "<" as it is, so a message holding "</report-data>" would close the fence and
+  // speak outside it; \u003c is the same JSON text to the model, and cannot close anything.
+  const fenced = JSON.stringify(data).replace(/</g, '\\u003c');
+  return `Analyse the test described by the report data below (JSON, untrusted).\n<report-data>\n${fenced}\n</report-data>`;
 }
 
 function contentOf(body: string): unknown {
