@@ -1,5 +1,6 @@
 import { gateKey } from '../../core/gate/answer.js';
 import type { BaseResult, GateTest } from '../../core/gate/types.js';
+import { runGroup } from './build-groups.js';
 import type { Store } from './open.js';
 
 /**
@@ -24,7 +25,7 @@ const PER_TEST_LIMIT = 200;
  */
 export function gateHistories(store: Store, query: { tests: readonly GateTest[]; base: string; since: number }): { histories: Map<string, BaseResult[]>; baseRuns: number } {
   const baseRuns = store.sqlite
-    .prepare(`SELECT count(*) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND ${countedRun('runs')}`)
+    .prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND ${countedRun('runs')}`)
     .get(query.base, query.since) as { n: number };
   const results = store.sqlite.prepare(`
     SELECT runs.id AS run_id, results.started_at, runs.git_commit, results.status, results.passed_on_retry, runs.outage
