@@ -108,7 +108,6 @@ export const BUILD_URL_MAX = 1000;
 export function buildIdProblem(id: string): string | null {
   if (id.trim() === '') return 'the build id is empty';
   if (id.length > BUILD_ID_MAX) return `the build id is ${id.length} characters long; at most ${BUILD_ID_MAX} are kept`;
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   if (/[\u0000-\u001f\u007f]/.test(id)) return 'the build id holds control characters';
   return null;
 }

@@ -162,8 +162,14 @@ export function browserTotals(store: Store, range: DayRange) {
 
 /** The latest runs of the window, the shards of a build as one run with its shards listed. */
 export function recentRuns(store: Store, range: DayRange, limit: number, branch: string | null = null) {
-  const rows = statements(store).recentRuns.all({ ...bounds(range), limit, branch }) as Array<Omit<RecentRun, 'execution_time' | 'shards'> & { started_at: number; shards_json: string | null }>;
-  return rows.map(({ shards_json, ...run }) => ({ ...run, shards: shards_json === null ? null : (JSON.parse(shards_json) as RunShard[]) }));
+  type Row = Omit<RecentRun, 'execution_time' | 'shards' | 'browser'> & { started_at: number; browsers_json: string; shards_json: string | null };
+  const rows = statements(store).recentRuns.all({ ...bounds(range), limit, branch }) as Row[];
+  return rows.map(({ shards_json, browsers_json, ...run }) => ({
+    ...run,
+    // Each shard's browser list ("chromium, firefox"), merged as one run's list.
+    browser: [...new Set((JSON.parse(browsers_json) as string[]).flatMap((b) => b.split(', ')))].join(', '),
+    shards: shards_json === null ? null : (JSON.parse(shards_json) as RunShard[]),
+  }));
 }
 
 type SlowRow = Omit<SlowTest, 'test_full_title'> & { title_path: string };

@@ -20,7 +20,7 @@ export const runGroup = (runs: string): string =>
  */
 export const groupedRunsSql = (where: string) => `
   SELECT min(id) AS id, min(started_at) AS started_at,
-    CASE WHEN count(DISTINCT browser) = 1 THEN min(browser) ELSE group_concat(DISTINCT browser) END AS browser,
+    json_group_array(DISTINCT browser) AS browsers_json,
     min(project) AS project, sum(total_tests) AS total_tests, sum(passed_tests) AS passed_tests, sum(failed_tests) AS failed_tests,
     sum(skipped_tests) AS skipped_tests, max(started_at + duration_ms) - min(started_at) AS duration_ms,
     min(build_id) AS build_id, min(build_url) AS build_url, min(git_branch) AS git_branch,
