@@ -10,6 +10,7 @@ import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerBranchRoutes } from './routes/branches.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
   registerAnalyticsRoutes(app, { analytics, now });
+  registerBranchRoutes(app, { store: options.store });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
   registerQuarantineRoutes(app, { store: options.store, now });

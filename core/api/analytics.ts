@@ -241,3 +241,8 @@ export interface ErrorPattern {
   affected_test_count: number;
   full_error: string;
 }
+
+/** GET /api/branches: the branches runs were stored on, most recently run first. */
+export interface BranchesResponse {
+  branches: Array<{ name: string; /** ISO 8601, UTC. */ last_run: string }>;
+}

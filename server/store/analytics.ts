@@ -3,6 +3,7 @@ import type { RecentRun, RunShard, SlowTest, TestResultDetail, TrendDay } from '
 import type { SqliteDatabase, Store } from './open.js';
 import { DAY_MS } from './rollups.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
+import { ensureBranchDays, onBranch } from './branch-days.js';
 
 /** A range of UTC day numbers, both ends included. */
 export interface DayRange {
@@ -71,14 +72,18 @@ export const AFFECTED_TESTS_LISTED = 20;
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
+const TOTALS_OF = TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))');
+
 function prepare(sqlite: SqliteDatabase) {
+  ensureBranchDays(sqlite);
   // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (@branch IS NULL OR git_branch = @branch)`;
   return {
     totals: sqlite.prepare(TOTALS_SQL),
     flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS_SQL}) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`),
     // The same, for some tests only (JSON array of ids): the trends of one page of the flaky list.
-    totalsOf: sqlite.prepare(TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))')),
+    totalsOf: sqlite.prepare(TOTALS_OF),
+    branchTotalsOf: sqlite.prepare(onBranch(TOTALS_OF)),
     runCount: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS n FROM runs WHERE ${runFilter}`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
@@ -140,8 +145,10 @@ export function testBrowserTotals(store: Store, range: DayRange, onlyFlaky: bool
   return (onlyFlaky ? s.flakyTotals : s.totals).all(bounds(range)) as TestBrowserTotals[];
 }
 
-export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[]): TestBrowserTotals[] {
-  return statements(store).totalsOf.all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
+/** `branch`: one branch, whose days fillBranchDays has made for `range`; null: every branch. */
+export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[], branch: string | null = null): TestBrowserTotals[] {
+  const s = statements(store);
+  return (branch !== null ? s.branchTotalsOf : s.totalsOf).all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
 }
 
 export function windowSummary(store: Store, range: DayRange) {
