@@ -9,6 +9,8 @@ import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
+import { BranchPicker } from '../components/BranchPicker.js';
+import { useBranchParam } from '../lib/branch-param.js';
 import { FlakyDetailDialog, type DialogSelection } from './flaky/FlakyDetailDialog.js';
 import { FlakyFilterStatus } from './flaky/FlakyFilterStatus.js';
 import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
@@ -47,12 +49,13 @@ export function FlakyTestsPage() {
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [browser, setBrowser] = useState<string | null>(null);
+  const [branch, setBranch] = useBranchParam();
   const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
   const [page, setPage] = useState(1);
   const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
   const groups = useApi(
-    () => flakyTestsPage({ page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order }),
-    [page, search, browser, filter, sortKey, order, version],
+    () => flakyTestsPage({ page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order, branch }),
+    [page, search, browser, filter, sortKey, order, branch, version],
   );
   const answer = groups.data;
   const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
@@ -125,11 +128,13 @@ export function FlakyTestsPage() {
     return () => clearTimeout(timer);
   }, [searchInput, search]);
 
-  // Once the groups are in and the query has done its work, the address goes back to /flaky-tests.
+  // Once the groups are in and the query has done its work, the address goes back to /flaky-tests
+  // (keeping the branch filter, which lives in the address).
   const settled = !groups.loading && (groups.data !== undefined || groups.error !== null);
+  const kept = branch ? `?${new URLSearchParams({ branch })}` : '';
   useEffect(() => {
-    if (settled && location.search !== '') navigate('/flaky-tests', { replace: true });
-  }, [settled, location.search, navigate]);
+    if (settled && location.search !== kept) navigate(`/flaky-tests${kept}`, { replace: true });
+  }, [settled, location.search, kept, navigate]);
 
   useEffect(
     () =>
@@ -150,6 +155,11 @@ export function FlakyTestsPage() {
     setExpanded(new Set());
     setPage(1);
   };
+  const changeBranch = (next: string | null) => {
+    setBranch(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
   const changeSort = (next: SortChoice) => {
     setSort(next);
     setExpanded(new Set());
@@ -167,7 +177,7 @@ export function FlakyTestsPage() {
     });
 
   // No flaky test at all: not merely none for this search, browser or trend.
-  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
+  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && branch === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
 
   let content;
   if (answer === undefined && groups.error) content = <ErrorState text="Failed to load flaky tests" />;
@@ -210,7 +220,11 @@ export function FlakyTestsPage() {
 
   return (
     <>
-      <PageHeader title="Flaky Test Analysis" subtitle="Tests whose runs pass sometimes and fail other times, grouped by test across browsers" />
+      <PageHeader
+        title="Flaky Test Analysis"
+        subtitle="Tests whose runs pass sometimes and fail other times, grouped by test across browsers"
+        actions={<BranchPicker value={branch} onChange={changeBranch} />}
+      />
       {content}
       <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} />
     </>
