@@ -56,6 +56,14 @@ test.describe('branch filter', () => {
     await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue(feature);
     await expect(stats).toContainText(`Test Runs${one.summary[0].total_runs}`);
 
+    // Its links into the flaky screen keep the branch.
+    await page.getByTestId('most-critical').getByRole('link', { name: 'View All' }).click();
+    await expect(page.getByRole('heading', { name: 'Flaky Test Analysis' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue(feature);
+    await expect.poll(() => hashQuery(page).get('branch')).toBe(feature);
+    await page.goBack();
+    await expect(page.getByRole('heading', { name: 'Dashboard Overview' })).toBeVisible();
+
     // Clearing it is every branch again.
     await pickBranch(page, 'All branches');
     await expect(stats).toContainText(`Test Runs${all.summary[0].total_runs}`);
