@@ -338,7 +338,6 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; sql: str
       -- build are one run on every screen: grouped by this id when read (build-groups.ts).
       ALTER TABLE runs ADD COLUMN build_id TEXT;
       ALTER TABLE runs ADD COLUMN build_url TEXT;
-      CREATE INDEX runs_build ON runs(build_id) WHERE build_id IS NOT NULL;
     `,
   },
 ];
