@@ -6,6 +6,7 @@ import type { RecentUpload } from '../../core/api/uploads.js';
 import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestFile } from '../ingest.js';
+import { gateHistories } from '../store/gate-history.js';
 
 /** A real report of the project's own suite: three file suites, passes, failures, flaky and skipped tests. */
 const UNSHARDED = new URL('../../fixtures/reports/own/run-1.json', import.meta.url);
@@ -83,6 +84,20 @@ describe('the shards of one CI build', () => {
     const { runs, dashboard } = await figures(t);
     expect(runs).toBe(3);
     expect(dashboard.recentRuns.map((r) => r.shards?.length ?? null).sort()).toEqual([1, 1, null]);
+  });
+});
+
+describe('the CI gate', () => {
+  it('counts the shards of one build as one base-branch run when it judges whether history is enough', async () => {
+    const temp = makeTempDir('flakeboard-shards-');
+    temps.push(temp);
+    const t = await buildTestApp({ now: () => NOW });
+    apps.push(t);
+    // Imported from the command line, pending, while a member account exists (buildTestApp makes one): such runs count.
+    for (const file of shardFiles(temp.dir)) ingestFile(t.store, file, { fileName: file, buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
+    expect(gateHistories(t.store, { tests: [], base: 'main', since: 0 }).baseRuns).toBe(1);
+    ingestFile(t.store, UNSHARDED.pathname, { fileName: 'whole', gitBranch: 'main', gitCommit: 'c2' });
+    expect(gateHistories(t.store, { tests: [], base: 'main', since: 0 }).baseRuns).toBe(2);
   });
 });
 

@@ -11,7 +11,8 @@ import type { Store } from './open.js';
  * command line (no uploader) too: whoever runs `import` already has the database file.
  */
 const countedRun = (runs: string) =>
-  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IN (SELECT id FROM users WHERE role = 'member'))`;
+  // (No uploader is NULL, and NULL IN (…) is NULL, not false: without coalesce an imported pending run never counted once any member existed.)
+  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND coalesce(${runs}.uploaded_by IN (SELECT id FROM users WHERE role = 'member'), 0))`;
 
 /** Newest results kept per test: the gate's rules look at the latest runs and a window. */
 const PER_TEST_LIMIT = 200;
