@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { gitFromCiEnv } from '../core/ci-env.js';
+import { buildFromCiEnv, buildIdProblem, buildUrlProblem, gitFromCiEnv, type CiBuild } from '../core/ci-env.js';
 
 export interface GitFallback {
   branch: string | null;
@@ -25,4 +25,19 @@ async function git(args: string[], cwd: string): Promise<string | null> {
   } catch {
     return null; // git is not installed
   }
+}
+
+/**
+ * The CI build of `--build-id`/`--build-url`, else of the CI's variables (checked there). A flag
+ * that cannot be stored is an error that names it, before anything is read.
+ */
+export function detectBuild(flags: { buildId?: string | undefined; buildUrl?: string | undefined }, env: NodeJS.ProcessEnv = process.env): CiBuild | { error: string } {
+  const idProblem = flags.buildId !== undefined ? buildIdProblem(flags.buildId) : null;
+  if (idProblem) return { error: `--build-id: ${idProblem}` };
+  const urlProblem = flags.buildUrl !== undefined ? buildUrlProblem(flags.buildUrl) : null;
+  if (urlProblem) return { error: `--build-url: ${urlProblem}` };
+  const ci = buildFromCiEnv(env);
+  // A URL given alone belongs to a build the flags name, not to the CI's.
+  const buildId = flags.buildId ?? (flags.buildUrl === undefined ? ci.buildId : null);
+  return { buildId, buildUrl: flags.buildUrl ?? (flags.buildId === undefined ? ci.buildUrl : null) };
 }

@@ -10,6 +10,8 @@ export interface DeliverOptions {
   project?: string | undefined;
   branch?: string | undefined;
   commit?: string | undefined;
+  buildId?: string | undefined;
+  buildUrl?: string | undefined;
   /** The whole delivery, import or upload with its retries, ends by then. */
   timeoutMs: number;
 }
@@ -43,6 +45,8 @@ export function deliver(options: DeliverOptions): Promise<Delivered> {
   if (options.project) args.push('--project', options.project);
   if (options.branch) args.push('--branch', options.branch);
   if (options.commit) args.push('--commit', options.commit);
+  if (options.buildId) args.push('--build-id', options.buildId);
+  if (options.buildUrl) args.push('--build-url', options.buildUrl);
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   if (destination.kind === 'server' && destination.token) env.FLAKEBOARD_TOKEN = destination.token;
 

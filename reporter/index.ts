@@ -17,6 +17,10 @@ export interface FlakeboardReporterOptions {
   project?: string;
   branch?: string;
   commit?: string;
+  /** The CI build (default: the CI's variables, as `import`/`upload` read them); the shards of one build are one run. */
+  buildId?: string;
+  /** A link to that build (http or https). */
+  buildUrl?: string;
   /** Also keep the JSON report here (the same file `--reporter=json` would write). */
   outputFile?: string;
   /** How long storing or sending may take before it is given up, in ms (default 30 s). */
@@ -70,6 +74,8 @@ export default class FlakeboardReporter implements Reporter {
         project: this.options.project,
         branch: this.options.branch,
         commit: this.options.commit,
+        buildId: this.options.buildId,
+        buildUrl: this.options.buildUrl,
         timeoutMs: this.options.timeout ?? DEFAULT_TIMEOUT_MS,
       });
       // Counted by the rules every screen uses; an upload's answer carries only the run's id.

@@ -10,6 +10,8 @@ import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { startServe } from '../fixtures/testing/live-serve.js';
 import { makePlaywrightProject, ROOT } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
+import { recentRuns, windowRunCount } from '../server/store/analytics.js';
+import { openStore } from '../server/store/open.js';
 
 /**
  * The reporter as a user has it: a project whose node_modules holds flakeboard (this checkout,
@@ -42,7 +44,7 @@ const flakeboardLines = (stdout: string) => stdout.split('\n').filter((line) => 
 function runsIn(db: string) {
   const sqlite = new Database(db, { readonly: true });
   try {
-    return sqlite.prepare('SELECT id, total_tests, passed_tests, failed_tests, flaky_tests, skipped_tests, status, shard_current, shard_total FROM runs ORDER BY id').all() as Array<Record<string, number | string | null>>;
+    return sqlite.prepare('SELECT id, total_tests, passed_tests, failed_tests, flaky_tests, skipped_tests, status, shard_current, shard_total, build_id, build_url FROM runs ORDER BY id').all() as Array<Record<string, number | string | null>>;
   } finally {
     sqlite.close();
   }
@@ -100,12 +102,29 @@ describe('flakeboard/reporter', () => {
     expect(flakeboardLines(noToken.stdout)[0]).toMatch(/could not send the run to http:\/\/127\.0\.0\.1:9: no token/);
   }, 180_000);
 
-  it('each shard is its own run, and merge-reports over the shards stores the whole run once', async () => {
+  it('each shard is its own run, the shards of one CI build read as one run, and merge-reports over the shards stores the whole run once', async () => {
     const shardsDb = join(temp.dir, 'shards.db');
-    for (const shard of ['1/2', '2/2']) await playwright(['test', `--shard=${shard}`], { reporter: { db: shardsDb } });
+    // Two jobs of one GitHub Actions run: the build comes from the CI's variables, as `import` reads them.
+    const ci = { GITHUB_ACTIONS: 'true', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '4242', GITHUB_RUN_ATTEMPT: '1', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' };
+    for (const shard of ['1/2', '2/2']) await playwright(['test', `--shard=${shard}`], { reporter: { db: shardsDb }, env: ci });
     const shards = runsIn(shardsDb);
-    expect(shards.map((r) => [r.shard_current, r.shard_total])).toEqual([[1, 2], [2, 2]]);
+    expect(shards.map((r) => [r.shard_current, r.shard_total, r.build_id, r.build_url])).toEqual([
+      [1, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
+      [2, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
+    ]);
     expect(shards.reduce((n, r) => n + Number(r.total_tests), 0)).toBe(4);
+    // Read as the dashboard reads them: one run of 4 tests with its two shards.
+    const store = openStore(shardsDb, { readonly: true });
+    try {
+      const all = { from: 0, to: Math.floor(Date.now() / 86_400_000) };
+      expect(windowRunCount(store, all)).toBe(1);
+      const [run, ...others] = recentRuns(store, all, 10);
+      expect(others).toEqual([]);
+      expect(run).toMatchObject({ total_tests: 4, failed_tests: 2, build_id: '4242', git_branch: 'main' });
+      expect(run!.shards!.map((s) => [s.shard_current, s.total_tests])).toEqual([[1, shards[0]!.total_tests], [2, shards[1]!.total_tests]]);
+    } finally {
+      await store.close();
+    }
 
     // As CI does it: each shard's blob in its own job, then all of them in one folder.
     const blobs = join(temp.dir, 'blobs');

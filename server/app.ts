@@ -11,6 +11,7 @@ import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerBranchRoutes } from './routes/branches.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
@@ -108,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => analytics.close());
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
+  registerBranchRoutes(app, { store: options.store });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
   registerQuarantineRoutes(app, { store: options.store, now });

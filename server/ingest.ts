@@ -16,6 +16,9 @@ export interface IngestOptions {
   project?: string | null;
   gitBranch?: string | null;
   gitCommit?: string | null;
+  /** The CI build (checked by the caller: checkBuild in core/ci-env.ts); shards of one build share it. */
+  buildId?: string | null;
+  buildUrl?: string | null;
   /** Used when neither the flags nor the report name a branch or commit (CI env, git). */
   fallbackGit?: () => { branch: string | null; commit: string | null };
   fallbackStartedAt?: number;
@@ -105,7 +108,7 @@ function ingestParts(store: Store, parts: Iterable<ReportPart>, options: IngestO
       }
       summary = run;
       project = options.project || run.detected.project;
-      return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null };
+      return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null };
     },
   );
   const run = summary!;

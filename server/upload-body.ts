@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse';
 import type { UploadMetadata } from '../core/api/uploads.js';
+import { buildIdProblem, buildUrlProblem } from '../core/ci-env.js';
 import { decodeReportBytes } from '../core/report/decode.js';
 import { checkReport, describeJsonError } from '../core/report/parse.js';
 import type { PwReport } from '../core/report/playwright-types.js';
@@ -74,7 +75,7 @@ export interface UploadBody {
   fileName: string;
 }
 
-const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'browser', 'fileName', 'uploadTime'] as const;
+const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'buildId', 'buildUrl', 'browser', 'fileName', 'uploadTime'] as const;
 
 /**
  * POST /api/upload's body, { testResults, metadata } (SPEC.md section 7), from its bytes. Runs
@@ -96,6 +97,15 @@ export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bo
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw invalid(`body/metadata/${key} must be string,null`);
     if (value.length > 1000) throw invalid(`body/metadata/${key} must NOT have more than 1000 characters`);
+  }
+  // A build URL becomes a link on every run screen: only http(s), checked here, not by the client.
+  if (typeof fields.buildId === 'string' && fields.buildId !== '') {
+    const problem = buildIdProblem(fields.buildId);
+    if (problem) throw invalid(`body/metadata/buildId: ${problem}`);
+  }
+  if (typeof fields.buildUrl === 'string' && fields.buildUrl !== '') {
+    const problem = buildUrlProblem(fields.buildUrl);
+    if (problem) throw invalid(`body/metadata/buildUrl: ${problem}`);
   }
   const size = fields.fileSize;
   if (size !== undefined && size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number from 0 to 2^53');

@@ -109,6 +109,22 @@ describe('flakeboard import', () => {
     ]);
   });
 
+  it('takes the CI build from --build-id/--build-url, else the CI variables; refuses a build URL that is not http(s)', async () => {
+    write('a.json', good);
+    write('b.json', good.replace('passes', 'passes too'));
+    const db = join(temp.dir, 'f.db');
+    const github = { GITHUB_ACTIONS: 'true', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '555', GITHUB_RUN_ATTEMPT: '1', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' };
+    expect((await runCli(['import', 'a.json', '--db', db], { cwd: temp.dir, env: cleanEnv(github) })).exitCode).toBe(0);
+    expect((await runCli(['import', 'b.json', '--db', db, '--build-id', 'b-7', '--build-url', 'https://ci.example.com/b/7'], { cwd: temp.dir, env: cleanEnv(github) })).exitCode).toBe(0);
+    const refused = await runCli(['import', 'a.json', '--db', db, '--build-url', 'javascript:alert(1)'], { cwd: temp.dir, env: cleanEnv() });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('flakeboard import: --build-url: the build URL must start with http:// or https://, not javascript:');
+    expect(query(db, 'SELECT build_id, build_url FROM runs ORDER BY id')).toEqual([
+      { build_id: '555', build_url: 'https://github.com/o/r/actions/runs/555' },
+      { build_id: 'b-7', build_url: 'https://ci.example.com/b/7' },
+    ]);
+  });
+
   it.runIf(publicReports().length > 0)('imports every public sample, each with its counts', async () => {
     const db = join(temp.dir, 'p.db');
     const { exitCode, stdout } = await runCli(['import', PUBLIC_REPORTS_DIR, '--json', '--db', db], { env: cleanEnv() });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, type IngestResult } from '../../server/ingest.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../server/store/open.js';
-import { detectGit, type GitFallback } from '../git.js';
+import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, resolveDbPath } from '../options.js';
 import { createProgress } from '../progress.js';
@@ -13,6 +13,8 @@ interface ImportOptions {
   project?: string;
   branch?: string;
   commit?: string;
+  buildId?: string;
+  buildUrl?: string;
   approve?: boolean;
   json?: boolean;
 }
@@ -40,6 +42,8 @@ export function registerImport(program: Command): void {
     .option('--project <name>', 'project name (default: from the report)')
     .option('--branch <name>', 'git branch (default: CI variables, else git)')
     .option('--commit <sha>', 'git commit (default: CI variables, else git)')
+    .option('--build-id <id>', 'CI build id: the shards of one build are one run (default: CI variables)')
+    .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--approve', 'store the runs as approved instead of pending review')
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: ImportOptions) => {
@@ -48,6 +52,11 @@ export function registerImport(program: Command): void {
 }
 
 export async function runImport(paths: string[], options: ImportOptions): Promise<number> {
+  const build = detectBuild(options);
+  if ('error' in build) {
+    process.stderr.write(`flakeboard import: ${build.error}\n`);
+    return 1;
+  }
   const inputs = await expandInputs(paths);
   const outcomes: FileOutcome[] = [];
   const print = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
@@ -83,6 +92,8 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
           project: options.project ?? null,
           gitBranch: options.branch ?? null,
           gitCommit: options.commit ?? null,
+          buildId: build.buildId,
+          buildUrl: build.buildUrl,
           fallbackGit: () => git,
           fallbackStartedAt: Math.round(info.mtimeMs),
           approve: options.approve ?? false,

@@ -62,6 +62,22 @@ describe('flakeboard upload', () => {
     expect(t.store.sqlite.prepare('SELECT git_branch, git_commit FROM runs WHERE id = 1').get()).toEqual({ git_branch: 'feature', git_commit: 'abc' });
   });
 
+  it('sends the CI build from the CI variables or --build-id/--build-url; a build URL that is not http(s) stops before sending', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    write('b.json', smallReport('b'));
+    const gitlab = { GITLAB_CI: 'true', CI_COMMIT_SHA: 'abc', CI_COMMIT_REF_NAME: 'main', CI_PIPELINE_ID: '314', CI_PIPELINE_URL: 'https://gitlab.example.com/g/p/-/pipelines/314' };
+    expect((await upload(['a.json', '--server', server, '--token', token], gitlab)).exitCode).toBe(0);
+    expect((await upload(['b.json', '--server', server, '--token', token, '--build-id', 'nightly-7', '--build-url', 'https://ci.example.com/7'], gitlab)).exitCode).toBe(0);
+    const refused = await upload(['a.json', '--server', server, '--token', token, '--build-url', 'file:///etc/passwd']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toBe('flakeboard upload: --build-url: the build URL must start with http:// or https://, not file:');
+    expect(t.store.sqlite.prepare('SELECT build_id, build_url FROM runs ORDER BY id').all()).toEqual([
+      { build_id: '314', build_url: 'https://gitlab.example.com/g/p/-/pipelines/314' },
+      { build_id: 'nightly-7', build_url: 'https://ci.example.com/7' },
+    ]);
+  });
+
   it('401: a clear message, a non-zero exit, and no further files are sent', async () => {
     await startApp();
     write('a.json', smallReport('a'));

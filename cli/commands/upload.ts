@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import { detectBrowsers } from '../../core/browsers.js';
 import { gitFromMetadata } from '../../core/report/metadata.js';
 import { InvalidReportError } from '../../core/report/parse.js';
-import { detectGit } from '../git.js';
+import { detectBuild, detectGit } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { checkReportFile } from '../upload-body.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
@@ -15,6 +15,8 @@ interface UploadOptions {
   project?: string;
   branch?: string;
   commit?: string;
+  buildId?: string;
+  buildUrl?: string;
   retries: string;
   json?: boolean;
 }
@@ -37,6 +39,8 @@ export function registerUpload(program: Command): void {
     .option('--project <name>', 'project name (default: from the report)')
     .option('--branch <name>', "git branch (default: the report's, else CI variables, else git)")
     .option('--commit <sha>', "git commit (default: the report's, else CI variables, else git)")
+    .option('--build-id <id>', 'CI build id: the shards of one build are one run (default: CI variables)')
+    .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--retries <n>', 'retries on network errors and 502/503/504', '3')
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: UploadOptions) => {
@@ -52,6 +56,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   } catch {
     return fail(`--server must be a URL such as http://localhost:4680, not ${JSON.stringify(options.server)}`);
   }
+  const build = detectBuild(options);
+  if ('error' in build) return fail(build.error);
   const retries = Number(options.retries);
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
 
@@ -86,6 +92,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         project: options.project ?? null,
         gitBranch: options.branch ?? own.branch ?? git.branch,
         gitCommit: options.commit ?? own.commit ?? git.commit,
+        buildId: build.buildId,
+        buildUrl: build.buildUrl,
         browser: detectBrowsers({ config: report.config }).browser,
         fileName: basename(file),
         fileSize: statSync(file).size,

@@ -66,6 +66,24 @@ export interface RecentRun {
   failed_tests: number;
   skipped_tests: number;
   duration_ms: number;
+  /** The CI build, when known; its URL is an http(s) link. */
+  build_id: string | null;
+  build_url: string | null;
+  git_branch: string | null;
+  /** The shards of one CI build shown as this one run (the figures above are their sums), or null. */
+  shards: RunShard[] | null;
+}
+
+/** One shard of a sharded run: its own run id (its details page) and counts. */
+export interface RunShard {
+  id: number;
+  shard_current: number | null;
+  shard_total: number | null;
+  total_tests: number;
+  passed_tests: number;
+  failed_tests: number;
+  skipped_tests: number;
+  duration_ms: number;
 }
 
 export interface SlowTest {
@@ -253,4 +271,9 @@ export interface ErrorPattern {
   /** How many distinct test titles the pattern affected in all. */
   affected_test_count: number;
   full_error: string;
+}
+
+/** GET /api/branches: the branches runs were stored on, most recently run first. */
+export interface BranchesResponse {
+  branches: Array<{ name: string; /** ISO 8601, UTC. */ last_run: string }>;
 }

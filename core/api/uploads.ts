@@ -13,6 +13,10 @@ export interface UploadMetadata {
   project?: string | null;
   gitCommit?: string | null;
   gitBranch?: string | null;
+  /** The CI build (workflow run, pipeline): shards of one build share it. At most 200 characters. */
+  buildId?: string | null;
+  /** Its page: an http(s) URL of at most 1000 characters. */
+  buildUrl?: string | null;
   browser?: string | null;
   fileName?: string | null;
   fileSize?: number | null;
@@ -87,6 +91,11 @@ export interface RecentUpload {
   flaky_tests: number;
   git_branch: string | null;
   git_commit: string | null;
+  build_id: string | null;
+  build_url: string | null;
+  /** Shard k of n, when the report is one shard of a sharded run. */
+  shard_current: number | null;
+  shard_total: number | null;
   uploaded_by_username: string | null;
   reviewed_by_username: string | null;
   reviewed_at: string | null;

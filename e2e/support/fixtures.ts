@@ -9,7 +9,7 @@ export interface StartOptions {
   /** Which prepared database to start from (default demo). */
   template?: Template;
   /** Reports imported with the real CLI before the server starts. */
-  imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string }>;
+  imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string; buildId?: string; buildUrl?: string }>;
 }
 
 export interface Flakeboard {
@@ -34,6 +34,8 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
           if (batch.project) args.push('--project', batch.project);
           if (batch.branch) args.push('--branch', batch.branch);
           if (batch.commit) args.push('--commit', batch.commit);
+          if (batch.buildId) args.push('--build-id', batch.buildId);
+          if (batch.buildUrl) args.push('--build-url', batch.buildUrl);
           runCli(args);
         }
         const server = await serve(dbPath);

@@ -2,6 +2,7 @@ import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/for
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/analytics.js';
 import type { Store } from '../store/open.js';
+import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendRows as keptTrendRows } from './trend-rows.js';
@@ -16,13 +17,15 @@ export const DASHBOARD_FLAKY_LIMIT = 5;
  * figure comes from one scan of the daily rollup (window-scan.ts); names are read only for the
  * rows sent.
  */
-export function dashboard(store: Store, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT): DashboardResponse {
+export function dashboard(store: Store, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT, branch: string | null = null): DashboardResponse {
   const window = lastDays(days, now);
   const to = today(now);
   const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
   const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
-  const rows = scanWindow(store, window);
-  const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous).map((r) => [pairKey(r), r]));
+  // One branch: its days of the window and the trend periods, made once for this answer.
+  if (branch !== null) fillBranchDays(store, branch, spanOf(window, previous, current));
+  const rows = scanWindow(store, window, branch);
+  const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous, branch).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));
     return counts ? trendFigures(counts) : null;
@@ -63,10 +66,10 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
   const totals = windowTotals(rows);
   return {
     days,
-    summary: [{ total_runs: windowRunCount(store, window), ...totals.summary }],
+    summary: [{ total_runs: windowRunCount(store, window, branch), ...totals.summary }],
     browserComparison: totals.browsers,
     flakyTests: mostCritical.map(summary),
-    recentRuns: recentRuns(store, window, 10).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
+    recentRuns: recentRuns(store, window, 10, branch).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
     slowTests: slowest(store, rows, 10),
     flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
     flakyCount: distinctTests(flaky),

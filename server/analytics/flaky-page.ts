@@ -4,6 +4,7 @@ import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendR
 import { testBrowserTotalsOf } from '../store/analytics.js';
 import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/flaky-page.js';
 import type { Store } from '../store/open.js';
+import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
 import { trendRecord, trendWindows } from './flaky.js';
 import { isoTime, lastDays, today } from './windows.js';
@@ -20,6 +21,8 @@ export interface FlakyListArgs {
   trend: TrendDirection | null;
   sort: FlakySortKey;
   order: SortOrder;
+  /** One branch's flaky tests; null: every branch. */
+  branch?: string | null;
 }
 
 /** SQLite's lower() folds ASCII letters only: the search is folded the same way. */
@@ -32,10 +35,16 @@ export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) =>
  */
 export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
   const toDay = today(a.now);
+  const branch = a.branch ?? null;
+  // One branch has no all-time rollup: its window (all of its days when `days` is 0) and the
+  // trend periods are made from its runs, once for this answer.
+  const range = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
+  if (branch !== null) fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
   // The trend filter needs the trend of every flaky test; only then are they computed.
-  const trendKeys = a.trend ? trendKeysOf(store, a.trend, toDay) : null;
+  const trendKeys = a.trend ? trendKeysOf(store, a.trend, toDay, branch) : null;
   const { counts, rows, browsers, entries } = flakyGroupPage(store, {
-    range: a.days > 0 ? lastDays(a.days, a.now) : null,
+    range,
+    branch,
     search: a.search ? foldAscii(a.search) : null,
     browser: a.browser,
     severity: a.severity,
@@ -46,7 +55,7 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
     limit: a.pageSize,
     offset: (a.page - 1) * a.pageSize,
   });
-  const trends = pageTrends(store, rows.map((r) => r.test_id), toDay);
+  const trends = pageTrends(store, rows.map((r) => r.test_id), toDay, branch);
   const items = rows.map((row): FlakyTestGroup => {
     const browserEntries = entries
       .filter((e) => e.test_id === row.test_id)
@@ -84,13 +93,13 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
 }
 
 /** The trend records of the page's tests only, by test id and browser. */
-function pageTrends(store: Store, testIds: number[], toDay: number): Map<string, TrendRecord> {
+function pageTrends(store: Store, testIds: number[], toDay: number, branch: string | null): Map<string, TrendRecord> {
   const trends = new Map<string, TrendRecord>();
   if (testIds.length === 0) return trends;
   const { current, previous } = trendWindows(FLAKY_TREND_PERIOD, toDay);
   const key = (t: { test_id: number; browser: string }) => `${t.test_id}\u0000${t.browser}`;
-  const before = new Map(testBrowserTotalsOf(store, previous, testIds).map((t) => [key(t), t]));
-  for (const now of testBrowserTotalsOf(store, current, testIds)) {
+  const before = new Map(testBrowserTotalsOf(store, previous, testIds, branch).map((t) => [key(t), t]));
+  for (const now of testBrowserTotalsOf(store, current, testIds, branch)) {
     const record = trendRecord(now, before.get(key(now)), current);
     if (record) trends.set(key(now), record);
   }
@@ -98,10 +107,10 @@ function pageTrends(store: Store, testIds: number[], toDay: number): Map<string,
 }
 
 /** The flaky tests on a browser whose 7-day trend is `direction` (as flakyTrends decides it), as file, title and browser. */
-function trendKeysOf(store: Store, direction: TrendDirection, toDay: number): string[] {
+function trendKeysOf(store: Store, direction: TrendDirection, toDay: number, branch: string | null): string[] {
   const windows = trendWindows(FLAKY_TREND_PERIOD, toDay);
   const key = (t: PeriodTotals) => `${t.test_file}\u0000${t.test_title}\u0000${t.browser}`;
-  const rows = flakyPeriodTotals(store, windows);
+  const rows = flakyPeriodTotals(store, windows, branch);
   const before = new Map(rows.filter((r) => r.period === 'previous').map((r) => [`${r.test_id}\u0000${r.browser}`, r]));
   const keys: string[] = [];
   for (const now of rows) {

@@ -16,7 +16,7 @@ import { lastDays } from './windows.js';
  * two can never compute different things.
  */
 export const QUERIES = {
-  dashboard: (store: Store, a: { days: number; now: number; limit?: number }) => dashboard(store, a.days, a.now, a.limit),
+  dashboard: (store: Store, a: { days: number; now: number; limit?: number; branch?: string | null }) => dashboard(store, a.days, a.now, a.limit, a.branch ?? null),
   flakyTrends: (store: Store, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   flakyTestsPage: (store: Store, a: FlakyListArgs) => flakyTestsPage(store, a),

@@ -1,6 +1,7 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { TrendCounts, TrendListPage } from '../../core/api/analytics.js';
 import type { Store } from '../store/open.js';
+import { fillBranchDays } from '../store/branch-days.js';
 import { testIds, testNames } from '../store/window-scan.js';
 import { trendRecord } from './dashboard.js';
 import { trendFigures, type PairTrend } from './pair-figures.js';
@@ -16,6 +17,8 @@ export interface TrendListArgs {
   /** One test's records (every browser): both or neither. */
   file: string | null;
   test: string | null;
+  /** One branch's records; null: every branch. */
+  branch?: string | null;
 }
 
 /**
@@ -27,7 +30,9 @@ export function trendList(store: Store, a: TrendListArgs): TrendListPage {
   const to = today(a.now);
   const current = { from: to - a.period + 1, to };
   const previous = { from: to - 2 * a.period + 1, to: to - a.period };
-  let trends = trendRows(store, current, previous)
+  const branch = a.branch ?? null;
+  if (branch !== null) fillBranchDays(store, branch, { from: previous.from, to: current.to });
+  let trends = trendRows(store, current, previous, branch)
     .map(trendFigures)
     .filter((t): t is PairTrend => t !== null);
   if (a.file !== null && a.test !== null) {

@@ -16,11 +16,12 @@ export function forgetTrendRows(): void {
   kept.clear();
 }
 
-export function trendRows(store: Store, current: DayRange, previous: DayRange): PairTrendCounts[] {
-  const key = `${store.path}\u0000${dataSignature(store)}\u0000${current.from}:${current.to}:${previous.from}`;
+/** `branch`: one branch, whose days fillBranchDays has made for both periods; null: every branch. */
+export function trendRows(store: Store, current: DayRange, previous: DayRange, branch: string | null = null): PairTrendCounts[] {
+  const key = `${store.path}\u0000${dataSignature(store)}\u0000${current.from}:${current.to}:${previous.from}\u0000${branch ?? ''}`;
   let rows = kept.get(key);
   if (!rows) {
-    rows = scanTrend(store, current, previous);
+    rows = scanTrend(store, current, previous, branch);
     if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
     kept.set(key, rows);
   }

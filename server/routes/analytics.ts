@@ -10,6 +10,8 @@ import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.j
 const daysQuery = (defaultDays: number) =>
   ({ type: 'object', properties: { days: { type: 'integer', minimum: 0, maximum: 3650, default: defaultDays } } }) as const;
 const member = { auth: { access: 'member' as const, apiToken: true } };
+// The dashboard's and flaky screen's branch filter (absent: every branch), as runs store it.
+const branchProperty = { branch: { type: 'string', minLength: 1, maxLength: 1000 } } as const;
 // Titles can hold any character; Fastify decodes each path parameter once.
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
@@ -28,6 +30,7 @@ interface FlakyQuery extends PagingQuery {
   critical?: boolean;
   sort?: FlakySortKey;
   order?: 'asc' | 'desc';
+  branch?: string;
 }
 const flakyQuery = {
   type: 'object',
@@ -41,6 +44,7 @@ const flakyQuery = {
     critical: { type: 'boolean' },
     sort: { enum: FLAKY_SORT_KEYS },
     order: { enum: ['asc', 'desc'] },
+    ...branchProperty,
   },
 } as const;
 // Each sort's natural direction when none is given: the worst first.
@@ -55,6 +59,7 @@ interface TrendQuery {
   direction?: TrendDirection;
   file?: string;
   test?: string;
+  branch?: string;
 }
 
 /** GET /api/flaky-trends: the README's "Lists and paging"; without `page`, a bounded first page. */
@@ -69,6 +74,7 @@ const trendQuery = {
     direction: { type: 'string', enum: ['declining', 'improving', 'stable', 'new'] },
     file: text,
     test: text,
+    ...branchProperty,
   },
 } as const;
 
@@ -79,10 +85,14 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
   const { analytics, now } = options;
 
   // `limit`: how many of the most critical flaky tests to list (the totals cover them all).
-  const dashboardQuery = { type: 'object', properties: { ...daysQuery(30).properties, limit: { type: 'integer', minimum: 1, maximum: 100, default: DASHBOARD_FLAKY_LIMIT } } } as const;
-  app.get<{ Querystring: { days: number; limit: number } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
+  const dashboardQuery = {
+    type: 'object',
+    properties: { ...daysQuery(30).properties, limit: { type: 'integer', minimum: 1, maximum: 100, default: DASHBOARD_FLAKY_LIMIT }, ...branchProperty },
+  } as const;
+  app.get<{ Querystring: { days: number; limit: number; branch?: string } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, analytics.json(today(t), 'dashboard', { days: request.query.days, now: t, limit: request.query.limit }));
+    const { days, limit, branch } = request.query;
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}) }));
   });
 
   app.get<{ Querystring: TrendQuery }>('/api/flaky-trends', { schema: { querystring: trendQuery }, config: member }, async (request, reply) => {
@@ -97,6 +107,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       direction: q.direction ?? null,
       file: q.file ?? null,
       test: q.test ?? null,
+      ...(q.branch !== undefined ? { branch: q.branch } : {}),
     });
     if (q.page !== undefined || q.counts) return sendJson(reply, json);
     // SPEC.md's bare list: the first page, the total in a header. At most 200 records to read back.
@@ -120,6 +131,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       trend: q.trend ?? (q.severity && !isSeverity(q.severity) ? q.severity : null),
       sort,
       order: q.order ?? DEFAULT_ORDER[sort],
+      ...(q.branch !== undefined ? { branch: q.branch } : {}),
     };
     return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args));
   });

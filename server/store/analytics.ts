@@ -1,7 +1,9 @@
 import { SLOW_MS, VERY_SLOW_MS } from '../../core/analytics/formulas.js';
-import type { RecentRun, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
+import type { RecentRun, RunShard, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
 import { DAY_MS } from './rollups.js';
+import { groupedRunsSql, runGroup } from './build-groups.js';
+import { ensureBranchDays, onBranch } from './branch-days.js';
 
 /** A range of UTC day numbers, both ends included. */
 export interface DayRange {
@@ -70,24 +72,28 @@ export const AFFECTED_TESTS_LISTED = 20;
 type Statements = ReturnType<typeof prepare>;
 const cache = new WeakMap<SqliteDatabase, Statements>();
 
+const TOTALS_OF = TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))');
+
 function prepare(sqlite: SqliteDatabase) {
-  const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs`;
+  ensureBranchDays(sqlite);
+  // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
+  const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (@branch IS NULL OR git_branch = @branch)`;
   return {
     totals: sqlite.prepare(TOTALS_SQL),
     flakyTotals: sqlite.prepare(`SELECT * FROM (${TOTALS_SQL}) WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`),
     // The same, for some tests only (JSON array of ids): the trends of one page of the flaky list.
-    totalsOf: sqlite.prepare(TOTALS_SQL.replace('WHERE day BETWEEN @from AND @to', 'WHERE day BETWEEN @from AND @to AND test_id IN (SELECT value FROM json_each(@ids))')),
-    runCount: sqlite.prepare(`SELECT count(*) AS n FROM runs WHERE ${runFilter}`),
-    // Every run the analytics count, whatever the window: what an empty window points to.
-    storedRuns: sqlite.prepare(`SELECT count(*) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected'`),
+    totalsOf: sqlite.prepare(TOTALS_OF),
+    branchTotalsOf: sqlite.prepare(onBranch(TOTALS_OF)),
+    runCount: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS n FROM runs WHERE ${runFilter}`),
+    // Every run the analytics count, whatever the window (a build's shards once): what an empty window points to.
+    storedRuns: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected'`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to`),
     browsers: sqlite.prepare(`SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
         coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY browser ORDER BY browser`),
-    recentRuns: sqlite.prepare(`SELECT id, started_at, browser, project, total_tests, passed_tests, failed_tests, skipped_tests, duration_ms
-      FROM runs WHERE ${runFilter} ORDER BY started_at DESC, id DESC LIMIT @limit`),
+    recentRuns: sqlite.prepare(`${groupedRunsSql(runFilter)} LIMIT @limit`),
     slowest: sqlite.prepare(`${SLOW_WINDOW} ORDER BY avg_duration DESC, d.test_id, d.browser LIMIT @limit OFFSET @offset`),
     slowestAllTime: sqlite.prepare(`${SLOW_ALL_TIME} ORDER BY avg_duration DESC, d.test_id, d.browser LIMIT @limit OFFSET @offset`),
     slowCounts: sqlite.prepare(`SELECT count(*) AS total, coalesce(sum(avg_duration > ${SLOW_MS}), 0) AS slow, coalesce(sum(avg_duration > ${VERY_SLOW_MS}), 0) AS very_slow
@@ -141,20 +147,22 @@ export function testBrowserTotals(store: Store, range: DayRange, onlyFlaky: bool
   return (onlyFlaky ? s.flakyTotals : s.totals).all(bounds(range)) as TestBrowserTotals[];
 }
 
-export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[]): TestBrowserTotals[] {
-  return statements(store).totalsOf.all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
+/** `branch`: one branch, whose days fillBranchDays has made for `range`; null: every branch. */
+export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[], branch: string | null = null): TestBrowserTotals[] {
+  const s = statements(store);
+  return (branch !== null ? s.branchTotalsOf : s.totalsOf).all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
 }
 
 export function windowSummary(store: Store, range: DayRange) {
   const s = statements(store);
   const totals = s.summary.get(bounds(range)) as { total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number };
-  const { n } = s.runCount.get(bounds(range)) as { n: number };
+  const { n } = s.runCount.get({ ...bounds(range), branch: null }) as { n: number };
   return { total_runs: n, ...totals };
 }
 
-/** Runs stored in the window (the dashboard's Test Runs card). */
-export function windowRunCount(store: Store, range: DayRange): number {
-  return (statements(store).runCount.get(bounds(range)) as { n: number }).n;
+/** Runs stored in the window (the dashboard's Test Runs card), the shards of a build as one; on one branch if given. */
+export function windowRunCount(store: Store, range: DayRange, branch: string | null = null): number {
+  return (statements(store).runCount.get({ ...bounds(range), branch }) as { n: number }).n;
 }
 
 /** Runs the analytics count over all time, and the start of the newest and oldest (ms). */
@@ -166,8 +174,16 @@ export function browserTotals(store: Store, range: DayRange) {
   return statements(store).browsers.all(bounds(range)) as Array<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>;
 }
 
-export function recentRuns(store: Store, range: DayRange, limit: number) {
-  return statements(store).recentRuns.all({ ...bounds(range), limit }) as Array<Omit<RecentRun, 'execution_time'> & { started_at: number }>;
+/** The latest runs of the window, the shards of a build as one run with its shards listed. */
+export function recentRuns(store: Store, range: DayRange, limit: number, branch: string | null = null) {
+  type Row = Omit<RecentRun, 'execution_time' | 'shards' | 'browser'> & { started_at: number; browsers_json: string; shards_json: string | null };
+  const rows = statements(store).recentRuns.all({ ...bounds(range), limit, branch }) as Row[];
+  return rows.map(({ shards_json, browsers_json, ...run }) => ({
+    ...run,
+    // Each shard's browser list ("chromium, firefox"), merged as one run's list.
+    browser: [...new Set((JSON.parse(browsers_json) as string[]).flatMap((b) => b.split(', ')))].join(', '),
+    shards: shards_json === null ? null : (JSON.parse(shards_json) as RunShard[]),
+  }));
 }
 
 type SlowRow = Omit<SlowTest, 'test_full_title'> & { title_path: string };

@@ -2,6 +2,7 @@ import { CRITICAL_PASS_RATE } from '../../core/analytics/formulas.js';
 import { TOTALS_SQL, type DayRange } from './analytics.js';
 import type { Store } from './open.js';
 import { DAY_MS } from './rollups.js';
+import { onBranch } from './branch-days.js';
 
 /** Sort keys of the flaky list and the SQL they order by: an allow-list, never request text. */
 export const FLAKY_SORTS = {
@@ -17,6 +18,8 @@ export type Severity = 'severe' | 'moderate' | 'minor';
 export interface FlakyPageQuery {
   /** Null: all history (the test_totals rollup); else a window of days. */
   range: DayRange | null;
+  /** One branch, whose days fillBranchDays has made for `range` (required then); null: every branch. */
+  branch?: string | null;
   /** Lower-cased (ASCII, as SQLite's lower()) substring of the title or the file. */
   search: string | null;
   browser: string | null;
@@ -72,11 +75,13 @@ export interface FlakyCounts {
 const ALL_TIME = 'SELECT * FROM test_totals';
 const WINDOW_TABLE = `CREATE TEMP TABLE IF NOT EXISTS flaky_window (test_id INTEGER, browser TEXT, runs INTEGER, failed INTEGER, skipped INTEGER,
   passed_on_retry INTEGER, scored_passed INTEGER, scored_failed INTEGER, attempts INTEGER, changes INTEGER, last_failed_at INTEGER)`;
-const FILL_WINDOW = `INSERT INTO temp.flaky_window
+// On one branch (branch-days.ts filled for the window), the latest failure is that branch's.
+const fillWindow = (onlyBranch: boolean) => `INSERT INTO temp.flaky_window
   SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
     (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
-      AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs)
-  FROM (${TOTALS_SQL}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
+      AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs
+      ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
+  FROM (${onlyBranch ? onBranch(TOTALS_SQL) : TOTALS_SQL}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 const WINDOWED = 'SELECT * FROM temp.flaky_window';
 
 // DESIGN.md section 7's flaky rule (as flakyTests in analytics/flaky.ts), the same pass rate
@@ -170,7 +175,9 @@ export function flakyGroupPage(store: Store, q: FlakyPageQuery) {
   if (q.range) {
     store.sqlite.exec(WINDOW_TABLE);
     store.sqlite.exec('DELETE FROM temp.flaky_window');
-    statement(store, FILL_WINDOW).run({ from: q.range.from, to: q.range.to, fromMs: q.range.from * DAY_MS, toMs: (q.range.to + 1) * DAY_MS });
+    const branch = q.branch ?? null;
+    const bounds = { from: q.range.from, to: q.range.to, fromMs: q.range.from * DAY_MS, toMs: (q.range.to + 1) * DAY_MS };
+    statement(store, fillWindow(branch !== null)).run(branch !== null ? { ...bounds, branch } : bounds);
   }
   // SQLite rejects named parameters a statement does not use.
   const pick = (sql: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([key]) => sql.includes(`@${key}`)));
@@ -213,6 +220,6 @@ const PERIOD_TOTALS = `
  * Both trend periods of the flaky tests, for the trend filter. A test flaky within a window is
  * flaky over all history too (its attempts are a part of all of them), so this covers windows.
  */
-export function flakyPeriodTotals(store: Store, periods: { current: DayRange; previous: DayRange }): PeriodTotals[] {
-  return statement(store, PERIOD_TOTALS).all({ currentFrom: periods.current.from, previousFrom: periods.previous.from, to: periods.current.to }) as PeriodTotals[];
+export function flakyPeriodTotals(store: Store, periods: { current: DayRange; previous: DayRange }, branch: string | null = null): PeriodTotals[] {
+  return statement(store, branch !== null ? onBranch(PERIOD_TOTALS) : PERIOD_TOTALS).all({ currentFrom: periods.current.from, previousFrom: periods.previous.from, to: periods.current.to }) as PeriodTotals[];
 }

@@ -1,5 +1,6 @@
 import { gateKey } from '../../core/gate/answer.js';
 import type { BaseResult, GateTest } from '../../core/gate/types.js';
+import { runGroup } from './build-groups.js';
 import type { Store } from './open.js';
 
 /**
@@ -10,7 +11,8 @@ import type { Store } from './open.js';
  * command line (no uploader) too: whoever runs `import` already has the database file.
  */
 const countedRun = (runs: string) =>
-  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IN (SELECT id FROM users WHERE role = 'member'))`;
+  // (No uploader is NULL, and NULL IN (…) is NULL, not false: without coalesce an imported pending run never counted once any member existed.)
+  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND coalesce(${runs}.uploaded_by IN (SELECT id FROM users WHERE role = 'member'), 0))`;
 
 /** Newest results kept per test: the gate's rules look at the latest runs and a window. */
 const PER_TEST_LIMIT = 200;
@@ -24,7 +26,7 @@ const PER_TEST_LIMIT = 200;
  */
 export function gateHistories(store: Store, query: { tests: readonly GateTest[]; base: string; since: number }): { histories: Map<string, BaseResult[]>; baseRuns: number } {
   const baseRuns = store.sqlite
-    .prepare(`SELECT count(*) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND ${countedRun('runs')}`)
+    .prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS n FROM runs WHERE git_branch = ? AND started_at >= ? AND ${countedRun('runs')}`)
     .get(query.base, query.since) as { n: number };
   const results = store.sqlite.prepare(`
     SELECT runs.id AS run_id, results.started_at, runs.git_commit, results.status, results.passed_on_retry, runs.outage

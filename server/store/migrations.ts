@@ -345,4 +345,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX daily_test_stats_day_totals ON daily_test_stats(day, runs, passed, failed, skipped, duration_sum, timed_runs);
     `,
   },
+  {
+    version: 8,
+    name: 'CI build of a run',
+    sql: `
+      -- The CI build (workflow run, pipeline) a run came from, and its page. The shards of one
+      -- build are one run on every screen: grouped by this id when read (build-groups.ts).
+      ALTER TABLE runs ADD COLUMN build_id TEXT;
+      ALTER TABLE runs ADD COLUMN build_url TEXT;
+    `,
+  },
 ];

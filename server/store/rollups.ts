@@ -8,7 +8,7 @@ export const DAY_MS = 86_400_000;
 // otherwise scan every result for each import, and imports would slow down as history grows.
 // The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
 // interrupted attempts say nothing about the test and are left out.
-const STATS_COLUMNS = `
+export const STATS_COLUMNS = `
     test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max, timed_runs,
     scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at`;
 
@@ -24,7 +24,7 @@ const BY_RUN = `
     WHERE r.run_id = @runId`;
 
 /** The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS or BY_RUN). */
-const aggregate = (scoped: string) => `
+export const aggregate = (scoped: string) => `
   WITH scoped AS (${scoped}),
   outcomes AS (
     SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,

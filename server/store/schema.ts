@@ -133,6 +133,8 @@ export interface RunsTable {
   load_failed: Generated<number>;
   outage: Generated<number>;
   errors_json: string | null;
+  build_id: string | null;
+  build_url: string | null;
 }
 
 export interface DailyTestStatsTable {

@@ -1,5 +1,6 @@
 import type { DayRange } from './analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
+import { ensureBranchDays, onBranch } from './branch-days.js';
 
 /**
  * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
@@ -81,6 +82,8 @@ function prepare(sqlite: SqliteDatabase) {
     window: { byKey: sqlite.prepare(grouped(WINDOW_COLUMNS, true)), byDay: sqlite.prepare(grouped(WINDOW_COLUMNS, false)) },
     trend: { byKey: sqlite.prepare(grouped(TREND_COLUMNS, true)), byDay: sqlite.prepare(grouped(TREND_COLUMNS, false)) },
     firstDay: sqlite.prepare('SELECT min(day) FROM daily_test_stats').pluck(),
+    // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
+    branch: branchStatements(sqlite),
     // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
     signature: sqlite.prepare("SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at) FROM runs").pluck(),
     names: sqlite.prepare('SELECT id, title, file, title_path FROM tests WHERE id = ?'),
@@ -88,6 +91,11 @@ function prepare(sqlite: SqliteDatabase) {
     idsOf: sqlite.prepare('SELECT id FROM tests WHERE file = ? AND title = ?').pluck(),
     projects: sqlite.prepare('SELECT browser, project_name FROM browser_projects'),
   };
+}
+
+function branchStatements(sqlite: SqliteDatabase) {
+  ensureBranchDays(sqlite);
+  return { window: sqlite.prepare(onBranch(grouped(WINDOW_COLUMNS, true))), trend: sqlite.prepare(onBranch(grouped(TREND_COLUMNS, true))) };
 }
 
 function statements(store: Store): Statements {
@@ -106,8 +114,10 @@ function plan(s: Statements, range: DayRange): 'byKey' | 'byDay' {
   return scanned * 8 >= stored ? 'byKey' : 'byDay';
 }
 
-export function scanWindow(store: Store, range: DayRange): PairWindow[] {
+/** `branch`: the branch whose days fillBranchDays has just made (covering `range`), or null for every branch. */
+export function scanWindow(store: Store, range: DayRange, branch: string | null = null): PairWindow[] {
   const s = statements(store);
+  if (branch !== null) return s.branch.window.all(range) as PairWindow[];
   if (s.allTime && coversEveryDay(s, range)) return s.allTime.all() as PairWindow[];
   return s.window[plan(s, range)].all(range) as PairWindow[];
 }
@@ -119,9 +129,10 @@ function coversEveryDay(s: Statements, range: DayRange): boolean {
 }
 
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
-export function scanTrend(store: Store, current: DayRange, previous: DayRange): PairTrendCounts[] {
+export function scanTrend(store: Store, current: DayRange, previous: DayRange, branch: string | null = null): PairTrendCounts[] {
   const s = statements(store);
   const range = { from: previous.from, to: current.to };
+  if (branch !== null) return s.branch.trend.all({ ...range, curFrom: current.from }) as PairTrendCounts[];
   return s.trend[plan(s, range)].all({ ...range, curFrom: current.from }) as PairTrendCounts[];
 }
 

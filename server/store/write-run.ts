@@ -17,6 +17,8 @@ export interface RunToStore {
   project: string | null;
   gitBranch: string | null;
   gitCommit: string | null;
+  buildId?: string | null;
+  buildUrl?: string | null;
   approve: boolean;
   uploadedBy: number | null;
   now?: number;
@@ -41,6 +43,8 @@ export interface RunEnding {
   project: string | null;
   gitBranch: string | null;
   gitCommit: string | null;
+  buildId?: string | null;
+  buildUrl?: string | null;
 }
 
 const PROGRESS_EVERY = 2000;
@@ -61,7 +65,7 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
       addTest(run.tests[i]!);
       if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, total);
     }
-    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit };
+    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit, buildId: input.buildId ?? null, buildUrl: input.buildUrl ?? null };
   });
 }
 
@@ -125,6 +129,8 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
       load_failed: run.loadFailed ? 1 : 0,
       outage: isOutage(run) ? 1 : 0,
       errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
+      build_id: ending!.buildId ?? null,
+      build_url: ending!.buildUrl ?? null,
     });
     if (!duplicate) addRunToRollups(store.sqlite, runId);
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
@@ -152,7 +158,7 @@ function prepare(sqlite: SqliteDatabase) {
         playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
         started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
         passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
-        load_failed = @load_failed, outage = @outage, errors_json = @errors_json
+        load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
       WHERE id = @id`),
     fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
   };

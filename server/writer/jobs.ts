@@ -73,6 +73,8 @@ export async function runJob(store: Store, job: WriteJob, context: JobContext): 
           project: metadata.project ?? null,
           gitBranch: metadata.gitBranch ?? null,
           gitCommit: metadata.gitCommit ?? null,
+          buildId: metadata.buildId || null,
+          buildUrl: metadata.buildUrl || null,
           uploadedBy: job.uploadedBy,
           onProgress: checkStop,
         }),

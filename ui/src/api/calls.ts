@@ -3,6 +3,7 @@ import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } fro
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type {
   DailyStat,
+  BranchesResponse,
   DashboardResponse,
   ErrorPatternsPage,
   FlakySortKey,
@@ -55,7 +56,9 @@ export const reviewUpload = (id: number, action: ReviewRequest['action'], notes 
 export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
   request<unknown>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
 
-export const dashboard = (days = 30) => request<DashboardResponse>(`/api/dashboard?days=${days}`);
+export const dashboard = (days = 30, branch: string | null = null) => request<DashboardResponse>(`/api/dashboard${query({ days, branch })}`);
+/** The branches runs were stored on, most recently run first (the branch filter's choices). */
+export const branches = (limit = 100) => request<BranchesResponse>(`/api/branches${query({ limit })}`);
 /** Query string of the given parameters, leaving out empty ones. */
 function query(params: Record<string, string | number | boolean | null | undefined>): string {
   const pairs = Object.entries(params).filter(([, v]) => v !== null && v !== undefined && v !== '');
@@ -73,6 +76,8 @@ export interface FlakyTestsQuery {
   severity?: string | null;
   sort?: FlakySortKey;
   order?: 'asc' | 'desc';
+  /** One branch's flaky tests; absent: every branch. */
+  branch?: string | null;
 }
 /** One page of flaky groups, searched, filtered and sorted by the server. */
 export const flakyTestsPage = (q: FlakyTestsQuery) => request<FlakyTestsPage>(`/api/flaky-tests${query({ ...q })}`);

@@ -4,6 +4,7 @@ import * as api from '../api/calls.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
+import { useBranchParam } from '../lib/branch-param.js';
 import { useSession } from '../session/SessionProvider.js';
 import { readSession } from '../session/storage.js';
 import { DashboardContent } from './dashboard/DashboardContent.js';
@@ -17,10 +18,11 @@ import { canReview, markReviewReminderClosed, reviewReminderClosed } from './das
 /** SPEC.md section 2, Dashboard (/): the figures of one time range, the review banner and its dialog. */
 export function DashboardPage() {
   const [days, setDays] = useState(30);
+  const [branch, setBranch] = useBranchParam();
   // Bumped by testDataUpdated and by a finished review: the dashboard loads again. Its answer
   // carries the trend counts, so the trends reload with it.
   const [generation, setGeneration] = useState(0);
-  const dashboard = useApi(() => api.dashboard(days), [days, generation]);
+  const dashboard = useApi(() => api.dashboard(days, branch), [days, branch, generation]);
   const { user, pendingCount, refreshPendingCount } = useSession();
 
   const sessionToken = readSession()?.sessionToken;
@@ -55,7 +57,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg" pb="xl">
       {pendingCount > 0 && <PendingBanner count={pendingCount} onReview={() => setReviewOpen(true)} />}
-      <OverviewCard days={days} onDaysChange={setDays} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} />
+      <OverviewCard days={days} onDaysChange={setDays} branch={branch} onBranchChange={setBranch} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} />
       {body}
       {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} pendingCount={pendingCount} />}
     </Stack>

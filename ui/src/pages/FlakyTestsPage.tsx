@@ -1,4 +1,4 @@
-import { Button, NativeSelect, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { DEFAULT_WINDOW_DAYS } from '../../../core/analytics/formulas.js';
 import { parseDays, TIME_RANGES } from '../lib/time-range.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -11,6 +11,8 @@ import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
+import { BranchPicker } from '../components/BranchPicker.js';
+import { useBranchParam } from '../lib/branch-param.js';
 import { FlakyDetailDialog, type DialogSelection } from './flaky/FlakyDetailDialog.js';
 import { FlakyFilterStatus } from './flaky/FlakyFilterStatus.js';
 import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
@@ -49,14 +51,15 @@ export function FlakyTestsPage() {
   const [searchInput, setSearchInput] = useState('');
   const [search, setSearch] = useState('');
   const [browser, setBrowser] = useState<string | null>(null);
+  const [branch, setBranch] = useBranchParam();
   const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
   const [page, setPage] = useState(1);
   // The same window as the dashboard's (its links carry any other): its flaky count is this list's.
   const [days, setDays] = useState(DEFAULT_WINDOW_DAYS);
   const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
   const groups = useApi(
-    () => flakyTestsPage({ days, page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order }),
-    [days, page, search, browser, filter, sortKey, order, version],
+    () => flakyTestsPage({ days, page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order, branch }),
+    [days, page, search, browser, filter, sortKey, order, branch, version],
   );
   const answer = groups.data;
   const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
@@ -130,11 +133,13 @@ export function FlakyTestsPage() {
     return () => clearTimeout(timer);
   }, [searchInput, search]);
 
-  // Once the groups are in and the query has done its work, the address goes back to /flaky-tests.
+  // Once the groups are in and the query has done its work, the address goes back to /flaky-tests
+  // (keeping the branch filter, which lives in the address).
   const settled = !groups.loading && (groups.data !== undefined || groups.error !== null);
+  const kept = branch ? `?${new URLSearchParams({ branch })}` : '';
   useEffect(() => {
-    if (settled && location.search !== '') navigate('/flaky-tests', { replace: true });
-  }, [settled, location.search, navigate]);
+    if (settled && location.search !== kept) navigate(`/flaky-tests${kept}`, { replace: true });
+  }, [settled, location.search, kept, navigate]);
 
   useEffect(
     () =>
@@ -160,6 +165,11 @@ export function FlakyTestsPage() {
     setExpanded(new Set());
     setPage(1);
   };
+  const changeBranch = (next: string | null) => {
+    setBranch(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
   const changeSort = (next: SortChoice) => {
     setSort(next);
     setExpanded(new Set());
@@ -177,7 +187,7 @@ export function FlakyTestsPage() {
     });
 
   // No flaky test at all: not merely none for this search, browser or trend.
-  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
+  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && branch === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
 
   let content;
   if (answer === undefined && groups.error) content = <ErrorState text="Failed to load flaky tests" />;
@@ -232,7 +242,12 @@ export function FlakyTestsPage() {
             Tests whose runs pass sometimes and fail other times, grouped by test across browsers: {days === 0 ? 'all time' : `last ${days} days`}
           </span>
         }
-        actions={<NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => changeDays(Number(event.currentTarget.value))} w={170} />}
+        actions={
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <BranchPicker value={branch} onChange={changeBranch} />
+            <NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => changeDays(Number(event.currentTarget.value))} w={170} />
+          </Group>
+        }
       />
       {content}
       <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} />

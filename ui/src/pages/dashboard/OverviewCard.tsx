@@ -1,10 +1,25 @@
 import { Button, Group, Loader, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { TIME_RANGES } from '../../lib/time-range.js';
+import { BranchPicker } from '../../components/BranchPicker.js';
 
 
-/** The 'Dashboard Overview' card: the time range every figure below is computed over. */
-export function OverviewCard({ days, onDaysChange, showReport, refreshing }: { days: number; onDaysChange(days: number): void; showReport: boolean; refreshing: boolean }) {
+/** The 'Dashboard Overview' card: the time range (and branch) every figure below is computed over. */
+export function OverviewCard({
+  days,
+  onDaysChange,
+  branch,
+  onBranchChange,
+  showReport,
+  refreshing,
+}: {
+  days: number;
+  onDaysChange(days: number): void;
+  branch: string | null;
+  onBranchChange(branch: string | null): void;
+  showReport: boolean;
+  refreshing: boolean;
+}) {
   return (
     <Paper withBorder radius="md" p="lg">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="md">
@@ -15,9 +30,11 @@ export function OverviewCard({ days, onDaysChange, showReport, refreshing }: { d
           </Group>
           <Text c="dimmed" data-testid="overview-subtitle">
             {days === 0 ? 'Showing all test results' : `Showing test results from the last ${days} days`}
+            {branch !== null && ` on branch ${branch}`}
           </Text>
         </Stack>
-        <Group align="flex-end" gap="sm">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <BranchPicker value={branch} onChange={onBranchChange} w={200} />
           <NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => onDaysChange(Number(event.currentTarget.value))} w={170} />
           {showReport && (
             <Button component={Link} to={`/report?days=${days}`} variant="light">

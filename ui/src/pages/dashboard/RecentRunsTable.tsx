@@ -1,11 +1,12 @@
-import { Anchor, Paper, Table, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
-import type { RecentRun } from '../../../../core/api/analytics.js';
+import type { RecentRun, RunShard } from '../../../../core/api/analytics.js';
+import { BuildLink } from '../../components/BuildLink.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
 import sticky from '../../components/sticky-column.module.css';
 
-/** 'Recent Test Runs': each row opens that run's details. */
+/** 'Recent Test Runs': each row opens that run's details; the shards of one CI build are one row, each shard linked below its date. */
 export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
   const navigate = useNavigate();
   return (
@@ -33,9 +34,13 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
               {runs.map((run) => (
                 <Table.Tr key={run.id} style={{ cursor: 'pointer' }} onClick={() => navigate(`/upload/${run.id}`)}>
                   <Table.Td className={sticky.sticky}>
-                    <Anchor component={Link} to={`/upload/${run.id}`} size="sm" onClick={(event) => event.stopPropagation()}>
-                      {formatDateTime(run.execution_time)}
-                    </Anchor>
+                    <Stack gap={2} align="flex-start">
+                      <Anchor component={Link} to={`/upload/${run.id}`} size="sm" onClick={(event) => event.stopPropagation()}>
+                        {formatDateTime(run.execution_time)}
+                      </Anchor>
+                      {(run.build_id || run.build_url) && <BuildLink id={run.build_id} url={run.build_url} size="xs" />}
+                      {run.shards && <ShardList shards={run.shards} />}
+                    </Stack>
                   </Table.Td>
                   <Table.Td>
                     <BrowserLabel browser={run.browser} />
@@ -56,5 +61,28 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
         </Table.ScrollContainer>
       )}
     </Paper>
+  );
+}
+
+/** Shard k/n of the build with its own counts, each opening that shard's run. */
+function ShardList({ shards }: { shards: RunShard[] }) {
+  return (
+    <Group gap={4} wrap="wrap" data-testid="run-shards">
+      <Text size="xs" c="dimmed">
+        {shards.length} {shards.length === 1 ? 'shard' : 'shards'}:
+      </Text>
+      {shards.map((shard) => (
+        <Anchor
+          key={shard.id}
+          component={Link}
+          to={`/upload/${shard.id}`}
+          size="xs"
+          onClick={(event) => event.stopPropagation()}
+          title={`${shard.total_tests} tests, ${shard.passed_tests} passed, ${shard.failed_tests} failed, ${shard.skipped_tests} skipped, ${formatDuration(shard.duration_ms)}`}
+        >
+          {shard.shard_current ?? '?'}/{shard.shard_total ?? '?'} ({shard.passed_tests}✓ {shard.failed_tests}✗)
+        </Anchor>
+      ))}
+    </Group>
   );
 }

@@ -109,5 +109,8 @@ describe('flaky links', () => {
       '/flaky-tests?test=redirects+%2Fa%3Fpage%3D2%26sort%3Ddesc&file=x+y.spec.ts&browser=edge',
     );
     expect(flakySeverityHref('severe')).toBe('/flaky-tests?severity=severe');
+    // A branch-filtered dashboard's links keep its branch.
+    expect(flakySeverityHref('declining', 30, 'feat/a b')).toBe('/flaky-tests?severity=declining&branch=feat%2Fa+b');
+    expect(flakyTestHref({ test_title: 't', test_file: 'f.spec.ts', browser: 'edge' }, 30, 'main')).toBe('/flaky-tests?test=t&file=f.spec.ts&browser=edge&branch=main');
   });
 });

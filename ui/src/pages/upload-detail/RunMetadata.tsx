@@ -2,6 +2,7 @@ import { Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { UploadDetailResponse } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { BuildLink } from '../../components/BuildLink.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
 import { ReviewStatusBadge } from '../upload/ReviewStatusBadge.js';
 
@@ -38,6 +39,12 @@ export function RunMetadata({ detail }: { detail: UploadDetailResponse }) {
             '-'
           )}
         </Item>
+        {(upload.build_id || upload.build_url) && (
+          <Item label="CI Build">
+            <BuildLink id={upload.build_id} url={upload.build_url} />
+          </Item>
+        )}
+        {upload.shard_total !== null && upload.shard_total > 1 && <Item label="Shard">{`${upload.shard_current ?? '?'} of ${upload.shard_total}`}</Item>}
         <Item label="Total Duration">{formatDuration(stats.duration_ms)}</Item>
         <Item label="Review">
           <Stack gap={2} align="flex-start">

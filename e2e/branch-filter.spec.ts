@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { BranchesResponse, DashboardResponse, FlakyTestsPage } from '../core/api/analytics.js';
+import { apiGet, openDashboard } from './support/dashboard-helpers.js';
+import { OWN_REPORTS } from './support/cli.js';
+import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+
+/** Picks `branch` in the Branch select by typing part of it, as a user would. */
+async function pickBranch(page: Page, branch: string) {
+  const input = page.getByRole('combobox', { name: 'Branch' });
+  await input.click();
+  await input.fill(branch.slice(0, Math.max(3, branch.length - 2)));
+  await page.getByRole('listbox').getByRole('option', { name: branch, exact: true }).click();
+  await expect(input).toHaveValue(branch);
+}
+
+const hashQuery = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
+
+test.describe('branch filter', () => {
+  test('the dashboard shows one branch’s figures, keeps the branch in the address, and goes back to all branches', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    const { branches } = await apiGet<BranchesResponse>(page, server, '/api/branches');
+    const feature = branches.find((b) => b.name !== 'main')!.name;
+    const all = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+    const one = await apiGet<DashboardResponse>(page, server, `/api/dashboard?days=30&branch=${encodeURIComponent(feature)}`);
+    expect(one.summary[0].total_runs).toBeGreaterThan(0);
+    expect(one.summary[0].total_runs).toBeLessThan(all.summary[0].total_runs);
+
+    const stats = page.getByTestId('stat-cards');
+    await expect(stats).toContainText(`Test Runs${all.summary[0].total_runs}`);
+    // The picker offers the branches most recently run first.
+    await page.getByRole('combobox', { name: 'Branch' }).click();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue('All branches');
+    await expect(page.getByRole('listbox').getByRole('option').nth(0)).toHaveText('All branches');
+    await expect(page.getByRole('listbox').getByRole('option').nth(1)).toHaveText(branches[0]!.name);
+    await page.keyboard.press('Escape');
+
+    const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('branch') === feature);
+    await pickBranch(page, feature);
+    await asked;
+    await expect(stats).toContainText(`Test Runs${one.summary[0].total_runs}`);
+    await expect(stats).toContainText(`Passed Tests${one.summary[0].total_passed.toLocaleString('en-US')}`);
+    await expect(page.getByTestId('overview-subtitle')).toHaveText(`Showing test results from the last 30 days on branch ${feature}`);
+    await expect(page.getByTestId('recent-runs').locator('tbody tr')).toHaveCount(Math.min(one.recentRuns.length, 10));
+    expect(hashQuery(page).get('branch')).toBe(feature);
+    await shootBothThemes(page, 'branch-dashboard-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shootBothThemes(page, 'branch-dashboard-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // The address alone brings the same view back.
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue(feature);
+    await expect(stats).toContainText(`Test Runs${one.summary[0].total_runs}`);
+
+    // Its links into the flaky screen keep the branch.
+    await page.getByTestId('most-critical').getByRole('link', { name: 'View All' }).click();
+    await expect(page.getByRole('heading', { name: 'Flaky Test Analysis' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue(feature);
+    await expect.poll(() => hashQuery(page).get('branch')).toBe(feature);
+    await page.goBack();
+    await expect(page.getByRole('heading', { name: 'Dashboard Overview' })).toBeVisible();
+
+    // Clearing it is every branch again.
+    await pickBranch(page, 'All branches');
+    await expect(stats).toContainText(`Test Runs${all.summary[0].total_runs}`);
+    expect(hashQuery(page).has('branch')).toBe(false);
+  });
+
+  test('the flaky screen lists one branch’s flaky tests and keeps the branch while deep links settle', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await signIn(page, server, { hash: '/flaky-tests?branch=main' });
+    const onMain = await apiGet<FlakyTestsPage>(page, server, '/api/flaky-tests?page=1&pageSize=200&branch=main');
+    const everywhere = await apiGet<FlakyTestsPage>(page, server, '/api/flaky-tests?page=1&pageSize=200');
+    expect(onMain.total).toBeGreaterThan(0);
+    expect(onMain).not.toEqual(everywhere);
+
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue('main');
+    await expect(page.getByTestId('flaky-group')).toHaveCount(Math.min(onMain.items.length, 50));
+    await expect(page.getByTestId('flaky-group').first().getByTestId('group-title')).toHaveText(onMain.items[0]!.test_title.slice(0, 60) + (onMain.items[0]!.test_title.length > 60 ? '...' : ''));
+    await shootBothThemes(page, 'branch-flaky-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shootBothThemes(page, 'branch-flaky-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // A severity deep link is applied, then the address keeps only the branch.
+    await page.goto(`${server.url}#/flaky-tests?severity=severe&branch=main`);
+    await expect.poll(() => hashQuery(page).toString()).toBe('branch=main');
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue('main');
+
+    const { branches } = await apiGet<BranchesResponse>(page, server, '/api/branches');
+    const feature = branches.find((b) => b.name !== 'main')!.name;
+    const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/flaky-tests' && new URL(r.url()).searchParams.get('branch') === feature);
+    await pickBranch(page, feature);
+    await asked;
+    expect(hashQuery(page).get('branch')).toBe(feature);
+  });
+
+  test('the shards of one CI build are one recent run with its shards and a link to the build', async ({ page, flakeboard }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-e2e-shards-'));
+    try {
+      const report = JSON.parse(readFileSync(join(OWN_REPORTS, 'run-1.json'), 'utf8')) as { config: object; suites: unknown[] };
+      const paths = report.suites.map((suite, i) => {
+        const file = join(dir, `shard-${i + 1}.json`);
+        writeFileSync(file, JSON.stringify({ ...report, config: { ...report.config, shard: { current: i + 1, total: report.suites.length } }, suites: [suite] }));
+        return file;
+      });
+      const server = await flakeboard.start({
+        template: 'empty',
+        imports: [{ paths, approve: true, branch: 'main', commit: 'c0ffee', buildId: '9001', buildUrl: 'https://ci.example.com/builds/9001' }],
+      });
+      await signIn(page, server);
+      await page.getByLabel('Time Range').selectOption('0');
+      const runs = page.getByTestId('recent-runs').locator('tbody tr');
+      await expect(runs).toHaveCount(1);
+      await expect(page.getByTestId('stat-cards')).toContainText('Test Runs1');
+      const link = runs.getByTestId('build-link');
+      await expect(link).toHaveText('Build 9001');
+      await expect(link).toHaveAttribute('href', 'https://ci.example.com/builds/9001');
+      await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+      await expect(runs.getByTestId('run-shards')).toContainText('3 shards:');
+      await expect(runs.getByTestId('run-shards').getByRole('link')).toHaveText([/^1\/3 /, /^2\/3 /, /^3\/3 /]);
+      await shootBothThemes(page, 'shards-recent-runs-1440');
+      await runs.getByTestId('run-shards').getByRole('link').nth(1).click();
+      await expect(page.getByTestId('meta-shard')).toHaveText('Shard2 of 3');
+      await expect(page.getByTestId('meta-ci-build').getByRole('link')).toHaveAttribute('href', 'https://ci.example.com/builds/9001');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shootBothThemes(page, 'shards-run-detail-390', { fullPage: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
