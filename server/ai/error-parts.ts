@@ -36,6 +36,16 @@ export function protocolMethod(line: string): string | null {
   return end === -1 || end - from > 80 ? null : line.slice(from, end);
 }
 
+/** The browser's words after "Protocol error (Method): ", at most 160 characters. */
+export function protocolReason(line: string): string | null {
+  const at = line.indexOf('Protocol error (');
+  if (at === -1) return null;
+  const close = line.indexOf('): ', at);
+  if (close === -1 || close - at > 100) return null;
+  const reason = line.slice(close + 3).trim();
+  return reason === '' ? null : redactSecrets(reason.length > 160 ? `${reason.slice(0, 159)}…` : reason);
+}
+
 /** Locator and match count of "strict mode violation: getByText('Save') resolved to 2 elements". */
 export function strictParts(line: string): { locator: string | null; count: number | null } {
   const marker = 'strict mode violation: ';

@@ -10,7 +10,7 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { excerpt } from './error-text.js';
 import { redactSecrets } from './redact.js';
-import { apiCall, httpStatusPair, isErrorAfterSuccess, leadingNumber, numberAfter, portIn, protocolMethod, quotedAfter, requestLine, statusIn, strictParts, thrownStatus, urlOnLine } from './error-parts.js';
+import { apiCall, httpStatusPair, isErrorAfterSuccess, leadingNumber, numberAfter, portIn, protocolMethod, protocolReason, quotedAfter, requestLine, statusIn, strictParts, thrownStatus, urlOnLine } from './error-parts.js';
 
 export type FailureKind =
   | 'strict-mode'
@@ -50,6 +50,8 @@ export interface FailureReading {
   received: string | null;
   /** A thrown error's own message (API prefix and "Error: " removed); a protocol call's method. */
   thrown: string | null;
+  /** The browser's own reason for refusing a protocol call ("Could not find node with given id"). */
+  reason: string | null;
   /** The lines this reading rests on, as short excerpts. */
   lines: string[];
 }
@@ -68,6 +70,7 @@ const EMPTY: Omit<FailureReading, 'kind'> = {
   expected: null,
   received: null,
   thrown: null,
+  reason: null,
   lines: [],
 };
 
@@ -98,7 +101,7 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
   }
   const protocol = lineWith('Protocol error') ?? lineWith('Frame was detached') ?? lineWith('frame was detached') ?? lineWith('Target crashed');
   if (protocol) {
-    return { ...EMPTY, kind: 'protocol-error', thrown: protocolMethod(protocol), lines: show(protocol) };
+    return { ...EMPTY, kind: 'protocol-error', thrown: protocolMethod(protocol), reason: protocolReason(protocol), lines: show(protocol) };
   }
   // A test timeout closes the page under the call in flight, which then says "has been closed":
   // when the message starts with the timeout, the timeout is the cause.
