@@ -10,7 +10,8 @@ import type { FailureReading } from './failure-reading.js';
 
 const SAFE_LOCATOR = /^(?:locator|getBy\w{1,20})\([^\n`$]{1,100}\)$/;
 const code = (locator: string | null | undefined, fallback: string): string => (locator && SAFE_LOCATOR.test(locator) ? `page.${locator}` : fallback);
-const timeoutText = (r: FailureReading | null): string => (r?.timeout ? `the ${r.timeout.kind} timeout of ${seconds(r.timeout.ms)} (${r.timeout.ms} ms)` : 'its timeout');
+// Seconds and milliseconds both, except under a second, where they would say the same twice.
+const timeoutText = (r: FailureReading | null): string => (r?.timeout ? `the ${r.timeout.kind} timeout of ${seconds(r.timeout.ms)}${r.timeout.ms >= 1000 ? ` (${r.timeout.ms} ms)` : ''}` : 'its timeout');
 const inStep = (step: string | null): string => (step ? ` in step ${quoted(step)}` : '');
 const pathOf = (url: string | null): string | null => {
   if (!url) return null;

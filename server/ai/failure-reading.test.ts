@@ -57,6 +57,8 @@ describe('readFailure', () => {
     expect(read(poll)).toMatchObject({ kind: 'assertion-mismatch', received: '3', timeout: { kind: 'expect', ms: 1000 } });
     const aria = "Error: expect(locator).toMatchAriaSnapshot(expected) failed\n\nLocator: locator('body')\nTimeout: 1200ms\n- Expected  - 1\n+ Received  + 2\n\n- - heading \"Front desk\" [level=1]\n+ - heading \"Desk\" [level=1]";
     expect(read(aria).kind).toBe('snapshot-mismatch');
+    const contains = "Error: expect(locator).toContainText(expected) failed\n\nLocator: locator('#total')\nExpected substring: \"Total: 40 EUR\"\nReceived string:    \"Total: 42 EUR\"\nTimeout: 1200ms";
+    expect(read(contains)).toMatchObject({ kind: 'assertion-mismatch', expected: '"Total: 40 EUR"', received: '"Total: 42 EUR"' });
   });
 
   it('reads an error status however it is reported: a status assertion without a URL, or a thrown message', () => {

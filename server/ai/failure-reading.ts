@@ -151,7 +151,8 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
       const answer = lines.find((l) => l.trimStart().startsWith('← ')) ?? null;
       return { ...EMPTY, kind: 'http-status', ...requestLine(sent), status: answer ? statusIn(answer.trimStart().slice(2)) : null, lines: show(first, sent, answer) };
     }
-    const expectedLine = lines.find((l) => /^\s{0,8}Expected(?: string| pattern| value)?:/.test(l)) ?? null;
+    // toContainText says "Expected substring:"; toHaveText with a list "Expected: [..]".
+    const expectedLine = lines.find((l) => /^\s{0,8}Expected(?: string| substring| pattern| value)?:/.test(l)) ?? null;
     const receivedLine = lines.find((l) => /^\s{0,8}Received(?: string| value)?:/.test(l)) ?? null;
     const expected = expectedLine ? clip(afterColon(expectedLine)) : null;
     const received = receivedLine ? clip(afterColon(receivedLine)) : null;
