@@ -10,7 +10,8 @@ import type { FailureReading } from './failure-reading.js';
 
 const SAFE_LOCATOR = /^(?:locator|getBy\w{1,20})\([^\n`$]{1,100}\)$/;
 const code = (locator: string | null | undefined, fallback: string): string => (locator && SAFE_LOCATOR.test(locator) ? `page.${locator}` : fallback);
-const timeoutText = (r: FailureReading | null): string => (r?.timeout ? `the ${r.timeout.kind} timeout of ${seconds(r.timeout.ms)} (${r.timeout.ms} ms)` : 'its timeout');
+// Seconds and milliseconds both, except under a second, where they would say the same twice.
+const timeoutText = (r: FailureReading | null): string => (r?.timeout ? `the ${r.timeout.kind} timeout of ${seconds(r.timeout.ms)}${r.timeout.ms >= 1000 ? ` (${r.timeout.ms} ms)` : ''}` : 'its timeout');
 const inStep = (step: string | null): string => (step ? ` in step ${quoted(step)}` : '');
 const pathOf = (url: string | null): string | null => {
   if (!url) return null;
@@ -49,7 +50,11 @@ export function causeText(d: Diagnosis, browser: string): string {
     case 'slow-response':
       return `${r?.url ?? 'The server'} answered too slowly: ${timeoutText(r)} ran out before the response came${inStep(d.step)}. A slow response (server, network or a cold start), not a missing element.`;
     case 'protocol-error':
-      return `A browser protocol error${r?.thrown ? ` (${r.thrown})` : ''}: the browser refused a low-level call, because the node, frame or target it named no longer existed${inStep(d.step)}. The test holds a reference (a node id, a frame) after the page replaced or removed it.`;
+      return `A browser protocol error${r?.thrown ? ` (${r.thrown})` : ''}: the browser refused a low-level call${r?.reason ? `, saying ${quoted(r.reason)}` : ''}${inStep(d.step)}. ${
+        staleReference(r)
+          ? 'The node, frame or target it named no longer existed: the test holds a reference (a node id, a frame) after the page replaced or removed it.'
+          : 'The call or its parameters do not fit this browser (a wrong value, or a protocol that changed between versions).'
+      }`;
     case 'thrown-error':
       return `The test or the app threw an error, and its message is the cause: ${quoted(r?.thrown ?? 'an error')}${inStep(d.step)}. It is the same error in ${Math.round(d.agreement * d.failures.length)} of ${d.failures.length} failures.`;
     case 'unexpected-pass':
@@ -97,6 +102,11 @@ function failureInWords(r: FailureReading): string {
   }
 }
 
+/** A protocol refusal about something gone (a node, frame, context, target), or one without a reason. */
+function staleReference(r: FailureReading | null): boolean {
+  return !r?.reason || /\b(?:could not find|cannot find|no node|not found|detached|no longer|does not exist|closed)\b/i.test(r.reason);
+}
+
 /** The fixes of the class, most direct first. */
 export function causeFixes(d: Diagnosis): AiRecommendationDetail[] {
   const r = d.reading;
@@ -117,6 +127,7 @@ export function causeFixes(d: Diagnosis): AiRecommendationDetail[] {
     case 'slow-response':
       return [{ title: 'Make the slow response fast, or wait for it on purpose', description: `It answers after ${timeoutText(r)}. Find why it is slow (server, data, cold start); if it is legitimately slow, give that one call a longer timeout, or stub it when the test is about the UI.`, codeExample: r?.timeout?.kind === 'navigation' ? `await page.goto(url, { timeout: 10_000, waitUntil: 'domcontentloaded' });` : `await page.route('**${pathOf(r?.url ?? null) ?? '/api/…'}', (route) => route.fulfill({ json: {} }));` }];
     case 'protocol-error':
+      if (!staleReference(r)) return [{ title: `Check the ${r?.thrown ?? 'protocol'} call against this browser's protocol`, description: `The browser rejected the call itself${r?.reason ? ` (${quoted(r.reason)})` : ''}: compare its parameters with the Chrome DevTools Protocol of this browser version, or use a Playwright API instead of a raw protocol call.`, codeExample: `// https://chromedevtools.github.io/devtools-protocol/\nawait page.keyboard.press('A'); // rather than Input.dispatchKeyEvent` }];
       return [{ title: 'Re-query the node or frame after the page changes it', description: 'Do not keep node ids, element handles or frames across a re-render or navigation; use locators, which resolve again each time.', codeExample: `const frame = page.frameLocator('#preview');\nawait expect(frame.getByRole('heading')).toBeVisible();` }];
     case 'thrown-error':
       return [{ title: 'Fix what the message says', description: `The error ${quoted(r?.thrown ?? '…')} comes from the test or the app code, the same way each time. Find where it is thrown (the stack in the Test History tab) and fix that code or the data it needs.` }];

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AiAnalysisRequest } from '../../core/api/ai.js';
 import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+import { causeText } from './cause-text.js';
 import { diagnose } from './diagnose.js';
 import { gatherEvidence } from './evidence.js';
 import { readSignals } from './signals.js';
@@ -100,7 +101,16 @@ describe('diagnose', () => {
     expect(diagnosed([{ failed: true, message: null }]).causeClass).toBe('not-sure');
   });
 
-  it('grows more confident with more failures that agree', () => {
+  it("explains a protocol refusal by the browser's own reason, not always by a stale reference", () => {
+    const refusal = (reason: string) => diagnosed([1, 2].map(() => ({ failed: true, message: `Error: cdpSession.send: Protocol error (Input.dispatchKeyEvent): ${reason}` })));
+    const badCall = refusal("Unexpected event type 'keyTwice'");
+    expect(badCall.causeClass).toBe('protocol-error');
+    expect(causeText(badCall, 'chromium')).toMatch(/saying "Unexpected event type 'keyTwice'".*do not fit this browser/);
+    expect(causeText(badCall, 'chromium')).not.toMatch(/no longer existed/);
+    expect(causeText(refusal('Could not find node with given id'), 'chromium')).toMatch(/no longer existed/);
+  });
+
+    it('grows more confident with more failures that agree', () => {
     const strict = "Error: locator.click: Error: strict mode violation: getByText('Save') resolved to 2 elements:";
     const one = diagnosed([{ failed: false }, { failed: true, message: strict }]);
     const four = diagnosed([1, 2, 3, 4].map(() => ({ failed: true, message: strict })));

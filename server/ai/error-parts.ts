@@ -36,6 +36,16 @@ export function protocolMethod(line: string): string | null {
   return end === -1 || end - from > 80 ? null : line.slice(from, end);
 }
 
+/** The browser's words after "Protocol error (Method): ", at most 160 characters. */
+export function protocolReason(line: string): string | null {
+  const at = line.indexOf('Protocol error (');
+  if (at === -1) return null;
+  const close = line.indexOf('): ', at);
+  if (close === -1 || close - at > 100) return null;
+  const reason = line.slice(close + 3).trim();
+  return reason === '' ? null : redactSecrets(reason.length > 160 ? `${reason.slice(0, 159)}…` : reason);
+}
+
 /** Locator and match count of "strict mode violation: getByText('Save') resolved to 2 elements". */
 export function strictParts(line: string): { locator: string | null; count: number | null } {
   const marker = 'strict mode violation: ';
@@ -102,4 +112,23 @@ export function httpStatusPair(expected: string, received: string): number | nul
   const e = /^\d{3}$/.test(expected) ? Number(expected) : null;
   const r = /^\d{3}$/.test(received) ? Number(received) : null;
   return e !== null && r !== null && e >= 100 && e <= 599 && r >= 100 && r <= 599 ? r : null;
+}
+
+/** Expected a 2xx, received a 4xx or 5xx: a status assertion even where no URL is shown. */
+export function isErrorAfterSuccess(expected: string, received: number): boolean {
+  const e = /^\d{3}$/.test(expected) ? Number(expected) : null;
+  return e !== null && e >= 200 && e <= 299 && received >= 400 && received <= 599;
+}
+
+/**
+ * The error status a thrown message names: "GET /reports answered 404", "Request failed with
+ * status code 503", "HTTP 401", with the method and URL or path when it names them.
+ */
+export function thrownStatus(line: string): { status: number; method: string | null; url: string | null } | null {
+  const m = /\b(?:status(?: code)?|answered|responded with|returned|HTTP) (\d{3})\b/i.exec(line);
+  if (!m) return null;
+  const status = Number(m[1]);
+  if (status < 400 || status > 599) return null;
+  const sent = /\b(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/[^\s"'`]{0,300})/.exec(line);
+  return { status, method: sent ? sent[1]! : null, url: urlOnLine(line) ?? (sent ? redactSecrets(sent[2]!) : null) };
 }

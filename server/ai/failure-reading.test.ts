@@ -50,6 +50,33 @@ describe('readFailure', () => {
     expect(read(null, true).kind).toBe('unexpected-pass');
     expect(read(null, false).kind).toBe('none');
   });
+
+  // Shapes the held-out corpus (fixtures/diagnosis-holdout) showed the first rules missing.
+  it('reads expect.poll as an assertion with its own limit, and an aria snapshot as a snapshot', () => {
+    const poll = 'Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: 2\nReceived: 3\n\nCall Log:\n- Timeout 1000ms exceeded while waiting on the predicate';
+    expect(read(poll)).toMatchObject({ kind: 'assertion-mismatch', received: '3', timeout: { kind: 'expect', ms: 1000 } });
+    const aria = "Error: expect(locator).toMatchAriaSnapshot(expected) failed\n\nLocator: locator('body')\nTimeout: 1200ms\n- Expected  - 1\n+ Received  + 2\n\n- - heading \"Front desk\" [level=1]\n+ - heading \"Desk\" [level=1]";
+    expect(read(aria).kind).toBe('snapshot-mismatch');
+    const contains = "Error: expect(locator).toContainText(expected) failed\n\nLocator: locator('#total')\nExpected substring: \"Total: 40 EUR\"\nReceived string:    \"Total: 42 EUR\"\nTimeout: 1200ms";
+    expect(read(contains)).toMatchObject({ kind: 'assertion-mismatch', expected: '"Total: 40 EUR"', received: '"Total: 42 EUR"' });
+  });
+
+  it('reads an error status however it is reported: a status assertion without a URL, or a thrown message', () => {
+    expect(read("Error: members API status\n\nexpect(received).toBe(expected) // Object.is equality\n\nExpected: 200\nReceived: 401")).toMatchObject({ kind: 'http-status', status: 401 });
+    expect(read('Error: GET /reports/2026 answered 404')).toMatchObject({ kind: 'http-status', status: 404, method: 'GET', url: '/reports/2026' });
+    expect(read('AxiosError: Request failed with status code 503')).toMatchObject({ kind: 'http-status', status: 503 });
+    // A 2xx named in a thrown message, or an error status expected, is no HTTP failure.
+    expect(read('Error: upload answered 201 but no id came back').kind).toBe('thrown-error');
+    expect(read('Error: expect(received).toBe(expected)\n\nExpected: 404\nReceived: 200').kind).toBe('assertion-mismatch');
+  });
+
+  it('knows a page that never answered an expect, and a test timeout that closed the page under a call', () => {
+    const closed = "Error: expect(locator).toBeVisible() failed\n\nLocator:  getByRole('button', { name: 'Renew' })\nExpected: visible\nReceived: undefined\n";
+    expect(read(closed)).toMatchObject({ kind: 'closed-page', locator: "getByRole('button', { name: 'Renew' })" });
+    // Ran and timed out: a call log and a limit; that is an element state, not a closed page.
+    expect(read(`${closed}Timeout: 1200ms\n\nCall log:\n  - waiting for getByRole('button')`).kind).not.toBe('closed-page');
+    expect(read('Test timeout of 10000ms exceeded.\nError: locator.click: Target page, context or browser has been closed')).toMatchObject({ kind: 'test-timeout', timeout: { kind: 'test', ms: 10000 } });
+  });
 });
 
 const tally = (browser: string, projects: string[] = [browser]): BrowserTally => ({ browser, projects, runs: 5, failures: 0, passedOnRetry: 0, failedEveryAttempt: 0, topCategory: null });
@@ -59,7 +86,9 @@ describe('settingsThatDiffer', () => {
     expect(settingsThatDiffer(tally('webkit'), [tally('chromium'), tally('firefox')]).map((s) => s.setting)).toEqual(['browserName']);
     expect(settingsThatDiffer(tally('Mobile Chrome'), [tally('chromium')]).map((s) => s.setting)).toEqual(['viewport', 'isMobile']);
     expect(settingsThatDiffer(tally('chromium', ['chromium-dark']), [tally('chromium-light')]).map((s) => s.setting)).toEqual(['colorScheme']);
-    // Names that say nothing about a setting: nothing is claimed.
+    expect(settingsThatDiffer(tally('touch'), [tally('p1')]).map((s) => s.setting)).toEqual(['hasTouch']);
+    // Names that say nothing about a setting: nothing is claimed (p2 differs by locale here; the report cannot tell).
+    expect(settingsThatDiffer(tally('p2'), [tally('p1')])).toEqual([]);
     expect(settingsThatDiffer(tally('shard-b'), [tally('shard-a')])).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { excerpt } from './error-text.js';
 import { redactSecrets } from './redact.js';
-import { apiCall, httpStatusPair, leadingNumber, numberAfter, portIn, protocolMethod, quotedAfter, requestLine, statusIn, strictParts, urlOnLine } from './error-parts.js';
+import { apiCall, httpStatusPair, isErrorAfterSuccess, leadingNumber, numberAfter, portIn, protocolMethod, protocolReason, quotedAfter, requestLine, statusIn, strictParts, thrownStatus, urlOnLine } from './error-parts.js';
 
 export type FailureKind =
   | 'strict-mode'
@@ -50,6 +50,8 @@ export interface FailureReading {
   received: string | null;
   /** A thrown error's own message (API prefix and "Error: " removed); a protocol call's method. */
   thrown: string | null;
+  /** The browser's own reason for refusing a protocol call ("Could not find node with given id"). */
+  reason: string | null;
   /** The lines this reading rests on, as short excerpts. */
   lines: string[];
 }
@@ -68,6 +70,7 @@ const EMPTY: Omit<FailureReading, 'kind'> = {
   expected: null,
   received: null,
   thrown: null,
+  reason: null,
   lines: [],
 };
 
@@ -92,15 +95,17 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
     const { locator, count } = strictParts(strict);
     return { ...EMPTY, kind: 'strict-mode', locator, matched: count, lines: show(strict) };
   }
-  if (has('toMatchSnapshot') || has('toHaveScreenshot') || has('Screenshot comparison failed') || lines.some((l) => l.trimStart().startsWith('Snapshot:'))) {
+  if (has('toMatchSnapshot') || has('toMatchAriaSnapshot') || has('toHaveScreenshot') || has('Screenshot comparison failed') || lines.some((l) => l.trimStart().startsWith('Snapshot:'))) {
     const name = lines.find((l) => l.trimStart().startsWith('Snapshot:'));
     return { ...EMPTY, kind: 'snapshot-mismatch', thrown: name ? clip(afterColon(name)) : null, lines: show(first, name ?? null, ...diffLines(lines).slice(0, 2)) };
   }
   const protocol = lineWith('Protocol error') ?? lineWith('Frame was detached') ?? lineWith('frame was detached') ?? lineWith('Target crashed');
   if (protocol) {
-    return { ...EMPTY, kind: 'protocol-error', thrown: protocolMethod(protocol), lines: show(protocol) };
+    return { ...EMPTY, kind: 'protocol-error', thrown: protocolMethod(protocol), reason: protocolReason(protocol), lines: show(protocol) };
   }
-  const closed = lineWith('has been closed') ?? lineWith('Target closed');
+  // A test timeout closes the page under the call in flight, which then says "has been closed":
+  // when the message starts with the timeout, the timeout is the cause.
+  const closed = first.startsWith('Test timeout of ') ? null : lineWith('has been closed') ?? lineWith('Target closed');
   if (closed) return { ...EMPTY, kind: 'closed-page', thrown: apiCall(first), lines: show(closed) };
 
   const refused = lineWith('ERR_CONNECTION_REFUSED') ?? lineWith('ECONNREFUSED');
@@ -115,7 +120,10 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
   }
 
   const timeoutLine = lines.find((l) => /\bTimeout \d{1,7}ms exceeded/.test(l)) ?? null;
-  if (timeoutLine) {
+  // An expect that failed says so on its first line; a timeout in its call log (expect.poll's
+  // "Timeout 1000ms exceeded while waiting on the predicate") is the expect's own limit.
+  const expectFailed = /^(?:Error: )?expect[.(]/.test(first.trim());
+  if (timeoutLine && !expectFailed) {
     const ms = numberAfter(timeoutLine, 'Timeout ', 'ms exceeded')!;
     const call = apiCall(first) ?? '';
     if (/^(?:page|frame)\.(?:goto|reload|goBack|goForward|waitForURL|waitForNavigation)$/.test(call) || has('navigating to "')) {
@@ -143,18 +151,26 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
       const answer = lines.find((l) => l.trimStart().startsWith('← ')) ?? null;
       return { ...EMPTY, kind: 'http-status', ...requestLine(sent), status: answer ? statusIn(answer.trimStart().slice(2)) : null, lines: show(first, sent, answer) };
     }
-    const expectedLine = lines.find((l) => /^\s{0,8}Expected(?: string| pattern| value)?:/.test(l)) ?? null;
+    // toContainText says "Expected substring:"; toHaveText with a list "Expected: [..]".
+    const expectedLine = lines.find((l) => /^\s{0,8}Expected(?: string| substring| pattern| value)?:/.test(l)) ?? null;
     const receivedLine = lines.find((l) => /^\s{0,8}Received(?: string| value)?:/.test(l)) ?? null;
     const expected = expectedLine ? clip(afterColon(expectedLine)) : null;
     const received = receivedLine ? clip(afterColon(receivedLine)) : null;
     const limitLine = lines.find((l) => /^\s{0,8}Timeout:/.test(l)) ?? null;
-    const limit = limitLine ? leadingNumber(afterColon(limitLine)) : null;
+    const limit = limitLine ? leadingNumber(afterColon(limitLine)) : timeoutLine ? numberAfter(timeoutLine, 'Timeout ', 'ms exceeded') : null;
     const timeout = limit !== null ? { kind: 'expect' as const, ms: limit } : null;
     const locatorLine = lines.find((l) => /^\s{0,8}Locator:/.test(l)) ?? null;
     const locator = locatorLine ? clip(afterColon(locatorLine)) : null;
     const status = expected !== null && received !== null ? httpStatusPair(expected, received) : null;
     const url = status !== null ? urlOnLine(first) ?? urlOnLine(lines.find((l) => l.includes('://')) ?? '') : null;
-    if (status !== null && url) return { ...EMPTY, kind: 'http-status', status, url, expected, received, lines: show(first, expectedLine, receivedLine) };
+    // A success expected and an error status received is an HTTP status, with or without a URL.
+    if (status !== null && (url || isErrorAfterSuccess(expected!, status))) return { ...EMPTY, kind: 'http-status', status, url, expected, received, lines: show(first, expectedLine, receivedLine) };
+    // Playwright prints "Received: undefined" with neither a limit nor a call log when the page
+    // never answered the expect (its protocol call failed without details, as on a closed page
+    // or context), not when the element had a wrong value.
+    if (locator && received === 'undefined' && limitLine === null && !has('Call log:')) {
+      return { ...EMPTY, kind: 'closed-page', locator, thrown: `the expect on ${locator} got no answer from the page`, lines: show(first, locatorLine, receivedLine) };
+    }
     const notFound = has('element(s) not found');
     const stateMatcher = /\.(?:toBeVisible|toBeAttached|toBeEnabled|toBeEditable|toBeInViewport|toBeChecked|toBeFocused)\(/.test(first);
     if (locator && (notFound || (stateMatcher && (received === 'hidden' || received === 'disabled' || received === null)))) {
@@ -172,6 +188,10 @@ export function readFailure(message: string | null, expectedFailure: boolean): F
       lines: show(first, expectedLine, receivedLine, ...diff.slice(0, 2)),
     };
   }
+  // A thrown message that names an error status ("GET /x answered 404", axios's "Request failed
+  // with status code 503") reports an HTTP answer, not a bug in the test's code.
+  const http = thrownStatus(first);
+  if (http) return { ...EMPTY, kind: 'http-status', ...http, thrown: thrownMessage(first), lines: show(first) };
   return { ...EMPTY, kind: 'thrown-error', thrown: thrownMessage(first), lines: show(first) };
 }
 

@@ -9,6 +9,7 @@ import type { AiAnalysisRequest } from '../../core/api/ai.js';
 import { CRAFTED_REDACTION_MESSAGE, DANGEROUS_PIECES, ISSUE_TEXTS, oneMegabyteLine } from '../../fixtures/testing/hostile-text.js';
 import { nonLinearShapes, timed } from '../../fixtures/testing/linear-time.js';
 import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+import { protocolReason, thrownStatus } from './error-parts.js';
 import { actionabilityIn, excerpt, expectedReceivedIn, failedCallIn, failingStepIn, lastStepIn, locatorIn, timeoutLimitIn, urlIn } from './error-text.js';
 import { gatherEvidence } from './evidence.js';
 import { readFailure } from './failure-reading.js';
@@ -76,7 +77,10 @@ const FUNCTIONS: Array<[string, (text: string) => unknown]> = [
   ['failingStepIn', (text) => failingStepIn(JSON.stringify([{ title: text, error: text }]))],
   ['lastStepIn', (text) => lastStepIn(JSON.stringify([{ title: 'a', steps: [{ title: text }] }]))],
   ['readFailure', (text) => readFailure(text, false)],
-  ['readFailure after a first line of each kind', (text) => ['TimeoutError: page.goto: Timeout 5ms exceeded.', 'Error: expect(locator).toBeVisible() failed', 'Error: expect(response).toBeOK() failed', 'Error: apiRequestContext.get: Timeout 9ms exceeded.'].map((first) => readFailure(`${first}\n${text}`, false))],
+  ['readFailure after a first line of each kind', (text) => ['TimeoutError: page.goto: Timeout 5ms exceeded.', 'Error: expect(locator).toBeVisible() failed', 'Error: expect(response).toBeOK() failed', 'Error: apiRequestContext.get: Timeout 9ms exceeded.', 'Error: expect(received).toBe(expected)', 'Test timeout of 5ms exceeded.'].map((first) => readFailure(`${first}\n${text}`, false))],
+  ['readFailure with the text as a thrown first line', (text) => readFailure(`Error: GET /a answered 404 ${text}`, false)],
+  ['thrownStatus', thrownStatus],
+  ['protocolReason', (text) => protocolReason(`Protocol error (X.y): ${text}`)],
   ['codeOf', codeOf],
   ['nonRetryingAssertion', nonRetryingAssertion],
   ['findAntiPatterns', (text) => findAntiPatterns([text], null)],

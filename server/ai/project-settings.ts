@@ -6,7 +6,7 @@
  */
 import type { BrowserTally } from './evidence.js';
 
-export type ProjectSetting = 'viewport' | 'isMobile' | 'colorScheme' | 'browserName' | 'deviceScaleFactor';
+export type ProjectSetting = 'viewport' | 'isMobile' | 'hasTouch' | 'colorScheme' | 'browserName' | 'deviceScaleFactor';
 
 export interface SettingDifference {
   setting: ProjectSetting;
@@ -25,6 +25,7 @@ const WORDS: Array<{ words: string[]; reads: Read[] }> = [
   { words: ['mobile', 'phone', 'iphone', 'pixel', 'galaxy', 'android', 'smartphone'], reads: [{ setting: 'viewport', value: 'a phone-sized viewport' }, { setting: 'isMobile', value: 'isMobile (touch)' }] },
   { words: ['tablet', 'ipad'], reads: [{ setting: 'viewport', value: 'a tablet-sized viewport' }, { setting: 'isMobile', value: 'isMobile (touch)' }] },
   { words: ['desktop', 'laptop', 'widescreen'], reads: [{ setting: 'viewport', value: 'a desktop-sized viewport' }] },
+  { words: ['touch', 'touchscreen'], reads: [{ setting: 'hasTouch', value: 'hasTouch: true (touch input)' }] },
   { words: ['dark'], reads: [{ setting: 'colorScheme', value: 'colorScheme: dark' }] },
   { words: ['light'], reads: [{ setting: 'colorScheme', value: 'colorScheme: light' }] },
   { words: ['chromium', 'chrome', 'edge', 'msedge'], reads: [{ setting: 'browserName', value: 'chromium' }] },
@@ -37,6 +38,7 @@ const WORDS: Array<{ words: string[]; reads: Read[] }> = [
 const DEFAULTS: Record<ProjectSetting, string> = {
   viewport: 'a desktop-sized viewport',
   isMobile: 'no isMobile',
+  hasTouch: 'no touch input',
   colorScheme: 'colorScheme: light',
   browserName: 'chromium',
   deviceScaleFactor: 'deviceScaleFactor 1',
