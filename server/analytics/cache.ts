@@ -14,6 +14,7 @@ import type { Store } from '../store/open.js';
  */
 export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
+  private readonly inFlight = new Map<string, Promise<string>>();
   private version = '';
   private readonly signature;
   private held = 0;
@@ -56,6 +57,28 @@ export class AnalyticsCache {
     while (this.entries.size > 0 && (this.entries.size >= this.maxEntries || this.held + size > this.maxChars)) this.drop(this.entries.keys().next().value!);
     this.entries.set(key, value);
     this.held += size;
+  }
+
+  /**
+   * The JSON answer kept under `key` for today's data, else computed once however many callers
+   * ask for it at the same time (they share the computation) and kept.
+   */
+  async answer(today: number, key: string, compute: () => Promise<string>): Promise<string> {
+    const version = this.versionFor(today);
+    const cached = this.lookup(version, key);
+    if (cached.hit) return cached.value as string;
+    const flightKey = `${version}\n${key}`;
+    let pending = this.inFlight.get(flightKey);
+    if (!pending) {
+      pending = compute()
+        .then((value) => {
+          this.keep(version, key, value);
+          return value;
+        })
+        .finally(() => this.inFlight.delete(flightKey));
+      this.inFlight.set(flightKey, pending);
+    }
+    return pending;
   }
 
   /** Characters held, for tests and diagnostics. */

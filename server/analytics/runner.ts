@@ -34,28 +34,12 @@ export function queryKey(name: QueryName, args: unknown): string {
  */
 export function createAnalyticsRunner(store: Store, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
-  const inFlight = new Map<string, Promise<string>>();
   const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
   const worker = useWorker ? new QueryWorker(store.path) : null;
 
   return {
-    async json(today, name, args) {
-      const key = queryKey(name, args);
-      const version = cache.versionFor(today);
-      const cached = cache.lookup(version, key);
-      if (cached.hit) return cached.value as string;
-      const flightKey = `${version}\n${key}`;
-      let pending = inFlight.get(flightKey);
-      if (!pending) {
-        pending = (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args)))
-          .then((value) => {
-            cache.keep(version, key, value);
-            return value;
-          })
-          .finally(() => inFlight.delete(flightKey));
-        inFlight.set(flightKey, pending);
-      }
-      return pending;
+    json(today, name, args) {
+      return cache.answer(today, queryKey(name, args), () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
     },
     async close() {
       await worker?.close();

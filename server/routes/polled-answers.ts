@@ -13,23 +13,5 @@ export type PolledAnswers = (today: number, key: string, compute: () => Promise<
 export function createPolledAnswers(store: Store): PolledAnswers {
   // Small answers: 200 of them, 4 M characters at most.
   const cache = new AnalyticsCache(store, 200, 4 * 1024 * 1024);
-  const inFlight = new Map<string, Promise<string>>();
-  return async (today, key, compute) => {
-    const version = cache.versionFor(today);
-    const cached = cache.lookup(version, key);
-    if (cached.hit) return cached.value as string;
-    const flightKey = `${version}\n${key}`;
-    let pending = inFlight.get(flightKey);
-    if (!pending) {
-      pending = compute()
-        .then((value) => {
-          const json = JSON.stringify(value);
-          cache.keep(version, key, json);
-          return json;
-        })
-        .finally(() => inFlight.delete(flightKey));
-      inFlight.set(flightKey, pending);
-    }
-    return pending;
-  };
+  return (today, key, compute) => cache.answer(today, key, async () => JSON.stringify(await compute()));
 }
