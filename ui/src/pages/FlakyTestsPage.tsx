@@ -11,6 +11,7 @@ import { PageHeader } from '../components/PageHeader.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
+import { useServerSearch } from '../lib/use-server-search.js';
 import { BranchPicker } from '../components/BranchPicker.js';
 import { useBranchParam } from '../lib/branch-param.js';
 import { FlakyDetailDialog, type DialogSelection } from './flaky/FlakyDetailDialog.js';
@@ -27,7 +28,6 @@ const HIGHLIGHT_MS = 3000;
 const DIALOG_DELAY_MS = 500;
 /** Rows per page, and how long typing pauses before the server is asked. */
 const PAGE_SIZE = 50;
-const SEARCH_DEBOUNCE_MS = 300;
 
 interface DeepLink {
   test: string;
@@ -47,13 +47,16 @@ export function FlakyTestsPage() {
   const [version, setVersion] = useState(0);
   const quarantine = useQuarantine();
   const [filter, setFilter] = useState<FlakyFilter>('all');
+  const [page, setPage] = useState(1);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   // What the box shows, and what the server was asked for once typing paused.
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
+  const { input: searchInput, setInput: setSearchInput, search, setBoth: setSearchNow } = useServerSearch(() => {
+    setPage(1);
+    setExpanded(new Set());
+  });
   const [browser, setBrowser] = useState<string | null>(null);
   const [branch, setBranch] = useBranchParam();
   const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
-  const [page, setPage] = useState(1);
   // The same window as the dashboard's (its links carry any other): its flaky count is this list's.
   const [days, setDays] = useState(DEFAULT_WINDOW_DAYS);
   const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
@@ -64,7 +67,6 @@ export function FlakyTestsPage() {
   const answer = groups.data;
   const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
 
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const [selection, setSelection] = useState<DialogSelection | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
@@ -89,8 +91,7 @@ export function FlakyTestsPage() {
     if (test && file) {
       // The server finds the test: it is searched for by its title, which the box then shows.
       setDeepLink({ test, file, browser: params.get('browser') });
-      setSearchInput(test);
-      setSearch(test);
+      setSearchNow(test);
       setPage(1);
     }
   }
@@ -120,18 +121,6 @@ export function FlakyTestsPage() {
       clearTimeout(open);
     };
   }, [target]);
-
-  // Typing pauses before the server is asked; each new search starts at its first page.
-  useEffect(() => {
-    const wanted = searchInput.trim();
-    if (wanted === search) return;
-    const timer = setTimeout(() => {
-      setSearch(wanted);
-      setPage(1);
-      setExpanded(new Set());
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput, search]);
 
   // Once the groups are in and the query has done its work, the address goes back to /flaky-tests
   // (keeping the branch filter, which lives in the address).

@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Paper, SegmentedControl, Select, Table, TextInput, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { RUN_RESULTS_PAGE_SIZE, type RunResultSort, type RunResultStatus, type TestResultRow } from '../../../../core/api/uploads.js';
 import { uploadResults } from '../../api/calls.js';
 import { ListPager } from '../../components/ListPager.js';
 import { EmptyState } from '../../components/PageState.js';
 import { useApi } from '../../lib/use-api.js';
+import { useServerSearch } from '../../lib/use-server-search.js';
 import { TestResultRowView } from './TestResultRowView.js';
 
 const STATUS_FILTERS = [
@@ -20,7 +21,6 @@ const SORTS = [
   { value: 'name', label: 'Sort by name' },
 ];
 
-const SEARCH_DEBOUNCE_MS = 300;
 
 /**
  * SPEC.md section 2: search over title, file and error; status filter; sort. The server does
@@ -28,22 +28,10 @@ const SEARCH_DEBOUNCE_MS = 300;
  * The detail call's first page is shown until the reader asks for another.
  */
 export function TestResultsTable({ runId, first, total }: { runId: number; first: TestResultRow[]; total: number }) {
-  const [searchInput, setSearchInput] = useState('');
-  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const { input: searchInput, setInput: setSearchInput, search } = useServerSearch(() => setPage(1));
   const [status, setStatus] = useState<RunResultStatus>('all');
   const [sort, setSort] = useState<RunResultSort>('status');
-  const [page, setPage] = useState(1);
-
-  // Typing pauses before the server is asked; each new search starts at its first page.
-  useEffect(() => {
-    const wanted = searchInput.trim();
-    if (wanted === search) return;
-    const timer = setTimeout(() => {
-      setSearch(wanted);
-      setPage(1);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [searchInput, search]);
 
   const initial = page === 1 && status === 'all' && sort === 'status' && search === '';
   const answer = useApi(
