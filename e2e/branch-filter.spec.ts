@@ -70,6 +70,22 @@ test.describe('branch filter', () => {
     expect(hashQuery(page).has('branch')).toBe(false);
   });
 
+  test('a branch with no runs says so, not the first-run welcome, and offers every branch again', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    await page.goto(`${server.url}#/?branch=no-such-branch`);
+    const answer = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30&branch=no-such-branch');
+    expect([answer.summary[0].total_runs, answer.stored.runs]).toEqual([0, 0]);
+    const empty = page.getByTestId('empty-branch');
+    await expect(empty).toContainText('No runs on no-such-branch in the last 30 days');
+    await expect(page.getByText('Welcome to flakeboard')).toHaveCount(0);
+    await shootBothThemes(page, 'branch-empty-1440');
+    await empty.getByRole('button', { name: 'Show all branches' }).click();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue('All branches');
+    await expect(page.getByTestId('stat-cards')).toBeVisible();
+    expect(hashQuery(page).has('branch')).toBe(false);
+  });
+
   test('the flaky screen lists one branch’s flaky tests and keeps the branch while deep links settle', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await signIn(page, server, { hash: '/flaky-tests?branch=main' });

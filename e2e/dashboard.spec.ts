@@ -75,10 +75,16 @@ test.describe('dashboard', () => {
     await expect(metric('Tests/Day').getByTestId('metric-value')).toHaveText(one(s.total_tests / 30));
     await expect(metric('Avg Duration').getByTestId('metric-value')).toHaveText(formatDuration(s.avg_duration));
     await expect(metric('Flaky Tests').getByTestId('metric-value')).toHaveText(String(data.flakyCount));
-    // The demo's history is 30 days long: nothing before this window to compare with.
-    expect(data.previous).toBeNull();
-    await expect(summary.getByTestId('metric-trend')).toHaveText(['—', '—', '—', '—']);
-    await expect(page.getByTestId('period-caption')).toHaveText('No runs in the 30 days before this window: nothing to compare with (—).');
+    // The demo's history spans the 30 days before it was made: in the first hours of a UTC day
+    // its oldest runs fall on the day before this window, and there is a previous period.
+    const changes = periodChanges(data);
+    const arrow = (text: string) => (text.startsWith('+') ? `▲ ${text}` : text.startsWith('-') ? `▼ ${text}` : text);
+    await expect(summary.getByTestId('metric-trend')).toHaveText([changes.passRate, changes.tests, changes.avgDuration, changes.flaky].map((c) => arrow(c.text)));
+    await expect(page.getByTestId('period-caption')).toHaveText(
+      data.previous === null
+        ? 'No runs in the 30 days before this window: nothing to compare with (—).'
+        : `Changes compare with the previous 30 days (${data.previous.from} to ${data.previous.to}); pass rate in percentage points.`,
+    );
     // The final pass rate beside the first attempts'.
     await expect(page.getByTestId('final-rate-hint')).toHaveText(
       finalRateHint({ passRate, finalPassRate: passRatePercent(s.total_passed + s.total_passed_on_retry, s.total_tests), passedOnRetry: s.total_passed_on_retry, totalTests: s.total_tests }),

@@ -1,5 +1,6 @@
 import type { DayRange } from './analytics.js';
 import type { SqliteDatabase, Store } from './open.js';
+import { perConnection } from './per-connection.js';
 import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
 
 /**
@@ -27,7 +28,13 @@ const BY_BRANCH = `
     WHERE runs.git_branch = @branch AND runs.started_at >= @fromMs - ${DAY_MS} AND runs.started_at < @toMs
       AND r.started_at >= @fromMs AND r.started_at < @toMs`;
 
-const statements = new WeakMap<SqliteDatabase, { clear: { run(): unknown }; fill: { run(values: object): unknown } }>();
+const statementsFor = perConnection((sqlite: SqliteDatabase) => {
+  ensureBranchDays(sqlite);
+  return {
+    clear: sqlite.prepare(`DELETE FROM temp.${TABLE}`),
+    fill: sqlite.prepare(`INSERT INTO temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(BY_BRANCH)}`),
+  };
+});
 
 /** Makes the temporary table exist on this connection (before statements that read it are prepared). */
 export function ensureBranchDays(sqlite: SqliteDatabase): void {
@@ -36,15 +43,7 @@ export function ensureBranchDays(sqlite: SqliteDatabase): void {
 
 /** Fills the branch's daily rows for the days of `range`; the previous fill is dropped. */
 export function fillBranchDays(store: Store, branch: string, range: DayRange): void {
-  let s = statements.get(store.sqlite);
-  if (!s) {
-    ensureBranchDays(store.sqlite);
-    s = {
-      clear: store.sqlite.prepare(`DELETE FROM temp.${TABLE}`),
-      fill: store.sqlite.prepare(`INSERT INTO temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(BY_BRANCH)}`),
-    };
-    statements.set(store.sqlite, s);
-  }
+  const s = statementsFor(store.sqlite);
   s.clear.run();
   s.fill.run({ branch, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
 }

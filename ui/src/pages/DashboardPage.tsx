@@ -1,4 +1,4 @@
-import { Stack } from '@mantine/core';
+import { Button, Paper, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import * as api from '../api/calls.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
@@ -51,6 +51,16 @@ export function DashboardPage() {
   else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
   else if (!data || !summary) body = <EmptyState title="No data available" />;
   else if (totalTests === 0 && days !== 0 && (data.stored?.runs ?? 0) > 0) body = <EmptyWindow days={days} stored={data.stored} onWiden={setDays} />;
+  else if (totalTests === 0 && branch !== null)
+    body = (
+      <Paper withBorder radius="md" p="xl" data-testid="empty-branch">
+        <EmptyState title={`No runs on ${branch}${days === 0 ? '' : ` in the last ${days} days`}`}>
+          <Button variant="light" mt="sm" onClick={() => setBranch(null)}>
+            Show all branches
+          </Button>
+        </EmptyState>
+      </Paper>
+    );
   else if (totalTests === 0) body = <EmptyDashboard />;
   else body = <DashboardContent data={data} days={days} />;
 
