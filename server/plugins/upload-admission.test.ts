@@ -22,10 +22,10 @@ afterEach(async () => {
 });
 
 /** An upload that declares `bytes` and sends only its headers, as a slow client would. */
-function stalledUpload(port: number, headers: Record<string, string>, bytes: number): Promise<Socket> {
+function stalledUpload(port: number, headers: Record<string, string>, bytes: number, path = '/api/upload'): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      const lines = [`POST /api/upload HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Content-Type: application/json', `Content-Length: ${bytes}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+      const lines = [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Content-Type: application/json', `Content-Length: ${bytes}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
       socket.write(`${lines.join('\r\n')}\r\n\r\n{`);
       resolve(socket);
     });
@@ -39,17 +39,50 @@ describe('uploads still arriving', () => {
     const { port } = t.app.server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}/api/upload`;
     const max = await signIn(t.app, 'max');
-    for (let i = 0; i < 10; i++) await stalledUpload(port, max.headers, 1024 * 1024);
+    const rita = await signIn(t.app, 'rita');
+    // Two accounts: one alone may hold only half (below).
+    for (let i = 0; i < 10; i++) await stalledUpload(port, (i % 2 === 0 ? max : rita).headers, 1024 * 1024);
     // Let the server see all ten before the eleventh.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const body = JSON.stringify({ testResults: smallReport('admitted'), metadata: { fileName: 'a.json' } });
-    const refused = await fetch(url, { method: 'POST', headers: { ...max.headers, 'content-type': 'application/json' }, body });
+    const admin = await signIn(t.app, 'admin');
+    const refused = await fetch(url, { method: 'POST', headers: { ...admin.headers, 'content-type': 'application/json' }, body });
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as { error: string }).error).toBe('The server is receiving 10 MB of other uploads; nothing was stored, try again in a minute');
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stored = await fetch(url, { method: 'POST', headers: { ...max.headers, 'content-type': 'application/json' }, body });
     expect(stored.status).toBe(200);
+  });
+
+  // Third attacker review: one member could hold the whole budget and shut every other uploader out.
+  it('one account holds at most half: its sixth full-size body is a 503 while another account still uploads', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/upload`;
+    const max = await signIn(t.app, 'max');
+    const rita = await signIn(t.app, 'rita');
+    for (let i = 0; i < 5; i++) await stalledUpload(port, max.headers, 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const body = (title: string) => JSON.stringify({ testResults: smallReport(title), metadata: { fileName: 'a.json' } });
+    const refused = await fetch(url, { method: 'POST', headers: { ...max.headers, 'content-type': 'application/json' }, body: body('max sixth') });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      'Your other uploads still arriving hold 5 MB, as much as one account may; nothing was stored, try again in a minute',
+    );
+    const other = await fetch(url, { method: 'POST', headers: { ...rita.headers, 'content-type': 'application/json' }, body: body('rita') });
+    expect(other.status).toBe(200);
+  });
+
+  // Third attacker review: the bound matched the raw URL, and /api/%75pload reaches the same route.
+  it('bounds uploads whose path is percent-encoded like any other', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const max = await signIn(t.app, 'max');
+    const rita = await signIn(t.app, 'rita');
+    for (let i = 0; i < 10; i++) await stalledUpload(port, (i % 2 === 0 ? max : rita).headers, 1024 * 1024, '/api/%75pload');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const body = JSON.stringify({ testResults: smallReport('encoded'), metadata: { fileName: 'a.json' } });
+    const refused = await fetch(`http://127.0.0.1:${port}/api/%75pload`, { method: 'POST', headers: { ...rita.headers, 'content-type': 'application/json' }, body });
+    expect(refused.status).toBe(503);
   });
 
   it('still admits many small uploads at once', async () => {
