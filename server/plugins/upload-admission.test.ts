@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
+import { MAX_QUEUED_UPLOADS } from '../writer/runner.js';
 
 let t: TestApp;
 let sockets: Socket[] = [];
@@ -67,8 +68,25 @@ describe('uploads still arriving', () => {
     const refused = await fetch(url, { method: 'POST', headers: { ...max.headers, 'content-type': 'application/json' }, body: body('max sixth') });
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as { error: string }).error).toBe(
-      'Your other uploads still arriving hold 5 MB, as much as one account may; nothing was stored, try again in a minute',
+      'Your 5 other uploads not yet answered hold 5 MB, as much as one account may; nothing was stored, try again in a minute',
     );
+    const other = await fetch(url, { method: 'POST', headers: { ...rita.headers, 'content-type': 'application/json' }, body: body('rita') });
+    expect(other.status).toBe(200);
+  });
+
+  // Third attacker review: the writer queues 64 uploads in all; one account's small uploads
+  // waiting behind a big one could take every place.
+  it('one account has at most half of the uploads the writer queues in flight; another account still uploads', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/upload`;
+    const max = await signIn(t.app, 'max');
+    const rita = await signIn(t.app, 'rita');
+    for (let i = 0; i < MAX_QUEUED_UPLOADS / 2; i++) await stalledUpload(port, max.headers, 100);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const body = (title: string) => JSON.stringify({ testResults: smallReport(title), metadata: { fileName: 'a.json' } });
+    const refused = await fetch(url, { method: 'POST', headers: { ...max.headers, 'content-type': 'application/json' }, body: body('one more') });
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^Your 32 other uploads not yet answered hold 0 MB, as much as one account may/);
     const other = await fetch(url, { method: 'POST', headers: { ...rita.headers, 'content-type': 'application/json' }, body: body('rita') });
     expect(other.status).toBe(200);
   });
