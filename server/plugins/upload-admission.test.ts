@@ -5,6 +5,7 @@
  * bytes they declare (ten full-size uploads); beyond, a 503 that `flakeboard upload` retries.
  */
 import { connect, type Socket } from 'node:net';
+import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
@@ -89,6 +90,31 @@ describe('uploads still arriving', () => {
     expect(((await refused.json()) as { error: string }).error).toMatch(/^Your 32 other uploads not yet answered hold 0 MB, as much as one account may/);
     const other = await fetch(url, { method: 'POST', headers: { ...rita.headers, 'content-type': 'application/json' }, body: body('rita') });
     expect(other.status).toBe(200);
+  });
+
+  // Third attacker review: a body fully read was let go at once, though it waits for the writer in memory.
+  it('an upload read whole but waiting for the writer still counts until it is answered', async () => {
+    const { port } = t.app.server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}/api/upload`;
+    const max = await signIn(t.app, 'max');
+    // Another process holds the write lock: the writer waits, its uploads stay unanswered.
+    const other = new Database(t.dbPath);
+    other.exec('BEGIN IMMEDIATE');
+    const send = (title: string, signal?: AbortSignal) =>
+      fetch(url, { method: 'POST', signal, headers: { ...max.headers, 'content-type': 'application/json' }, body: JSON.stringify({ testResults: smallReport(title), metadata: { fileName: `${title}.json` } }) });
+    try {
+      const waiting = Array.from({ length: MAX_QUEUED_UPLOADS / 2 }, (_, i) => send(`waiting ${i}`));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // Before the fix it was admitted and waited for the writer with the others (here until the abort).
+      const refused = await send('one more', AbortSignal.timeout(10_000));
+      expect(refused.status).toBe(503);
+      other.exec('ROLLBACK');
+      expect((await Promise.all(waiting)).map((r) => r.status)).toEqual(Array(MAX_QUEUED_UPLOADS / 2).fill(200));
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await send('after')).status).toBe(200);
   });
 
   // Third attacker review: the bound matched the raw URL, and /api/%75pload reaches the same route.

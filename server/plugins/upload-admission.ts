@@ -6,8 +6,9 @@ import { MAX_QUEUED_UPLOADS } from '../writer/runner.js';
  * Upload bodies are read whole into memory before the writer's queue (writer/runner.ts) sees
  * them, so bodies still arriving need their own bound: a member opening fifty uploads that each
  * declare 100 MB and send a byte a minute held up to 5 GB until the 5-minute request timeout.
- * Bodies are admitted while the bytes they declare (the limit, when they do not say) fit in
- * `maxBytes`; beyond, a 503 that `flakeboard upload` retries. Checked before a byte is read.
+ * Bodies are admitted, until they are answered, while the bytes they declare (the limit, when
+ * they do not say) fit in `maxBytes`; beyond, a 503 that `flakeboard upload` retries. Checked
+ * before a byte is read.
  * One account holds at most half of it, and half of the uploads the writer queues (each is
  * admitted until it is answered, stored or not), so a single member (or a leaked token) cannot
  * shut everyone else out.
@@ -30,7 +31,7 @@ export function registerUploadAdmission(app: FastifyInstance, options: { bodyLim
     if (mine.uploads === 0) byUser.delete(share.user);
   };
   const mb = (bytes: number) => Math.round(bytes / (1024 * 1024));
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // The route the router chose, not the raw URL: /api/%75pload reaches the same handler.
     if (request.method !== 'POST' || request.routeOptions.url !== '/api/upload') return;
     const declared = Number(request.headers['content-length']);
@@ -47,8 +48,9 @@ export function registerUploadAdmission(app: FastifyInstance, options: { bodyLim
     receiving += bytes;
     byUser.set(user, { bytes: mine.bytes + bytes, uploads: mine.uploads + 1 });
     admitted.set(request, { bytes, user });
-    // A client that goes away mid-body frees its share too.
-    request.raw.once('close', () => release(request));
+    // Held until the answer is sent or the client goes away (the response's close is both): the
+    // request's own close comes as soon as the body is read, while the body still waits for the
+    // writer in memory.
+    reply.raw.once('close', () => release(request));
   });
-  app.addHook('onResponse', async (request) => release(request));
 }
