@@ -33,6 +33,7 @@ describe('build checks', () => {
     expect(buildIdProblem('9001')).toBeNull();
     expect(buildIdProblem(' ')).toBe('the build id is empty');
     expect(buildIdProblem('a\nb')).toBe('the build id holds control characters');
+    expect(buildIdProblem('a\u009b2Jb')).toBe('the build id holds control characters');
     expect(buildUrlProblem('https://ci.example.com/b/1')).toBeNull();
     expect(buildUrlProblem('HTTP://ci.example.com/')).toBeNull();
     expect(buildUrlProblem('data:text/html,x')).toBe('the build URL must start with http:// or https://, not data:');

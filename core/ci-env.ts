@@ -108,7 +108,8 @@ export const BUILD_URL_MAX = 1000;
 export function buildIdProblem(id: string): string | null {
   if (id.trim() === '') return 'the build id is empty';
   if (id.length > BUILD_ID_MAX) return `the build id is ${id.length} characters long; at most ${BUILD_ID_MAX} are kept`;
-  if (/[\u0000-\u001f\u007f]/.test(id)) return 'the build id holds control characters';
+  // C1 too: U+009B is a terminal's CSI, as ESC [ is.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(id)) return 'the build id holds control characters';
   return null;
 }
 

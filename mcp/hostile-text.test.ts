@@ -53,7 +53,7 @@ beforeAll(async () => {
   temp = makeTempDir('flakeboard-mcp-hostile-');
   const db = join(temp.dir, 'hostile.db');
   const store = openStore(db);
-  MESSAGES.forEach((message, i) => ingestValue(store, report(message, i + 1), { fileName: `run-${i}.json`, approve: true, fallbackGit: () => ({ branch: 'main', commit: null }) }));
+  MESSAGES.forEach((message, i) => ingestValue(store, report(message, i + 1), { fileName: `run-${i}.json`, approve: true, fallbackGit: () => ({ branch: 'main', commit: `0123abc\n${INJECTION}` }) }));
   await store.close();
   source = openLocalSource(db);
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -99,9 +99,12 @@ describe('report text in MCP answers', () => {
       expect(JSON.stringify(r.structuredContent).length).toBeLessThan(200_000);
     }
     // Wherever the crafted line is printed as a title or an error line, it is inside a JSON string.
-    const [history, errors, last] = answers.map(text) as [string, string, string, string];
+    const [history, errors, last, diagnosis] = answers.map(text) as [string, string, string, string];
     expect(history).toContain(`error ${JSON.stringify(INJECTION)}`);
     expect(last).toContain(`title ${JSON.stringify(TITLE)}`);
+    // The commit too: an uploader sets it to anything (third attacker review).
+    expect(last).toContain(`commit ${JSON.stringify(`0123abc\n${INJECTION}`)}`);
+    expect(outsideJsonStrings(diagnosis, INJECTION)).toBe(0);
     for (const t of [history, errors, last]) {
       expect(t).toContain(INJECTION);
       expect(outsideJsonStrings(t, INJECTION)).toBe(0);

@@ -96,7 +96,7 @@ describe('flakeboard mcp tools over a local database', () => {
     expect(projects).toEqual([{ project: 'chromium', totalResults: 3 }]);
     expect(results.map((x: { commit: string; branch: string }) => `${x.commit}@${x.branch}`)).toEqual(['cccc333@feature/tax', 'bbbb222@main', 'aaaa111@main']);
     for (const x of results) expect(x).toMatchObject({ status: 'failed', outcome: 'unexpected', retries: 2, error: ASSERTION, project: 'chromium' });
-    expect(text(r)).toContain(`commit cccc333 branch "feature/tax", error ${JSON.stringify(ASSERTION)}`);
+    expect(text(r)).toContain(`commit "cccc333" branch "feature/tax", error ${JSON.stringify(ASSERTION)}`);
     // limit bounds the answer; a project narrows it.
     const one = data(await call('test_history', { file: CHECKOUT, title: 'applies a discount code', project: 'chromium-mobile', limit: 1 }));
     expect(one.results).toHaveLength(1);

@@ -109,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => analytics.close());
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
-  registerBranchRoutes(app, { store: options.store });
+  registerBranchRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
   registerQuarantineRoutes(app, { store: options.store, now });

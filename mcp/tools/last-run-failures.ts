@@ -87,7 +87,7 @@ export function registerLastRunFailures(server: McpServer, source: HistorySource
         skipped: u.skipped_tests,
       };
       const lines = [
-        `Run ${u.id} (${source.where}) ran ${u.execution_time}, branch ${u.git_branch === null ? '-' : quoted(u.git_branch)}, commit ${u.git_commit ?? '-'}: ` +
+        `Run ${u.id} (${source.where}) ran ${u.execution_time}, branch ${u.git_branch === null ? '-' : quoted(u.git_branch)}, commit ${quoted(u.git_commit)}: ` +
           `${u.total_tests} tests: ${u.passed_tests} passed, ${u.failed_tests} failed on the first attempt, ${u.skipped_tests} skipped; in the end ${detail.failed.total} failed or timed out${truncated ? ` (the first ${failed.length} failed and ${flaky.length} flaky shown)` : ''} and ${flakyAll.length}${detail.retried.flakyTestsTotal > detail.retried.flakyTests.length ? '+' : ''} flaky (passed on retry).`,
       ];
       const print = (heading: string, rows: ReturnType<typeof row>[]) => {

@@ -66,7 +66,7 @@ export function registerTestHistory(server: McpServer, source: HistorySource): v
       for (const r of results) {
         lines.push(
           `- ${r.runDate} run ${r.runId} ${quoted(r.project)}: ${r.status} (${r.outcome}${r.retries > 0 ? `, ${r.retries} retries` : ''}), ${r.durationMs} ms, ` +
-            `commit ${r.commit ?? '-'} branch ${r.branch === null ? '-' : quoted(r.branch)}${r.error ? `, error ${quoted(r.error)}` : ''}`,
+            `commit ${quoted(r.commit)} branch ${r.branch === null ? '-' : quoted(r.branch)}${r.error ? `, error ${quoted(r.error)}` : ''}`,
         );
       }
       return answer(lines, { source: source.where, test: { file, title: found.title }, projects, results });

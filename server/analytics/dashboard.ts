@@ -22,8 +22,10 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
   const to = today(now);
   const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
   const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
-  // One branch: its days of the window and the trend periods, made once for this answer.
-  if (branch !== null) fillBranchDays(store, branch, spanOf(window, previous, current));
+  // The window before, for the period change (none for all history).
+  const before = days > 0 ? { from: window.from - days, to: window.from - 1 } : null;
+  // One branch: its days of the window, the window before and the trend periods, made once for this answer.
+  if (branch !== null) fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
   const rows = scanWindow(store, window, branch);
   const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous, branch).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
@@ -76,8 +78,8 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
     criticalFlakyCount: distinctTests(critical),
     criticalFlakyTests: worstCritical.map(summary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
-    previous: days > 0 ? previousPeriod(store, { from: window.from - days, to: window.from - 1 }) : null,
-    stored: storedRuns(store),
+    previous: before ? previousPeriod(store, before, branch) : null,
+    stored: storedRuns(store, branch),
   };
 }
 
@@ -85,10 +87,10 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
 
 /** The window before, of the same length, from the same rollup and by the same rules; null when it holds no runs. */
-function previousPeriod(store: Store, range: DayRange): PreviousPeriod | null {
-  const runs = windowRunCount(store, range);
+function previousPeriod(store: Store, range: DayRange, branch: string | null): PreviousPeriod | null {
+  const runs = windowRunCount(store, range, branch);
   if (runs === 0) return null;
-  const rows = scanWindow(store, range);
+  const rows = scanWindow(store, range, branch);
   const { summary } = windowTotals(rows);
   const flaky = rows.map(flakyFigures).filter((f): f is PairFlaky => f !== null);
   return {
@@ -102,8 +104,8 @@ function previousPeriod(store: Store, range: DayRange): PreviousPeriod | null {
   };
 }
 
-function storedRuns(store: Store) {
-  const span = storedRunSpan(store);
+function storedRuns(store: Store, branch: string | null) {
+  const span = storedRunSpan(store, branch);
   return { runs: span.runs, newest: span.newest === null ? null : isoTime(span.newest), oldest: span.oldest === null ? null : isoTime(span.oldest) };
 }
 

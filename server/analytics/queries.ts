@@ -1,4 +1,6 @@
+import type { BranchesResponse } from '../../core/api/analytics.js';
 import type { RunResultsQuery } from '../../core/api/uploads.js';
+import { listBranches } from '../store/branches.js';
 import type { Store } from '../store/open.js';
 import { runResultsPage } from '../store/run-results.js';
 import { runSummary } from '../store/run-summary.js';
@@ -30,6 +32,10 @@ export const QUERIES = {
   // The run details screen (routes/uploads.ts): one pass over a run's results, bounded answers.
   runSummary: (store: Store, a: { runId: number; resultsOf: number }) => runSummary(store.sqlite, a.runId, a.resultsOf),
   runResults: (store: Store, a: { runId: number } & RunResultsQuery) => runResultsPage(store.sqlite, a.runId, a),
+  // The branch picker (routes/branches.ts): a pass over the runs table, which grows with the history.
+  branches: (store: Store, a: { search: string | null; limit: number }): BranchesResponse => ({
+    branches: listBranches(store, a).map((r) => ({ name: r.name, last_run: new Date(r.last_run_at).toISOString() })),
+  }),
 } as const;
 
 export type QueryName = keyof typeof QUERIES;

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { BranchesResponse } from '../../core/api/analytics.js';
+import type { AnalyticsRunner } from '../analytics/runner.js';
 import { foldAscii } from '../analytics/flaky-page.js';
-import { listBranches } from '../store/branches.js';
-import type { Store } from '../store/open.js';
+import { today } from '../analytics/windows.js';
 
-/** GET /api/branches: the branch filter's choices, most recently run first, bounded. */
-export function registerBranchRoutes(app: FastifyInstance, options: { store: Store }): void {
+/**
+ * GET /api/branches: the branch filter's choices, most recently run first, bounded. A pass over
+ * the runs table (one row per report, so it grows with the history): computed in the analytics
+ * worker and cached until the runs change, not on this thread for every keystroke of the picker.
+ */
+export function registerBranchRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
   const querystring = {
     type: 'object',
     properties: { search: { type: 'string', maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
@@ -13,10 +16,10 @@ export function registerBranchRoutes(app: FastifyInstance, options: { store: Sto
   app.get<{ Querystring: { search?: string; limit: number } }>(
     '/api/branches',
     { schema: { querystring }, config: { auth: { access: 'member' as const, apiToken: true } } },
-    async (request): Promise<BranchesResponse> => {
+    async (request, reply) => {
       const search = foldAscii(request.query.search?.trim() ?? '');
-      const rows = listBranches(options.store, { search: search === '' ? null : search, limit: request.query.limit });
-      return { branches: rows.map((r) => ({ name: r.name, last_run: new Date(r.last_run_at).toISOString() })) };
+      const json = await options.analytics.json(today(options.now()), 'branches', { search: search === '' ? null : search, limit: request.query.limit });
+      return reply.type('application/json; charset=utf-8').send(json);
     },
   );
 }

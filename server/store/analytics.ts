@@ -86,7 +86,7 @@ function prepare(sqlite: SqliteDatabase) {
     branchTotalsOf: sqlite.prepare(onBranch(TOTALS_OF)),
     runCount: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS n FROM runs WHERE ${runFilter}`),
     // Every run the analytics count, whatever the window (a build's shards once): what an empty window points to.
-    storedRuns: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected'`),
+    storedRuns: sqlite.prepare(`SELECT count(DISTINCT ${runGroup('runs')}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected' AND (@branch IS NULL OR git_branch = @branch)`),
     summary: sqlite.prepare(`SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
         coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to`),
@@ -166,8 +166,9 @@ export function windowRunCount(store: Store, range: DayRange, branch: string | n
 }
 
 /** Runs the analytics count over all time, and the start of the newest and oldest (ms). */
-export function storedRunSpan(store: Store): { runs: number; newest: number | null; oldest: number | null } {
-  return statements(store).storedRuns.get() as { runs: number; newest: number | null; oldest: number | null };
+/** The runs stored (of one branch, or of all when `branch` is null), and the span they cover. */
+export function storedRunSpan(store: Store, branch: string | null = null): { runs: number; newest: number | null; oldest: number | null } {
+  return statements(store).storedRuns.get({ branch }) as { runs: number; newest: number | null; oldest: number | null };
 }
 
 export function browserTotals(store: Store, range: DayRange) {

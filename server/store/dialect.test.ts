@@ -23,6 +23,8 @@ describe('dialect: names and URLs', () => {
     expect(redactUrl('postgres://fb:s3cret@db.example:5432/flakeboard')).toBe('postgres://fb:***@db.example:5432/flakeboard');
     expect(redactUrl('postgres://db.example/flakeboard?password=s3cret&sslmode=require')).not.toContain('s3cret');
     expect(redactUrl('postgres://fb:s3cret@[bad')).not.toContain('s3cret');
+    // Third attacker review: the client key's passphrase was printed by doctor and migrate-db.
+    expect(redactUrl('postgres://db.example/flakeboard?sslmode=verify-full&sslpassword=k3y')).toBe('postgres://db.example/flakeboard?sslmode=verify-full&sslpassword=***');
   });
 
   it('writes NUL, which PostgreSQL text cannot hold, as U+FFFD and keeps everything else', () => {

@@ -18,7 +18,8 @@ export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
-    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+    // password, and sslpassword (the client key's passphrase) that pg reads from the URL too.
+    for (const key of [...parsed.searchParams.keys()]) if (/password/i.test(key)) parsed.searchParams.set(key, '***');
     return parsed.toString();
   } catch {
     // Not a URL that parses: print only the scheme, never what may hold a secret.
