@@ -1,7 +1,7 @@
 import type { SqliteDatabase } from './open.js';
-import { appendRunToTestTotals, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
+import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
 import { perConnection } from './per-connection.js';
-import { insertValues, type RunRows } from './run-figures.js';
+import { ValuesWriter, type RunRows } from './run-figures.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -174,11 +174,15 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
       s.keysOfRun.run(runId);
       snapshotDays(sqlite);
     }
-    // The run's figures were computed as it was written (run-figures.ts): its rows are not read again.
-    insertValues(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, rows.days);
-    insertValues(sqlite, s.errorRows, 'INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)', ADD_TO_ERRORS, rows.errors);
-    if (latest) appendRunToTestTotals(sqlite, rows.totals);
-    else {
+    // The run's figures were gathered as it was written (run-figures.ts): its rows are not read again.
+    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, 19);
+    const errors = new ValuesWriter(sqlite, s.errorRows, 'INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)', ADD_TO_ERRORS, 5);
+    const totals = latest ? testTotalsWriter(sqlite) : null;
+    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    days.finish();
+    errors.finish();
+    totals?.finish();
+    if (!latest) {
       moveTestTotalsByDays(sqlite);
       s.clearKeys.run();
     }

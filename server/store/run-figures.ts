@@ -6,8 +6,6 @@ const DAY_MS = 86_400_000;
 
 /** What the rollups need of one stored result, kept while the run is written. */
 interface ResultFigures {
-  /** Order of storing: results that started at the same moment keep it (as ids do in SQL). */
-  seq: number;
   startedAt: number;
   status: string;
   passedOnRetry: boolean;
@@ -34,23 +32,26 @@ export type TotalRow = [
 /** One daily_error_stats row: test, browser, day, fingerprint, occurrences. */
 export type ErrorRow = [testId: number, browser: string, day: number, fingerprint: string, occurrences: number];
 
-export interface RunRows {
-  days: DayRow[];
-  totals: TotalRow[];
-  errors: ErrorRow[];
+/** Takes a run's rows as they are computed (each is new: it may be kept). */
+export interface RowSink {
+  day(row: DayRow): void;
+  total(row: TotalRow): void;
+  error(row: ErrorRow): void;
 }
+
+/** A run's rows, given to a sink one by one: they are written in batches, never all held at once. */
+export type RunRows = (sink: RowSink) => void;
 
 const isFailed = (status: string) => status === 'failed' || status === 'timedOut';
 
 /**
  * The figures a run adds to daily_test_stats, test_totals and daily_error_stats, computed in
  * JavaScript as its results are written: the same rules as the SQL aggregations over the stored
- * rows (rollups.ts `aggregate`, test-totals.ts RUN_TOTALS), without reading the run back twice.
+ * rows (rollups.ts `aggregate`, test-totals.ts `rebuildSelect`), without reading the run back.
  * Holds a few numbers per result of one run (memory follows the run, like its canonical text).
  */
 export class RunFigures {
   private readonly byKey = new Map<string, { testId: number; browser: string; results: ResultFigures[] }>();
-  private seq = 0;
 
   /** A result as stored; `startedAt` is the stored value (NO_START until the run's start is known). */
   add(testId: number, test: NormalisedTest, startedAt: number): void {
@@ -66,7 +67,6 @@ export class RunFigures {
       this.byKey.set(key, group);
     }
     group.results.push({
-      seq: this.seq++,
       startedAt,
       status: test.status,
       passedOnRetry: test.passedOnRetry,
@@ -80,14 +80,12 @@ export class RunFigures {
    * The rows, once the run is written: `noStart` is the placeholder start, `runStart` what it
    * became (write-run.ts fixStarts), `outage` the run's flag (an outage run is not scored).
    */
-  rows(noStart: number, runStart: number, outage: boolean): RunRows {
-    const days: DayRow[] = [];
-    const totals: TotalRow[] = [];
-    const errors: ErrorRow[] = [];
+  emit(noStart: number, runStart: number, outage: boolean, sink: RowSink): void {
     const scored = !outage;
     for (const { testId, browser, results } of this.byKey.values()) {
       for (const r of results) if (r.startedAt === noStart) r.startedAt = runStart;
-      if (results.length > 1) results.sort((a, b) => a.startedAt - b.startedAt || a.seq - b.seq);
+      // A stable sort: results that started at the same moment keep the order they were stored in (as ids do in SQL).
+      if (results.length > 1) results.sort((a, b) => a.startedAt - b.startedAt);
       const total: TotalRow = [testId, browser, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, 0, null];
       let row: DayRow | null = null;
       let dayErrors: Map<string, number> | null = null;
@@ -95,8 +93,8 @@ export class RunFigures {
       for (const r of results) {
         const day = dayOf(r.startedAt);
         if (row === null || row[2] !== day) {
-          if (row !== null) days.push(row);
-          if (dayErrors !== null) for (const [fingerprint, n] of dayErrors) errors.push([testId, browser, row![2], fingerprint, n]);
+          if (row !== null) sink.day(row);
+          if (dayErrors !== null) for (const [fingerprint, n] of dayErrors) sink.error([testId, browser, row![2], fingerprint, n]);
           row = [testId, browser, day, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, null, r.startedAt];
           dayErrors = null;
         }
@@ -156,11 +154,10 @@ export class RunFigures {
           total[9]++;
         }
       }
-      if (row !== null) days.push(row);
-      if (dayErrors !== null) for (const [fingerprint, n] of dayErrors) errors.push([testId, browser, row![2], fingerprint, n]);
-      totals.push(total);
+      if (row !== null) sink.day(row);
+      if (dayErrors !== null) for (const [fingerprint, n] of dayErrors) sink.error([testId, browser, row![2], fingerprint, n]);
+      sink.total(total);
     }
-    return { days, totals, errors };
   }
 }
 
@@ -172,29 +169,38 @@ function dayOf(startedAt: number): number {
 const ROWS_PER_STATEMENT = 128;
 
 /**
- * Writes rows with multi-row INSERTs of up to ROWS_PER_STATEMENT rows, each statement prepared
- * once per connection and size (`cache` is the connection's): `head` is `INSERT INTO t (cols)`,
- * `tail` what follows VALUES (an ON CONFLICT clause).
+ * Writes rows with multi-row INSERTs of ROWS_PER_STATEMENT rows (and one for the rest), each
+ * statement prepared once per connection and size (`cache` is the connection's): `head` is
+ * `INSERT INTO t (cols)`, `tail` what follows VALUES (an ON CONFLICT clause).
  */
-export function insertValues(
-  sqlite: SqliteDatabase,
-  cache: Map<number, ReturnType<SqliteDatabase['prepare']>>,
-  head: string,
-  tail: string,
-  rows: readonly (readonly unknown[])[],
-): void {
-  if (rows.length === 0) return;
-  const columns = rows[0]!.length;
-  const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const count = Math.min(ROWS_PER_STATEMENT, rows.length - start);
-    let statement = cache.get(count);
+export class ValuesWriter {
+  private params: unknown[] = [];
+  private rows = 0;
+
+  constructor(
+    private readonly sqlite: SqliteDatabase,
+    private readonly cache: Map<number, ReturnType<SqliteDatabase['prepare']>>,
+    private readonly head: string,
+    private readonly tail: string,
+    private readonly columns: number,
+  ) {}
+
+  add(row: readonly unknown[]): void {
+    for (let i = 0; i < row.length; i++) this.params.push(row[i]);
+    if (++this.rows === ROWS_PER_STATEMENT) this.finish();
+  }
+
+  /** Writes what is still buffered. */
+  finish(): void {
+    if (this.rows === 0) return;
+    let statement = this.cache.get(this.rows);
     if (!statement) {
-      statement = sqlite.prepare(`${head} VALUES ${new Array<string>(count).fill(row).join(', ')} ${tail}`);
-      cache.set(count, statement);
+      const row = `(${new Array<string>(this.columns).fill('?').join(', ')})`;
+      statement = this.sqlite.prepare(`${this.head} VALUES ${new Array<string>(this.rows).fill(row).join(', ')} ${this.tail}`);
+      this.cache.set(this.rows, statement);
     }
-    const params: unknown[] = [];
-    for (let i = start; i < start + count; i++) for (const value of rows[i]!) params.push(value);
-    statement.run(params);
+    statement.run(this.params);
+    this.params = [];
+    this.rows = 0;
   }
 }

@@ -1,6 +1,6 @@
 import type { SqliteDatabase } from './open.js';
 import { perConnection } from './per-connection.js';
-import { insertValues, type TotalRow } from './run-figures.js';
+import { ValuesWriter } from './run-figures.js';
 
 
 /**
@@ -177,14 +177,14 @@ function prepare(sqlite: SqliteDatabase) {
 
 const statementsFor = perConnection(prepare);
 
-/** In time order for every key of the run (the usual case): the run only adds to the totals (appendRunToTestTotals). */
+/** In time order for every key of the run (the usual case): the run only adds to the totals (testTotalsWriter). */
 export function runIsLatestForTotals(sqlite: SqliteDatabase, runId: number): boolean {
   return statementsFor(sqlite).overlaps.get(runId) === 0;
 }
 
-/** A stored run's totals (run-figures.ts), after its daily rollups, when runIsLatestForTotals. */
-export function appendRunToTestTotals(sqlite: SqliteDatabase, rows: readonly TotalRow[]): void {
-  insertValues(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${COLUMNS})`, ADD_TO_TOTALS, rows);
+/** Adds a stored run's totals row by row (run-figures.ts TotalRow), when runIsLatestForTotals. */
+export function testTotalsWriter(sqlite: SqliteDatabase): ValuesWriter {
+  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${COLUMNS})`, ADD_TO_TOTALS, 18);
 }
 
 /** Keeps the touched days (temp.rollup_keys) as they are now: call before they are rebuilt. */

@@ -135,7 +135,7 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
       build_id: ending!.buildId ?? null,
       build_url: ending!.buildUrl ?? null,
     });
-    if (!duplicate) addRunToRollups(store.sqlite, runId, writer.figures.rows(NO_START, runStart, outage));
+    if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
