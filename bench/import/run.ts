@@ -4,6 +4,9 @@
  * holds on a noisy shared machine.
  *
  *   npm run build && npm run bench            (BENCH_SCALE=0.1 for a quick look)
+ *
+ * The figures are medians of BENCH_REPEAT runs taken in turn with the floor's (wall time, CPU
+ * time and peak memory each on its own); BENCH_BEFORE=<checkout> adds that build's import.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -15,6 +18,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const data = join(root, 'bench/.data/import');
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const repeat = Number(process.env.BENCH_REPEAT ?? 3);
+// BENCH_BEFORE=<another checkout, built>: its import measured in turn with this one's, in the same run.
+const before = process.env.BENCH_BEFORE;
 
 interface Measure {
   ms: number;
@@ -31,15 +36,24 @@ function measure(args: string[]): Measure {
   return JSON.parse(readFileSync(out, 'utf8')) as Measure;
 }
 
-/** Median of `repeat` runs; `prepare` runs before each (e.g. a fresh database). */
-function median(times: number, run: () => Measure, prepare?: () => void): Measure {
-  const all: Measure[] = [];
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Runs each measured command `times` times, the commands taking turns (floor, import, floor, …)
+ * so a change in the machine's load falls on all of them alike; the median of each figure.
+ * `prepare` runs before each one (e.g. a fresh database).
+ */
+function alternate(times: number, runs: Record<string, { run: () => Measure; prepare?: () => void }>): Record<string, Measure> {
+  const all: Record<string, Measure[]> = Object.fromEntries(Object.keys(runs).map((name) => [name, []]));
   for (let i = 0; i < times; i++) {
-    prepare?.();
-    all.push(run());
+    for (const [name, { run, prepare }] of Object.entries(runs)) {
+      prepare?.();
+      all[name]!.push(run());
+    }
   }
-  all.sort((a, b) => a.ms - b.ms);
-  return all[Math.floor(all.length / 2)]!;
+  return Object.fromEntries(
+    Object.entries(all).map(([name, ms]) => [name, { ms: median(ms.map((m) => m.ms)), cpuMs: median(ms.map((m) => m.cpuMs)), peakRssMb: median(ms.map((m) => m.peakRssMb)) }]),
+  );
 }
 
 function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0], pretty = true): { files: string[]; results: number; bytes: number } {
@@ -73,8 +87,14 @@ function scenario(name: string, files: string[], results: number, bytes: number,
   const fresh = () => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   };
-  const floor = median(times, () => measure([join(root, 'bench/import/floor.mjs'), ...files]));
-  const imported = median(times, () => measure([join(root, 'bin/flakeboard.js'), 'import', ...importArgs, '--db', db, '--json', '--approve']), fresh);
+  const importWith = (checkout: string) => () => measure([join(checkout, 'bin/flakeboard.js'), 'import', ...importArgs, '--db', db, '--json', '--approve']);
+  const measured = alternate(times, {
+    floor: { run: () => measure([join(root, 'bench/import/floor.mjs'), ...files]) },
+    ...(before ? { before: { run: importWith(before), prepare: fresh } } : {}),
+    import: { run: importWith(root), prepare: fresh },
+  });
+  const floor = measured.floor!;
+  const imported = measured.import!;
   return {
     scenario: name,
     files: files.length,
@@ -86,6 +106,7 @@ function scenario(name: string, files: string[], results: number, bytes: number,
     floorCpuMs: Math.round(floor.cpuMs),
     importCpuMs: Math.round(imported.cpuMs),
     cpuRatio: +(imported.cpuMs / floor.cpuMs).toFixed(2),
+    ...(measured.before ? { beforeCpuMs: Math.round(measured.before.cpuMs), beforeCpuRatio: +(measured.before.cpuMs / floor.cpuMs).toFixed(2) } : {}),
     resultsPerSecond: Math.round(results / (imported.ms / 1000)),
     floorPeakRssMb: Math.round(floor.peakRssMb),
     importPeakRssMb: Math.round(imported.peakRssMb),

@@ -39,10 +39,19 @@ export class RunNormaliser {
     for (const project of config.projects ?? []) this.browserOfProject.set(project.name, projectBrowser(project));
   }
 
-  /** The tests of one top-level suite (a file), in report order. */
-  suiteTests(fileSuite: PwSuite): NormalisedTest[] {
-    const tests: NormalisedTest[] = [];
-    const walk = (suite: PwSuite, describePath: string[]): void => {
+  /**
+   * The tests of one top-level suite (a file), in report order, one at a time: each can be
+   * stored and dropped before the next is made (a file of thousands of tests is never held
+   * normalised whole, so less of it survives each young-generation collection).
+   */
+  *suiteTests(fileSuite: PwSuite): Generator<NormalisedTest, void, undefined> {
+    // Depth-first, suites before their children, with a stack instead of recursion: depth is
+    // bounded by validation (REPORT_LIMITS.suiteDepth), but nested generators would pass each
+    // test up through every level. Top-level suites are files: their title is the path, not a
+    // describe block.
+    const stack: Array<{ suite: PwSuite; describePath: string[] }> = [{ suite: fileSuite, describePath: [] }];
+    while (stack.length > 0) {
+      const { suite, describePath } = stack.pop()!;
       for (const spec of suite.specs ?? []) {
         for (const test of spec.tests) {
           const key = `${spec.file}\u0000${spec.line}\u0000${spec.column}\u0000${describePath.join('\u0000')}\u0000${spec.title}\u0000${test.projectName}`;
@@ -51,15 +60,12 @@ export class RunNormaliser {
           const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(test.projectName);
           const normalised = normaliseTest(spec, test, describePath, browser, repeatIndex);
           this.count(normalised);
-          tests.push(normalised);
+          yield normalised;
         }
       }
-      // Depth is bounded by validation (REPORT_LIMITS.suiteDepth), so recursion is safe here.
-      for (const child of suite.suites ?? []) walk(child, [...describePath, child.title]);
-    };
-    // Top-level suites are files: their title is the path, not a describe block.
-    walk(fileSuite, []);
-    return tests;
+      const children = suite.suites ?? [];
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ suite: children[i]!, describePath: [...describePath, children[i]!.title] });
+    }
   }
 
   finish(reportErrors: PwError[] | undefined, stats: PwStats | undefined): RunSummary {

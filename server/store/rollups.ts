@@ -1,6 +1,7 @@
 import type { SqliteDatabase } from './open.js';
-import { appendRunToTestTotals, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
+import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
 import { perConnection } from './per-connection.js';
+import { ValuesWriter, type RunRows } from './run-figures.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -18,12 +19,7 @@ const BY_KEYS = `
     CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
     JOIN runs ON runs.id = r.run_id`;
 
-const BY_RUN = `
-    SELECT r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
-    FROM results r JOIN runs ON runs.id = r.run_id
-    WHERE r.run_id = @runId`;
-
-/** The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS or BY_RUN). */
+/** The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS, or branch-days.ts). */
 export const aggregate = (scoped: string) => `
   WITH scoped AS (${scoped}),
   outcomes AS (
@@ -73,10 +69,8 @@ export const aggregate = (scoped: string) => `
 const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_KEYS)}`;
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
-// the change between the stored last attempt and the run's first one is counted once. (The
-// WHERE true in the SELECT lets SQLite parse ON CONFLICT after a join.)
-const APPEND = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_RUN)}
-  ON CONFLICT (test_id, browser, day) DO UPDATE SET
+// the change between the stored last attempt and the run's first one is counted once.
+const ADD_TO_DAYS = `ON CONFLICT (test_id, browser, day) DO UPDATE SET
     runs = runs + excluded.runs,
     passed = passed + excluded.passed,
     failed = failed + excluded.failed,
@@ -93,14 +87,7 @@ const APPEND = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_R
     first_outcome = coalesce(first_outcome, excluded.first_outcome),
     last_outcome = coalesce(excluded.last_outcome, last_outcome),
     last_run_at = max(last_run_at, excluded.last_run_at)`;
-
-const APPEND_ERRORS = `
-  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
-  SELECT r.test_id, r.browser, r.started_at / ${DAY_MS}, r.error_fingerprint, count(*)
-  FROM results r
-  WHERE r.run_id = @runId AND r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
-  GROUP BY r.test_id, r.browser, r.started_at / ${DAY_MS}, r.error_fingerprint
-  ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = occurrences + excluded.occurrences`;
+const ADD_TO_ERRORS = 'ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = occurrences + excluded.occurrences';
 
 // Out of order: some stored result of the same test, browser and day is not older than the run.
 const OVERLAPS = `
@@ -140,8 +127,8 @@ function prepare(sqlite: SqliteDatabase) {
     rebuild: sqlite.prepare(REBUILD),
     rebuildErrors: sqlite.prepare(REBUILD_ERRORS),
     overlaps: sqlite.prepare(OVERLAPS).pluck(),
-    append: sqlite.prepare(APPEND),
-    appendErrors: sqlite.prepare(APPEND_ERRORS),
+    dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
 
@@ -176,7 +163,7 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
  * slow down as history grows); a run older than something stored on one of its days falls back
  * to rebuilding those days. Must run inside the caller's transaction, after the results are in.
  */
-export function addRunToRollups(sqlite: SqliteDatabase, runId: number): void {
+export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: RunRows): void {
   const s = statementsFor(sqlite);
   if (s.overlaps.get(runId) === 0) {
     // Later than what is stored on its days but older than a test's latest result (a report of
@@ -187,10 +174,15 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number): void {
       s.keysOfRun.run(runId);
       snapshotDays(sqlite);
     }
-    s.append.run({ runId });
-    s.appendErrors.run({ runId });
-    if (latest) appendRunToTestTotals(sqlite, runId);
-    else {
+    // The run's figures were gathered as it was written (run-figures.ts): its rows are not read again.
+    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, 19);
+    const errors = new ValuesWriter(sqlite, s.errorRows, 'INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)', ADD_TO_ERRORS, 5);
+    const totals = latest ? testTotalsWriter(sqlite) : null;
+    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    days.finish();
+    errors.finish();
+    totals?.finish();
+    if (!latest) {
       moveTestTotalsByDays(sqlite);
       s.clearKeys.run();
     }

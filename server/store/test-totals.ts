@@ -1,5 +1,6 @@
 import type { SqliteDatabase } from './open.js';
 import { perConnection } from './per-connection.js';
+import { ValuesWriter } from './run-figures.js';
 
 
 /**
@@ -46,48 +47,9 @@ const rebuildSelect = (keyFilter: string) => `
 
 export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect('true')}`;
 
-// One run's results per test and browser, in time order across its days (one result's retries
-// together), with the same outcome rule as the daily rollup (rollups.ts).
-const RUN_TOTALS = `
-  WITH scoped AS (
-    SELECT r.id, r.test_id, r.browser, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
-    FROM results r JOIN runs ON runs.id = r.run_id WHERE r.run_id = @runId
-  ),
-  outcomes AS (
-    SELECT s.test_id, s.browser, s.started_at, s.id, a.retry,
-      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
-    FROM scoped s JOIN attempts a ON a.result_id = s.id WHERE s.outage = 0
-  ),
-  ordered AS (
-    SELECT test_id, browser, outcome, LAG(outcome) OVER w AS previous, ROW_NUMBER() OVER w AS n,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser ORDER BY started_at DESC, id DESC, retry DESC) AS from_end
-    FROM outcomes WHERE outcome IS NOT NULL
-    WINDOW w AS (PARTITION BY test_id, browser ORDER BY started_at, id, retry)
-  ),
-  flips AS (
-    SELECT test_id, browser, count(*) AS attempts, sum(previous IS NOT NULL AND previous != outcome) AS changes,
-      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN outcome END) AS last_outcome
-    FROM ordered GROUP BY test_id, browser
-  )
-  SELECT s.test_id, s.browser, count(*) AS runs, sum(s.status = 'passed') AS passed, sum(s.status IN ('failed', 'timedOut')) AS failed,
-    sum(s.status = 'skipped') AS skipped, sum(s.outage = 0 AND s.passed_on_retry) AS passed_on_retry,
-    sum(s.outage = 0 AND s.status = 'passed') AS scored_passed, sum(s.outage = 0 AND s.status IN ('failed', 'timedOut')) AS scored_failed,
-    coalesce(max(f.attempts), 0) AS attempts, coalesce(max(f.changes), 0) AS changes, max(f.first_outcome) AS first_outcome,
-    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0) AS duration_sum,
-    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0) AS duration_max,
-    sum(s.status != 'skipped') AS timed_runs, max(f.last_outcome) AS last_outcome, max(s.started_at) AS last_run_at,
-    max(CASE WHEN s.status IN ('failed', 'timedOut') THEN s.started_at END) AS last_failed_at
-  FROM scoped s LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser
-  WHERE true
-  GROUP BY s.test_id, s.browser`;
-
 // A run later than everything stored for each of its keys adds to the rows; the change between
 // the stored last attempt and the run's first one is counted once.
-const APPEND = `INSERT INTO test_totals (${COLUMNS})
-  SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
-    duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at
-  FROM (${RUN_TOTALS}) WHERE true
-  ON CONFLICT (test_id, browser) DO UPDATE SET
+const ADD_TO_TOTALS = `ON CONFLICT (test_id, browser) DO UPDATE SET
     runs = runs + excluded.runs,
     passed = passed + excluded.passed,
     failed = failed + excluded.failed,
@@ -204,25 +166,25 @@ const ADD_NEW_KEYS = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect(
 function prepare(sqlite: SqliteDatabase) {
   return {
     overlaps: sqlite.prepare(OVERLAPS).pluck(),
-    append: sqlite.prepare(APPEND),
     clearSnapshot: sqlite.prepare('DELETE FROM temp.rollup_old_days'),
     snapshot: sqlite.prepare(SNAPSHOT),
     moveByDays: sqlite.prepare(MOVE_BY_DAYS_SQL),
     dropEmpty: sqlite.prepare(DROP_EMPTY),
     addNewKeys: sqlite.prepare(ADD_NEW_KEYS),
+    totalRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
 
 const statementsFor = perConnection(prepare);
 
-/** In time order for every key of the run (the usual case): the run only adds to the totals (appendRunToTestTotals). */
+/** In time order for every key of the run (the usual case): the run only adds to the totals (testTotalsWriter). */
 export function runIsLatestForTotals(sqlite: SqliteDatabase, runId: number): boolean {
   return statementsFor(sqlite).overlaps.get(runId) === 0;
 }
 
-/** A stored run's totals, after its daily rollups, when runIsLatestForTotals. */
-export function appendRunToTestTotals(sqlite: SqliteDatabase, runId: number): void {
-  statementsFor(sqlite).append.run({ runId });
+/** Adds a stored run's totals row by row (run-figures.ts TotalRow), when runIsLatestForTotals. */
+export function testTotalsWriter(sqlite: SqliteDatabase): ValuesWriter {
+  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${COLUMNS})`, ADD_TO_TOTALS, 18);
 }
 
 /** Keeps the touched days (temp.rollup_keys) as they are now: call before they are rebuilt. */

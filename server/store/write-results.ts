@@ -1,6 +1,7 @@
 import type { NormalisedTest } from '../../core/report/normalised.js';
 import type { SqliteDatabase } from './open.js';
 import { perConnection } from './per-connection.js';
+import { RunFigures } from './run-figures.js';
 
 /**
  * A result whose test never started gets the run's start time, which a report read in parts
@@ -22,6 +23,8 @@ export class ResultWriter {
   private readonly testIds = new Map<string, number>();
   private readonly projects = new Set<string>();
   private readonly fingerprints = new Set<string>();
+  /** What the run adds to the rollups, gathered on the way (addRunToRollups). */
+  readonly figures = new RunFigures();
   private tests: NormalisedTest[] = [];
   private params: unknown[] = [];
 
@@ -49,6 +52,8 @@ export class ResultWriter {
       this.projects.add(test.browser);
       s.rememberProject.run(test.browser, test.projectName || test.browser);
     }
+    const startedAt = test.startedAt ?? NO_START;
+    this.figures.add(testId, test, startedAt);
     this.params.push(
       this.runId,
       testId,
@@ -57,7 +62,7 @@ export class ResultWriter {
       test.repeatIndex,
       test.line,
       test.column,
-      test.startedAt ?? NO_START,
+      startedAt,
       test.status,
       test.finalStatus,
       test.outcome,

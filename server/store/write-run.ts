@@ -86,15 +86,17 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   const insert = store.sqlite.transaction((): StoredRun => {
     const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy).lastInsertRowid);
     let ending: RunEnding | undefined;
+    let runStart = 0;
     let original: { id: number } | undefined;
+    const writer = new ResultWriter(store.sqlite, runId);
     const results = store.sqlite.transaction(() => {
-      const writer = new ResultWriter(store.sqlite, runId);
       ending = read((test) => writer.add(test));
       writer.flush();
       original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
       if (original) throw DUPLICATE;
       // Tests that never started take the run's start, known only now (see NO_START).
-      statements.fixStarts.run(ending.run.startedAt ?? header.fallbackStartedAt, runId, NO_START);
+      runStart = ending.run.startedAt ?? header.fallbackStartedAt;
+      statements.fixStarts.run(runStart, runId, NO_START);
     });
     try {
       results();
@@ -104,6 +106,7 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
     const duplicate = original !== undefined;
     const { run } = ending!;
     const status: ReviewStatus = header.approve && !duplicate ? 'approved' : 'pending';
+    const outage = isOutage(run);
     statements.finishRun.run({
       id: runId,
       status,
@@ -127,12 +130,12 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
       skipped_tests: run.counts.skipped,
       flaky_tests: run.counts.flaky,
       load_failed: run.loadFailed ? 1 : 0,
-      outage: isOutage(run) ? 1 : 0,
+      outage: outage ? 1 : 0,
       errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
       build_id: ending!.buildId ?? null,
       build_url: ending!.buildUrl ?? null,
     });
-    if (!duplicate) addRunToRollups(store.sqlite, runId);
+    if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
