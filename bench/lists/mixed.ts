@@ -8,11 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
 import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
-import { largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
+import { benchToken, largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const readers = Number(process.env.BENCH_READERS ?? 50);
@@ -20,10 +17,7 @@ const readers = Number(process.env.BENCH_READERS ?? 50);
 async function prepare(path: string) {
   const store = openStore(path);
   try {
-    const user = store.sqlite.prepare("SELECT id FROM users WHERE username = 'bench'").get() as { id: number } | undefined;
-    const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
-    const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: 'bench-mixed', tokenHash: hashToken(token), userId });
+    const token = await benchToken(store, 'bench-mixed');
     const runId = store.sqlite.prepare('SELECT max(id) FROM runs').pluck().get() as number;
     return { token, runId };
   } finally {

@@ -7,22 +7,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
 import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
 import { load } from '../api/load.js';
-import { largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
+import { benchToken, largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 
 async function prepare(path: string) {
   const store = openStore(path);
   try {
-    const user = store.sqlite.prepare("SELECT id FROM users WHERE username = 'bench'").get() as { id: number } | undefined;
-    const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
-    const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId });
+    const token = await benchToken(store, 'bench');
     // A title that several files share (the generator reuses titles), and one flaky test.
     const shared = store.sqlite.prepare('SELECT title FROM tests GROUP BY title HAVING count(*) > 1 ORDER BY count(*) DESC LIMIT 1').pluck().get() as string;
     const flaky = store.sqlite

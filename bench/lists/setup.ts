@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { ingestValue } from '../../server/ingest.js';
-import { openStore } from '../../server/store/open.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
+import { createApiToken } from '../../server/store/api-tokens.js';
+import { openStore, type Store } from '../../server/store/open.js';
+import { createUser } from '../../server/store/users.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;
@@ -42,4 +45,13 @@ export async function startServer(path: string): Promise<{ url: string; stop(): 
   const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
   if (!url) throw new Error(`serve did not start:\n${output}`);
   return { url: url.replace(/\/$/, ''), stop: () => child.kill('SIGTERM') };
+}
+
+/** An API token of the admin 'bench' (made on first use), for the benchmark's callers. */
+export async function benchToken(store: Store, name: string): Promise<string> {
+  const user = store.sqlite.prepare("SELECT id FROM users WHERE username = 'bench'").get() as { id: number } | undefined;
+  const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
+  const token = newToken(API_TOKEN_PREFIX);
+  await createApiToken(store, { name, tokenHash: hashToken(token), userId });
+  return token;
 }
