@@ -206,3 +206,58 @@ export function utcDay(dialect: DialectName, epochMs: Expression<number>): RawBu
  * - PRAGMAs are SQLite's alone (open.ts): PostgreSQL's equivalents are server settings.
  * - Text separators: PostgreSQL text cannot hold char(0); use another separator (char(31)).
  */
+
+// ---------------------------------------------------------------------------------------------
+// Pieces of SQL texts (sql.ts) where the two engines differ: the same differences as the
+// builders above, for queries written as text with @name parameters.
+
+export interface SqlText {
+  readonly dialect: DialectName;
+  /** A sum that is 0 over no rows (totalOf). */
+  total(expression: string): string;
+  /** A condition as 0/1 (Ddl.boolInt). */
+  boolInt(condition: string): string;
+  /** The values of a group joined in order, no separator: SQLite's group_concat, PostgreSQL's string_agg (text only). */
+  concatInOrder(expression: string, orderBy: string): string;
+  /** `column IN` the numbers of a JSON array parameter (inJsonNumbers). */
+  inJsonNumbers(column: string, param: string): string;
+  /**
+   * A column compared without its index: SQLite's unary + is a planner hint (window-scan.ts
+   * reads in key order instead of through the day index); PostgreSQL's planner chooses on its
+   * statistics and needs no hint.
+   */
+  withoutIndex(column: string): string;
+  /** The UTC day of epoch milliseconds (utcDay). */
+  utcDay(epochMs: string): string;
+  /** The larger / smaller of two values of one row, NULL only when both are (greatestOf, leastOf). */
+  greatest(a: string, b: string): string;
+  least(a: string, b: string): string;
+}
+
+export const SQLITE_TEXT: SqlText = {
+  dialect: 'sqlite',
+  total: (e) => `total(${e})`,
+  boolInt: (c) => c,
+  concatInOrder: (e, orderBy) => `group_concat(${e}, '' ORDER BY ${orderBy})`,
+  inJsonNumbers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  withoutIndex: (column) => `+${column}`,
+  utcDay: (ms) => `CAST(${ms} / 86400000 AS INTEGER)`,
+  greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+};
+
+export const POSTGRES_TEXT: SqlText = {
+  dialect: 'postgres',
+  total: (e) => `coalesce(sum(${e}), 0)`,
+  boolInt: (c) => `(${c})::int`,
+  concatInOrder: (e, orderBy) => `string_agg(${e}, '' ORDER BY ${orderBy})`,
+  inJsonNumbers: (column, param) => `${column} IN (SELECT value::bigint FROM json_array_elements_text(${param}::json))`,
+  withoutIndex: (column) => column,
+  utcDay: (ms) => `floor(${ms} / 86400000)::bigint`,
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  least: (a, b) => `least(${a}, ${b})`,
+};
+
+export function sqlText(dialect: DialectName): SqlText {
+  return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
+}

@@ -2,17 +2,17 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { POSTGRES_DDL, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
 import { MIGRATIONS, migrationSql } from './migrations.js';
-import { StoreError } from './open.js';
+import { StoreError, type StoreBase } from './open.js';
 import { postgresShape } from './schema-compare.js';
 import type { DatabaseSchema } from './schema.js';
+import { sqlOver } from './sql.js';
 
 /** An open PostgreSQL store: a pool of connections and Kysely over it. */
-export interface PostgresStore {
+export interface PostgresStore extends StoreBase {
+  readonly dialect: 'postgres';
   /** The URL without its password, for messages. */
   readonly url: string;
   readonly pool: pg.Pool;
-  readonly db: Kysely<DatabaseSchema>;
-  close(): Promise<void>;
 }
 
 export interface PostgresOptions {
@@ -56,9 +56,13 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   let open = true;
   return {
+    dialect: 'postgres',
     url: shown,
+    target: shown,
     pool,
     db,
+    sql: sqlOver(db, 'postgres'),
+    transaction: (work) => db.transaction().execute((trx) => work(sqlOver(trx, 'postgres'), trx)),
     async close() {
       if (!open) return;
       open = false;

@@ -5,19 +5,35 @@ import { Kysely } from 'kysely';
 import { MIGRATIONS, migrationSql } from './migrations.js';
 import { createRollupScratch } from './rollups.js';
 import type { DatabaseSchema } from './schema.js';
+import { sqlOver, type Sql } from './sql.js';
+import type { PostgresStore } from './open-postgres.js';
 import { isBusy, WaitingSqliteDialect, whenWritable } from './waiting-driver.js';
 
 export type SqliteDatabase = Database.Database;
 
-/** An open store: the raw connection for bulk writes, Kysely for everything else. */
-export interface Store {
-  readonly path: string;
-  readonly sqlite: SqliteDatabase;
+/** What both engines' stores offer (issue 16): Kysely, SQL texts over it, and transactions. */
+export interface StoreBase {
+  /** The file, or the PostgreSQL URL without its password: for messages. */
+  readonly target: string;
   readonly db: Kysely<DatabaseSchema>;
-  /** Runs a synchronous write (one IMMEDIATE transaction), waiting for the write lock without blocking. */
-  write<T>(work: () => T): Promise<T>;
+  /** The store's SQL texts (sql.ts), on this store's engine. */
+  readonly sql: Sql;
+  /** Runs `work` in one transaction (SQLite: BEGIN IMMEDIATE, waiting for the lock without blocking). */
+  transaction<T>(work: (sql: Sql, db: Kysely<DatabaseSchema>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** An open SQLite store: the raw connection for bulk writes, Kysely for everything else. */
+export interface Store extends StoreBase {
+  readonly dialect: 'sqlite';
+  readonly path: string;
+  readonly sqlite: SqliteDatabase;
+  /** Runs a synchronous write (one IMMEDIATE transaction), waiting for the write lock without blocking. */
+  write<T>(work: () => T): Promise<T>;
+}
+
+/** A store on either engine; code that needs the SQLite connection itself asks for Store. */
+export type AnyStore = Store | PostgresStore;
 
 export class StoreError extends Error {
   constructor(
@@ -77,13 +93,23 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
   }
   const lockWaitMs = options.lockWaitMs ?? 60_000;
   let db: Kysely<DatabaseSchema> | null = new Kysely<DatabaseSchema>({ dialect: new WaitingSqliteDialect(sqlite, lockWaitMs) });
+  const open = () => {
+    if (!db) throw new StoreError(`the database ${path} is closed`, 'unavailable');
+    return db;
+  };
+  let sql: Sql | null = null;
   return {
+    dialect: 'sqlite',
     path,
+    target: path,
     sqlite,
     get db() {
-      if (!db) throw new StoreError(`the database ${path} is closed`, 'unavailable');
-      return db;
+      return open();
     },
+    get sql() {
+      return (sql ??= sqlOver(open(), 'sqlite'));
+    },
+    transaction: (work) => open().transaction().execute((trx) => work(sqlOver(trx, 'sqlite'), trx)),
     write: (work) => whenWritable(work, lockWaitMs),
     async close() {
       if (!db) return;

@@ -141,8 +141,11 @@ class WaitingConnection implements DatabaseConnection {
 
   private run<R>(query: CompiledQuery): QueryResult<R> {
     const statement = this.prepared(query.sql);
-    if (statement.reader) return { rows: statement.all(query.parameters) as R[] };
-    const { changes, lastInsertRowid } = statement.run(query.parameters);
+    // A lone plain object is a store query's named parameters (sql.ts), which better-sqlite3 binds by name.
+    const only = query.parameters.length === 1 ? query.parameters[0] : undefined;
+    const bind = only !== null && typeof only === 'object' && Object.getPrototypeOf(only) === Object.prototype ? only : query.parameters;
+    if (statement.reader) return { rows: statement.all(bind) as R[] };
+    const { changes, lastInsertRowid } = statement.run(bind);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
   }
 

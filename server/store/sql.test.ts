@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
+import { sqlText } from './dialect.js';
+import type { AnyStore } from './open.js';
+import { compileNamed } from './sql.js';
+
+describeEachEngine('SQL texts with named parameters', (engine) => {
+  let target: TestTarget;
+  let store: AnyStore;
+  beforeAll(async () => {
+    target = await createTestTarget(engine);
+    store = await target.open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await target?.remove();
+  });
+
+  it('binds a name used twice, and leaves @ inside quoted text alone', async () => {
+    const row = await store.sql.get<{ a: number; b: number; c: string }>(`SELECT CAST(@x AS INTEGER) AS a, CAST(@x AS INTEGER) + CAST(@y AS INTEGER) AS b, '@x' AS c`, { x: 2, y: 3 });
+    expect(row).toEqual({ a: 2, b: 5, c: '@x' });
+  });
+
+  it('runs writes in a transaction that rolls back whole on an error', async () => {
+    await store.sql.run(`INSERT INTO settings (key, value) VALUES (@key, @value)`, { key: 'sql-test', value: 'one' });
+    await expect(
+      store.transaction(async (sql) => {
+        expect(await sql.run(`UPDATE settings SET value = @value WHERE key = @key`, { key: 'sql-test', value: 'two' })).toBe(1);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect(await store.sql.value<string>(`SELECT value FROM settings WHERE key = @key`, { key: 'sql-test' })).toBe('one');
+  });
+
+  it('gives the same answers for the pieces that differ between engines', async () => {
+    const t = sqlText(store.dialect);
+    const row = await store.sql.get<Record<string, unknown>>(
+      `SELECT (SELECT ${t.total('n')} FROM (SELECT 1 AS n WHERE 1 = 0) AS none) AS total_none,
+        ${t.utcDay('CAST(@ms AS BIGINT)')} AS day, ${t.greatest('NULL', '3')} AS g, ${t.least('2', '3')} AS l,
+        (SELECT count(*) FROM (SELECT 5 AS id UNION ALL SELECT 6 UNION ALL SELECT 7) AS ids WHERE ${t.inJsonNumbers('id', '@ids')}) AS listed`,
+      { ms: 86_400_000 * 3 + 5, ids: '[5,7]' },
+    );
+    expect(row).toEqual({ total_none: 0, day: 3, g: 3, l: 2, listed: 2 });
+  });
+});
+
+it('numbers each distinct name once for PostgreSQL, and says which one has no value', () => {
+  expect(compileNamed(`SELECT @a, @b, @a -- @c`, { a: 1, b: 2 }, 'postgres')).toMatchObject({ sql: 'SELECT $1, $2, $1 -- @c', parameters: [1, 2] });
+  expect(() => compileNamed(`SELECT @missing`, {}, 'postgres')).toThrow('@missing');
+});

@@ -1,0 +1,64 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DialectName } from './dialect.js';
+
+/** Named parameters of a SQL text: `@from` in the text takes `params.from`. */
+export type SqlParams = Readonly<Record<string, unknown>>;
+
+/**
+ * SQL text run on either database through the store's Kysely (issue 16): the store's hand-written
+ * queries (window scans, rollups, bulk writes) are written once, with `@name` parameters, and
+ * run on SQLite and PostgreSQL alike. Where the two engines' SQL differs, the text takes its
+ * piece from dialect.ts (sqlText). Kysely's query builder is for everything else.
+ */
+export interface Sql {
+  readonly dialect: DialectName;
+  all<T>(text: string, params?: SqlParams): Promise<T[]>;
+  get<T>(text: string, params?: SqlParams): Promise<T | undefined>;
+  /** The first column of the first row (SQLite's pluck), undefined when there is no row. */
+  value<T>(text: string, params?: SqlParams): Promise<T | undefined>;
+  /** A statement that writes: how many rows it changed. */
+  run(text: string, params?: SqlParams): Promise<number>;
+}
+
+/** Runs SQL texts on `db` (a store's Kysely, or a transaction of it). */
+export function sqlOver(db: Kysely<unknown> | Kysely<any>, dialect: DialectName): Sql {
+  const execute = async <T>(text: string, params: SqlParams | undefined) => db.executeQuery<T>(compileNamed(text, params ?? {}, dialect));
+  return {
+    dialect,
+    all: async (text, params) => (await execute(text, params)).rows as never,
+    get: async (text, params) => (await execute(text, params)).rows[0] as never,
+    value: async (text, params) => {
+      const row = (await execute<Record<string, unknown>>(text, params)).rows[0];
+      return (row === undefined ? undefined : Object.values(row)[0]) as never;
+    },
+    run: async (text, params) => Number((await execute(text, params)).numAffectedRows ?? 0n),
+  };
+}
+
+/**
+ * The text and its parameters as the driver takes them. better-sqlite3 binds `@name` itself
+ * from an object (the SQLite connection passes a lone plain object as named parameters, see
+ * waiting-driver.ts), so the text is prepared as written and its statement cache keeps working.
+ * pg knows only `$1, $2…`: each distinct name becomes one number, outside quoted text and comments.
+ */
+export function compileNamed(text: string, params: SqlParams, dialect: DialectName): CompiledQuery {
+  if (dialect === 'sqlite') return CompiledQuery.raw(text, Object.keys(params).length > 0 ? [params] : []);
+  const order = new Map<string, number>();
+  const values: unknown[] = [];
+  const numbered = text.replace(NAMED_OR_SKIPPED, (match: string, name: string | undefined) => {
+    if (name === undefined) return match;
+    let index = order.get(name);
+    if (index === undefined) {
+      if (!(name in params)) throw new Error(`SQL parameter @${name} has no value`);
+      values.push(params[name]);
+      index = values.length;
+      order.set(name, index);
+    }
+    return `$${index}`;
+  });
+  return CompiledQuery.raw(numbered, values);
+}
+
+// The texts are the store's own, never report text; each alternative consumes quoted text and comments whole.
+const NAMED_OR_SKIPPED = /'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|@([A-Za-z_][A-Za-z0-9_]*)/g;
+
