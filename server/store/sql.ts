@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DialectName } from './dialect.js';
+import type { DatabaseSchema } from './schema.js';
 
 /** Named parameters of a SQL text: `@from` in the text takes `params.from`. */
 export type SqlParams = Readonly<Record<string, unknown>>;
@@ -21,7 +22,7 @@ export interface Sql {
 }
 
 /** Runs SQL texts on `db` (a store's Kysely, or a transaction of it). */
-export function sqlOver(db: Kysely<unknown> | Kysely<any>, dialect: DialectName): Sql {
+export function sqlOver(db: Kysely<DatabaseSchema>, dialect: DialectName): Sql {
   const execute = async <T>(text: string, params: SqlParams | undefined) => db.executeQuery<T>(compileNamed(text, params ?? {}, dialect));
   return {
     dialect,
