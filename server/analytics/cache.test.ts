@@ -65,7 +65,7 @@ describe('AnalyticsCache memory', () => {
     const store = openStore(':memory:');
     try {
       const cache = new AnalyticsCache(store, 500, 100);
-      const version = cache.versionFor(1);
+      const version = await cache.versionFor(1);
       expect(cache.lookup(version, 'a').hit).toBe(false);
       for (const key of ['a', 'b', 'c']) cache.keep(version, key, key.repeat(40));
       expect(cache.heldChars).toBe(80);

@@ -1,4 +1,5 @@
-import type { Store } from '../store/open.js';
+import { sqlText } from '../store/dialect.js';
+import type { AnyStore } from '../store/open.js';
 
 /**
  * Analytics answers change only when runs are written, so they are kept until then. The
@@ -16,27 +17,28 @@ export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
   private readonly inFlight = new Map<string, Promise<string>>();
   private version = '';
-  private readonly signature;
+  private readonly signature: () => Promise<string>;
   private held = 0;
 
   constructor(
-    store: Store,
+    store: AnyStore,
     private readonly maxEntries = 500,
     /** 16 M characters: at most 32 MB of strings in V8, and tens of thousands of bounded answers. */
     private readonly maxChars = 16 * 1024 * 1024,
   ) {
-    // Asked on every analytics call: prepared once; runs holds one row per report (thousands).
-    this.signature = store.sqlite.prepare(
-      // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
-      `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at)
-         || ':' || (SELECT coalesce(max(id), 0) || '/' || total(removed_at IS NOT NULL) FROM quarantine) AS signature FROM runs`,
-    );
+    // Asked on every analytics call; runs holds one row per report (thousands). Read from the
+    // database each time, so a write by another process or another server sharing the
+    // PostgreSQL database (an upload, an approval) is seen by the next call on this one.
+    const t = sqlText(store.dialect);
+    // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
+    const text = `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')}
+         || ':' || (SELECT coalesce(max(id), 0) || '/' || ${t.total(t.boolInt('removed_at IS NOT NULL'))} FROM quarantine) AS signature FROM runs`;
+    this.signature = async () => String(await store.sql.value<string>(text));
   }
 
   /** The data's version now; answers computed from it are stored under it. */
-  versionFor(today: number): string {
-    const { signature } = this.signature.get() as { signature: string };
-    return `${today}:${signature}`;
+  async versionFor(today: number): Promise<string> {
+    return `${today}:${await this.signature()}`;
   }
 
   lookup(version: string, key: string): { hit: true; value: unknown } | { hit: false } {
@@ -64,7 +66,7 @@ export class AnalyticsCache {
    * ask for it at the same time (they share the computation) and kept.
    */
   async answer(today: number, key: string, compute: () => Promise<string>): Promise<string> {
-    const version = this.versionFor(today);
+    const version = await this.versionFor(today);
     const cached = this.lookup(version, key);
     if (cached.hit) return cached.value as string;
     const flightKey = `${version}\n${key}`;

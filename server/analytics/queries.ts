@@ -42,6 +42,6 @@ export type QueryName = keyof typeof QUERIES;
 export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>[1];
 
 /** The answer of `name`, serialised (the worker sends text, which crosses threads cheaply). */
-export function answerJson(store: Store, name: QueryName, args: unknown): string {
-  return JSON.stringify((QUERIES[name] as (s: Store, a: unknown) => unknown)(store, args));
+export async function answerJson(store: Store, name: QueryName, args: unknown): Promise<string> {
+  return JSON.stringify(await (QUERIES[name] as (s: Store, a: unknown) => unknown)(store, args));
 }

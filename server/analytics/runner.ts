@@ -34,8 +34,8 @@ export function queryKey(name: QueryName, args: unknown): string {
  */
 export function createAnalyticsRunner(store: Store, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
-  const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
-  const worker = useWorker ? new QueryWorker(store.path) : null;
+  const useWorker = (options.worker ?? true) && store.location !== ':memory:' && store.location !== '';
+  const worker = useWorker ? new QueryWorker(store.location) : null;
 
   return {
     json(today, name, args) {

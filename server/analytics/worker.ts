@@ -1,10 +1,10 @@
 /**
- * The analytics worker: its own read-only connection to the database file, answering one
- * query at a time, so a cold query over a large history never holds the server's event loop.
- * WAL lets it read while the server writes.
+ * The analytics worker: its own read-only connection to the database file (or its own
+ * connections to PostgreSQL), answering one query at a time, so a cold query over a large
+ * history never holds the server's event loop. WAL lets it read while the server writes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../store/open.js';
+import { openAnyStore } from '../store/open-any.js';
 import { answerJson, type QueryName } from './queries.js';
 
 export interface WorkerRequest {
@@ -17,12 +17,18 @@ export type WorkerReply = { id: number; json: string } | { id: number; error: st
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
-const store = openStore((workerData as { path: string }).path, { readonly: true });
+const opened = openAnyStore((workerData as { path: string }).path, { readonly: true, max: 2 });
 
+// One query at a time, in the order they came (the worker's connection is one).
+let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WorkerRequest) => {
-  try {
-    port.postMessage({ id: request.id, json: answerJson(store, request.name, request.args) } satisfies WorkerReply);
-  } catch (error) {
-    port.postMessage({ id: request.id, error: (error as Error).stack ?? String(error) } satisfies WorkerReply);
-  }
+  queue = queue.then(async () => {
+    try {
+      // The query functions take the SQLite store until their port to both engines is done.
+      const store = (await opened) as Parameters<typeof answerJson>[0];
+      port.postMessage({ id: request.id, json: await answerJson(store, request.name, request.args) } satisfies WorkerReply);
+    } catch (error) {
+      port.postMessage({ id: request.id, error: (error as Error).stack ?? String(error) } satisfies WorkerReply);
+    }
+  });
 });

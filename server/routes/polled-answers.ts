@@ -1,5 +1,5 @@
 import { AnalyticsCache } from '../analytics/cache.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 
 export type PolledAnswers = (today: number, key: string, compute: () => Promise<unknown>) => Promise<string>;
 
@@ -10,7 +10,7 @@ export type PolledAnswers = (today: number, key: string, compute: () => Promise<
  * Under 50 polling readers these queries, each cheap, held the server's thread for most of its
  * time and health waited behind them (bench:mixed). Concurrent askers share one computation.
  */
-export function createPolledAnswers(store: Store): PolledAnswers {
+export function createPolledAnswers(store: AnyStore): PolledAnswers {
   // Small answers: 200 of them, 4 M characters at most.
   const cache = new AnalyticsCache(store, 200, 4 * 1024 * 1024);
   return (today, key, compute) => cache.answer(today, key, async () => JSON.stringify(await compute()));

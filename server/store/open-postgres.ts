@@ -59,6 +59,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     dialect: 'postgres',
     url: shown,
     target: shown,
+    location: url,
     pool,
     db,
     sql: sqlOver(db, 'postgres'),

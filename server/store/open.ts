@@ -15,6 +15,11 @@ export type SqliteDatabase = Database.Database;
 export interface StoreBase {
   /** The file, or the PostgreSQL URL without its password: for messages. */
   readonly target: string;
+  /**
+   * What openAnyStore takes to open the same database again (a worker's own connection): the
+   * file, or the whole URL. Never shown: a URL's password is in it.
+   */
+  readonly location: string;
   readonly db: Kysely<DatabaseSchema>;
   /** The store's SQL texts (sql.ts), on this store's engine. */
   readonly sql: Sql;
@@ -102,6 +107,7 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     dialect: 'sqlite',
     path,
     target: path,
+    location: path,
     sqlite,
     get db() {
       return open();
