@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestTarget, describeEachEngine, sameDataOn, type TestTarget } from '../../fixtures/testing/engines.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { ingestFile } from '../ingest.js';
 import { sqlText } from './dialect.js';
-import type { AnyStore } from './open.js';
+import { openStore, type AnyStore } from './open.js';
 import { compileNamed } from './sql.js';
+
+const OWN_RUN = fileURLToPath(new URL('../../fixtures/reports/own/run-1.json', import.meta.url));
 
 describeEachEngine('SQL texts with named parameters', (engine) => {
   let target: TestTarget;
@@ -47,4 +53,26 @@ describeEachEngine('SQL texts with named parameters', (engine) => {
 it('numbers each distinct name once for PostgreSQL, and says which one has no value', () => {
   expect(compileNamed(`SELECT @a, @b, @a -- @c`, { a: 1, b: 2 }, 'postgres')).toMatchObject({ sql: 'SELECT $1, $2, $1 -- @c', parameters: [1, 2] });
   expect(() => compileNamed(`SELECT @missing`, {}, 'postgres')).toThrow('@missing');
+});
+
+describeEachEngine('the same data on both engines', (engine) => {
+  it('copies an imported SQLite store whole, so read tests compare both engines on one history', async () => {
+    const temp = makeTempDir('flakeboard-same-');
+    const sqlite = openStore(join(temp.dir, 'source.db'));
+    try {
+      ingestFile(sqlite, OWN_RUN, { fileName: 'run-1.json', approve: true, fallbackGit: () => ({ branch: null, commit: null }) });
+      const copy = await sameDataOn(engine, sqlite);
+      try {
+        const count = `SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM results) AS results, (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM test_totals) AS totals, (SELECT count(*) FROM daily_test_stats) AS daily`;
+        const expected = await sqlite.sql.get<Record<string, number>>(count);
+        expect(expected?.results).toBeGreaterThan(0);
+        expect(await copy.store.sql.get(count)).toEqual(expected);
+      } finally {
+        await copy.remove();
+      }
+    } finally {
+      await sqlite.close();
+      temp.cleanup();
+    }
+  });
 });
