@@ -261,3 +261,27 @@ export const POSTGRES_TEXT: SqlText = {
 export function sqlText(dialect: DialectName): SqlText {
   return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
 }
+
+// --- writes ---
+// Writers of one database at once. SQLite has one writer at a time (an import's IMMEDIATE
+// transaction holds the file's only write lock), so these exist for PostgreSQL alone, where
+// many servers and CLI imports write together; each lock is held until its transaction ends.
+
+/** Advisory lock classes (the first key of the two-key form): flakeboard's own, apart from the migration lock's. */
+const REPORT_LOCK_CLASS = 0x666c6b63;
+const ROLLUP_LOCK_CLASS = 0x666c6b64;
+
+/**
+ * Taken before the duplicate check, on the report's content hash: ten jobs storing the same
+ * report queue here, so one stores it and the others see it and are marked duplicates, while
+ * different reports go on in parallel (a hash collision only makes two wait).
+ */
+export const POSTGRES_LOCK_REPORT = `SELECT pg_advisory_xact_lock(${REPORT_LOCK_CLASS}, hashtext(CAST(@hash AS TEXT)))`;
+
+/**
+ * Taken before a run's rollups are written (and before a review, delete or prune refreshes
+ * them): whether a run is later than what is stored decides how it adds to the rollups, and
+ * that holds only if no other writer changes them meanwhile. Results are written in parallel;
+ * only this short last step is one at a time.
+ */
+export const POSTGRES_LOCK_ROLLUPS = `SELECT pg_advisory_xact_lock(${ROLLUP_LOCK_CLASS}, 0)`;

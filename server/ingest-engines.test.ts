@@ -1,0 +1,158 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
+import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
+import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
+import { storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
+import { makeTempDir } from '../fixtures/testing/temp.js';
+import { ingestFile, type IngestOptions } from './ingest.js';
+import { openStore, type AnyStore } from './store/open.js';
+import { withRollupRefresh } from './store/rollups.js';
+import { withRollupRefreshPostgres } from './store/rollups-postgres.js';
+
+const REPORTS = [...publicReports(), ...ownReports()];
+const START = Date.UTC(2026, 0, 5, 12);
+const options = (file: string, i = 0): IngestOptions => ({
+  fileName: basename(file),
+  fallbackStartedAt: START + i * 60_000,
+  fallbackGit: () => ({ branch: null, commit: null }),
+  approve: true,
+});
+
+async function importAll(store: AnyStore, files: readonly string[]): Promise<void> {
+  for (const [i, file] of files.entries()) await ingestFile(store, file, options(file, i));
+}
+
+/** The reference: the same reports imported into a SQLite file the way it always was. */
+async function sqliteReference(files: readonly string[]): Promise<StoredRows> {
+  const temp = makeTempDir('flakeboard-reference-');
+  const store = openStore(join(temp.dir, 'reference.db'));
+  try {
+    await importAll(store, files);
+    return await storedRows(store);
+  } finally {
+    await store.close();
+    temp.cleanup();
+  }
+}
+
+/** Every rollup row thrown away and rebuilt from the stored results, by each engine's refresh. */
+async function rebuildRollups(store: AnyStore): Promise<void> {
+  await store.sql.run('DELETE FROM daily_test_stats');
+  await store.sql.run('DELETE FROM daily_error_stats');
+  await store.sql.run('DELETE FROM test_totals');
+  const ids = (await store.sql.all<{ id: number }>('SELECT id FROM runs')).map((row) => row.id);
+  if (store.dialect === 'sqlite') store.sqlite.transaction(() => withRollupRefresh(store.sqlite, ids, () => undefined)).immediate();
+  else await store.transaction((sql) => withRollupRefreshPostgres(sql, ids, async () => undefined));
+}
+
+const rollupsOf = (rows: StoredRows) => ({ daily_test_stats: rows.daily_test_stats, daily_error_stats: rows.daily_error_stats, test_totals: rows.test_totals });
+
+describeEachEngine('importing reports', (engine) => {
+  let target: TestTarget;
+  let store: AnyStore;
+  let reference: StoredRows;
+  beforeAll(async () => {
+    reference = await sqliteReference(REPORTS);
+    target = await createTestTarget(engine);
+    store = await target.open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await target?.remove();
+  });
+
+  it('stores the same runs, results and rollups as SQLite for the public and own reports', async () => {
+    await importAll(store, REPORTS);
+    const rows = await storedRows(store);
+    for (const table of Object.keys(rows) as Array<keyof StoredRows>) {
+      expect(reference[table].length, table).toBeGreaterThan(0);
+      expect(rows[table], table).toEqual(reference[table]);
+    }
+  });
+
+  it('keeps rollups equal to a rebuild of every day from the stored results', async () => {
+    const before = rollupsOf(await storedRows(store));
+    await rebuildRollups(store);
+    expect(rollupsOf(await storedRows(store))).toEqual(before);
+  });
+});
+
+describeEachEngine('a report that fails part way', (engine) => {
+  let target: TestTarget;
+  let store: AnyStore;
+  const temp = makeTempDir('flakeboard-bad-');
+  afterAll(async () => {
+    await store?.close();
+    await target?.remove();
+    temp.cleanup();
+  });
+
+  it('stores nothing, though thousands of its tests were read and written first', async () => {
+    target = await createTestTarget(engine);
+    store = await target.open();
+    // 120 copies of a real report's files (2,280 tests: more than one batch on either engine), cut off at its end.
+    const report = JSON.parse(readFileSync(ownReports()[0]!, 'utf8')) as { suites: unknown[] };
+    const suites = Array.from({ length: 120 }, (_, i) => JSON.parse(JSON.stringify(report.suites).replaceAll('"file":"', `"file":"copy-${i}/`)) as unknown[]).flat();
+    const text = JSON.stringify({ ...report, suites });
+    const file = join(temp.dir, 'cut.json');
+    writeFileSync(file, text.slice(0, text.length - 40));
+    await expect(Promise.resolve().then(() => ingestFile(store, file, options(file)))).rejects.toThrow(/cut\.json/);
+    expect(Object.values(await writtenCounts(store)).every((n) => n === 0), JSON.stringify(await writtenCounts(store))).toBe(true);
+    // The same report whole is stored: the cut alone made it fail.
+    writeFileSync(file, text);
+    const stored = await ingestFile(store, file, options(file));
+    expect(stored.tests).toBeGreaterThan(2000);
+    expect((await writtenCounts(store)).results).toBe(stored.tests);
+  });
+});
+
+const describePostgres = HAS_POSTGRES ? describe : describe.skip;
+
+describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POSTGRES_SKIP}`}`, () => {
+  const targets: TestTarget[] = [];
+  const stores: AnyStore[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    for (const target of targets) await target.remove();
+  });
+
+  /** A fresh database, and `count` stores on it (separate pools, as separate servers would have). */
+  async function freshDatabase(count: number): Promise<AnyStore[]> {
+    const target = await createTestTarget('postgres');
+    targets.push(target);
+    const opened = await Promise.all(Array.from({ length: count }, () => target.open()));
+    stores.push(...opened);
+    return opened;
+  }
+
+  it('stores one run and nine duplicates when ten jobs send the same report at once, and counts it once', async () => {
+    const file = ownReports()[0]!;
+    const writers = await freshDatabase(10);
+    const results = await Promise.all(writers.map((store) => ingestFile(store, file, options(file))));
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    const original = results.find((r) => !r.duplicate)!;
+    expect(results.filter((r) => r.duplicate).map((r) => r.duplicateOf)).toEqual(new Array(9).fill(original.runId));
+    const [once] = await freshDatabase(1);
+    await ingestFile(once!, file, options(file));
+    const rows = await storedRows(writers[0]!);
+    expect(rows.runs.filter((r) => r.startsWith('["pending",1,'))).toHaveLength(9);
+    expect(rows.results).toEqual((await storedRows(once!)).results);
+    expect(rollupsOf(rows)).toEqual(rollupsOf(await storedRows(once!)));
+  });
+
+  it('stores ten different reports sent at once, with the rollups of storing them one by one', async () => {
+    const files = REPORTS.slice(-10);
+    expect(files).toHaveLength(10);
+    const writers = await freshDatabase(10);
+    const results = await Promise.all(files.map((file, i) => ingestFile(writers[i]!, file, options(file, i))));
+    expect(results.filter((r) => r.duplicate)).toHaveLength(0);
+    const [oneByOne] = await freshDatabase(1);
+    await importAll(oneByOne!, files);
+    const together = await storedRows(writers[0]!);
+    const apart = await storedRows(oneByOne!);
+    expect(together.daily_test_stats.length).toBeGreaterThan(0);
+    expect(together).toEqual(apart);
+  });
+});
