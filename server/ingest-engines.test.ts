@@ -4,12 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
 import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
-import { storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
+import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { ingestFile, type IngestOptions } from './ingest.js';
 import { openStore, type AnyStore } from './store/open.js';
-import { withRollupRefresh } from './store/rollups.js';
-import { withRollupRefreshPostgres } from './store/rollups-postgres.js';
 
 const REPORTS = [...publicReports(), ...ownReports()];
 const START = Date.UTC(2026, 0, 5, 12);
@@ -36,18 +34,6 @@ async function sqliteReference(files: readonly string[]): Promise<StoredRows> {
     temp.cleanup();
   }
 }
-
-/** Every rollup row thrown away and rebuilt from the stored results, by each engine's refresh. */
-async function rebuildRollups(store: AnyStore): Promise<void> {
-  await store.sql.run('DELETE FROM daily_test_stats');
-  await store.sql.run('DELETE FROM daily_error_stats');
-  await store.sql.run('DELETE FROM test_totals');
-  const ids = (await store.sql.all<{ id: number }>('SELECT id FROM runs')).map((row) => row.id);
-  if (store.dialect === 'sqlite') store.sqlite.transaction(() => withRollupRefresh(store.sqlite, ids, () => undefined)).immediate();
-  else await store.transaction((sql) => withRollupRefreshPostgres(sql, ids, async () => undefined));
-}
-
-const rollupsOf = (rows: StoredRows) => ({ daily_test_stats: rows.daily_test_stats, daily_error_stats: rows.daily_error_stats, test_totals: rows.test_totals });
 
 describeEachEngine('importing reports', (engine) => {
   let target: TestTarget;
