@@ -65,6 +65,35 @@ describeEachEngine('importing reports', (engine) => {
   });
 });
 
+describeEachEngine('importing reports out of time order', (engine) => {
+  let target: TestTarget;
+  let store: AnyStore;
+  const temp = makeTempDir('flakeboard-order-');
+  afterAll(async () => {
+    await store?.close();
+    await target?.remove();
+    temp.cleanup();
+  });
+
+  it('stores the same rollups as SQLite, equal to a rebuild, when runs come late on their day or after later days', async () => {
+    const [run1, run2, run3, shard] = ownReports();
+    // run-1 a day earlier: it comes after later days of the same tests (the totals move), and
+    // run-1 itself after run-3 of its own day (the day is rebuilt).
+    const earlier = join(temp.dir, 'run-1-a-day-earlier.json');
+    writeFileSync(earlier, readFileSync(run1!, 'utf8').replaceAll('"2026-11-21T', '"2026-11-20T'));
+    const order = [run3!, run2!, earlier, run1!, shard!];
+    const reference = await sqliteReference(order);
+    target = await createTestTarget(engine);
+    store = await target.open();
+    await importAll(store, order);
+    const rows = await storedRows(store);
+    expect(rows.test_totals.length).toBeGreaterThan(0);
+    expect(rows).toEqual(reference);
+    await rebuildRollups(store);
+    expect(rollupsOf(await storedRows(store))).toEqual(rollupsOf(rows));
+  });
+});
+
 describeEachEngine('a report that fails part way', (engine) => {
   let target: TestTarget;
   let store: AnyStore;
