@@ -157,6 +157,29 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
     expect(rollupsOf(rows)).toEqual(rollupsOf(await storedRows(once!)));
   });
 
+  it('stores two reports that create the same new tests in opposite orders at once (no deadlock)', async () => {
+    const temp = makeTempDir('flakeboard-orders-');
+    try {
+      // 2,280 new tests each, more than one batch: without care each would wait for the other's rows.
+      const report = JSON.parse(readFileSync(ownReports()[0]!, 'utf8')) as { suites: unknown[] };
+      const suites = Array.from({ length: 120 }, (_, i) => JSON.parse(JSON.stringify(report.suites).replaceAll('"file":"', `"file":"copy-${i}/`)) as unknown[]).flat();
+      const forwards = join(temp.dir, 'forwards.json');
+      const backwards = join(temp.dir, 'backwards.json');
+      writeFileSync(forwards, JSON.stringify({ ...report, suites }));
+      writeFileSync(backwards, JSON.stringify({ ...report, suites: [...suites].reverse() }).replaceAll('"2026-11-21T', '"2026-11-22T'));
+      const writers = await freshDatabase(2);
+      const stored = await Promise.all([ingestFile(writers[0]!, forwards, options(forwards)), ingestFile(writers[1]!, backwards, options(backwards))]);
+      expect(stored.map((r) => r.duplicate)).toEqual([false, false]);
+      // One identity per test, shared by both runs.
+      const tests = Number(await writers[0]!.sql.value('SELECT count(*) FROM tests'));
+      expect(tests).toBeGreaterThan(1000);
+      expect(Number(await writers[0]!.sql.value('SELECT count(*) FROM tests t WHERE (SELECT count(DISTINCT r.run_id) FROM results r WHERE r.test_id = t.id) = 2'))).toBe(tests);
+      expect(Number(await writers[0]!.sql.value('SELECT count(*) FROM results'))).toBe(2 * stored[0]!.tests);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('stores ten different reports sent at once, with the rollups of storing them one by one', async () => {
     const files = REPORTS.slice(-10);
     expect(files).toHaveLength(10);

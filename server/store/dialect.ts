@@ -270,6 +270,7 @@ export function sqlText(dialect: DialectName): SqlText {
 /** Advisory lock classes (the first key of the two-key form): flakeboard's own, apart from the migration lock's. */
 const REPORT_LOCK_CLASS = 0x666c6b63;
 const ROLLUP_LOCK_CLASS = 0x666c6b64;
+const TESTS_LOCK_CLASS = 0x666c6b65;
 
 /**
  * Taken before the duplicate check, on the report's content hash: ten jobs storing the same
@@ -285,3 +286,10 @@ export const POSTGRES_LOCK_REPORT = `SELECT pg_advisory_xact_lock(${REPORT_LOCK_
  * only this short last step is one at a time.
  */
 export const POSTGRES_LOCK_ROLLUPS = `SELECT pg_advisory_xact_lock(${ROLLUP_LOCK_CLASS}, 0)`;
+
+/**
+ * Taken before a writer creates test identities that do not exist yet: two reports creating the
+ * same new tests in different orders would each wait for the other's uncommitted rows (a
+ * deadlock). Writers whose tests all exist (the usual case) never take it.
+ */
+export const POSTGRES_LOCK_NEW_TESTS = `SELECT pg_advisory_xact_lock(${TESTS_LOCK_CLASS}, 0)`;

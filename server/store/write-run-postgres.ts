@@ -5,7 +5,7 @@
  */
 import { isOutage } from '../../core/analytics/outage.js';
 import type { NormalisedTest } from '../../core/report/normalised.js';
-import { POSTGRES_LOCK_REPORT, postgresText } from './dialect.js';
+import { POSTGRES_LOCK_NEW_TESTS, POSTGRES_LOCK_REPORT, postgresText } from './dialect.js';
 import type { PostgresStore } from './open-postgres.js';
 import { addRunToRollupsPostgres } from './rollups-postgres.js';
 import { RunFigures } from './run-figures.js';
@@ -114,6 +114,8 @@ class PostgresResultWriter {
   private readonly projects = new Map<string, [string, string]>();
   readonly figures = new RunFigures();
   private pending: NormalisedTest[] = [];
+  /** Whether this transaction holds POSTGRES_LOCK_NEW_TESTS. */
+  private creatingTests = false;
   private readonly results: UnnestWriter;
   private readonly attempts: UnnestWriter;
 
@@ -164,7 +166,10 @@ class PostgresResultWriter {
     await this.attempts.writeAll(attempts);
   }
 
-  /** Test identities of the batch not seen yet in this run: created where new (in key order, so writers meet them in one order), then read. */
+  /**
+   * Test identities of the batch not seen yet in this run: read, and those that do not exist
+   * created (after POSTGRES_LOCK_NEW_TESTS, in key order) and read.
+   */
   private async resolveTests(tests: readonly NormalisedTest[]): Promise<void> {
     const unknown = new Map<string, NormalisedTest>();
     for (const test of tests) {
@@ -172,17 +177,29 @@ class PostgresResultWriter {
       if (!this.testIds.has(key) && !unknown.has(key)) unknown.set(key, test);
     }
     if (unknown.size === 0) return;
+    await this.findTests(unknown);
+    if (unknown.size === 0) return;
+    if (!this.creatingTests) {
+      await this.sql.value(POSTGRES_LOCK_NEW_TESTS);
+      this.creatingTests = true;
+    }
+    const rows = [...unknown.values()].map((test) => [postgresText(test.file), postgresText(JSON.stringify(test.titlePath)), postgresText(test.title)]);
+    await this.sql.run(NEW_TESTS, { c0: rows.map((r) => r[0]), c1: rows.map((r) => r[1]), c2: rows.map((r) => r[2]) });
+    await this.findTests(unknown);
+  }
+
+  /** Reads the ids of the `unknown` tests that exist, and takes them out of it. */
+  private async findTests(unknown: Map<string, NormalisedTest>): Promise<void> {
     const files: string[] = [];
     const paths: string[] = [];
-    const titles: string[] = [];
     for (const test of unknown.values()) {
       files.push(postgresText(test.file));
       paths.push(postgresText(JSON.stringify(test.titlePath)));
-      titles.push(postgresText(test.title));
     }
-    await this.sql.run(NEW_TESTS, { c0: files, c1: paths, c2: titles });
     for (const row of await this.sql.all<{ id: number; file: string; title_path: string }>(FIND_TESTS, { files, paths })) {
-      this.testIds.set(`${row.file}\u0000${row.title_path}`, Number(row.id));
+      const key = `${row.file}\u0000${row.title_path}`;
+      this.testIds.set(key, Number(row.id));
+      unknown.delete(key);
     }
   }
 
