@@ -180,6 +180,33 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
     }
   });
 
+  it('adds ten runs of the same tests and day sent at once exactly as one by one (no count lost or doubled)', async () => {
+    const temp = makeTempDir('flakeboard-same-day-');
+    try {
+      // run-1 at ten hours of one day: every run upserts the same rollup rows; the tests exist already.
+      const text = readFileSync(ownReports()[0]!, 'utf8');
+      const at = (hour: string) => {
+        const file = join(temp.dir, `run-1-at-${hour}.json`);
+        writeFileSync(file, text.replaceAll('"2026-11-21T17:', `"2026-11-21T${hour}:`));
+        return file;
+      };
+      const first = at('07');
+      const files = ['13', '09', '16', '08', '12', '15', '10', '14', '11', '17'].map(at);
+      const writers = await freshDatabase(10);
+      await ingestFile(writers[0]!, first, options(first));
+      const stored = await Promise.all(files.map((file, i) => ingestFile(writers[i]!, file, options(file, i))));
+      expect(stored.filter((r) => r.duplicate)).toHaveLength(0);
+      const [oneByOne] = await freshDatabase(1);
+      await importAll(oneByOne!, [first, ...files]);
+      const together = await storedRows(writers[0]!);
+      expect(together.daily_test_stats.length).toBeGreaterThan(0);
+      expect(rollupsOf(together)).toEqual(rollupsOf(await storedRows(oneByOne!)));
+      expect(together.daily_test_stats.every((row) => JSON.parse(row)[3] === 11)).toBe(true);
+    } finally {
+      temp.cleanup();
+    }
+  });
+
   it('stores ten different reports sent at once, with the rollups of storing them one by one', async () => {
     const files = REPORTS.slice(-10);
     expect(files).toHaveLength(10);
