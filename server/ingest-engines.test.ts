@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
@@ -7,7 +8,9 @@ import { ownReports, publicReports } from '../fixtures/testing/public-reports.js
 import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { ingestFile, type IngestOptions } from './ingest.js';
+import { POSTGRES_LOCK_ROLLUPS } from './store/dialect.js';
 import { openStore, type AnyStore } from './store/open.js';
+import type { PostgresStore } from './store/open-postgres.js';
 
 const REPORTS = [...publicReports(), ...ownReports()];
 const START = Date.UTC(2026, 0, 5, 12);
@@ -205,6 +208,43 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
     } finally {
       temp.cleanup();
     }
+  });
+
+  it('gets the rollups right when an earlier run commits after a later one, both written at once', async () => {
+    const temp = makeTempDir('flakeboard-in-flight-');
+    const [run1, , run3] = ownReports();
+    const earlier = join(temp.dir, 'run-1-a-day-earlier.json');
+    writeFileSync(earlier, readFileSync(run1!, 'utf8').replaceAll('"2026-11-21T', '"2026-11-20T'));
+    const writers = await freshDatabase(3);
+    const [base, a, b] = writers as [AnyStore, AnyStore, AnyStore];
+    // The tests exist (a day earlier), so both runs write their results at once.
+    await ingestFile(base, earlier, options(earlier));
+    // Another writer holds the rollup lock while run-3 and then run-1 (older, same day) queue for it.
+    const holder = new pg.Client({ connectionString: (base as PostgresStore).pool.options.connectionString });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(POSTGRES_LOCK_ROLLUPS);
+      const waiting = async (n: number) => {
+        while (Number((await holder.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n) < n) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      const later = ingestFile(a, run3!, options(run3!));
+      await waiting(1);
+      const older = ingestFile(b, run1!, options(run1!));
+      await waiting(2);
+      await holder.query('COMMIT');
+      expect((await Promise.all([later, older])).map((r) => r.duplicate)).toEqual([false, false]);
+    } finally {
+      await holder.end();
+    }
+    const [inOrder] = await freshDatabase(1);
+    for (const file of [earlier, run1!, run3!]) await ingestFile(inOrder!, file, options(file));
+    temp.cleanup();
+    const rows = await storedRows(base);
+    expect(rows.daily_test_stats.length).toBeGreaterThan(0);
+    expect(rollupsOf(rows)).toEqual(rollupsOf(await storedRows(inOrder!)));
   });
 
   it('stores ten different reports sent at once, with the rollups of storing them one by one', async () => {
