@@ -261,3 +261,27 @@ export const POSTGRES_TEXT: SqlText = {
 export function sqlText(dialect: DialectName): SqlText {
   return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
 }
+
+// --- ops2 ---
+
+/**
+ * A unique constraint refused the row (a user name taken). The engines report it differently:
+ * better-sqlite3's code SQLITE_CONSTRAINT_UNIQUE (SQLITE_CONSTRAINT_PRIMARYKEY for a key),
+ * pg's SQLSTATE 23505 (unique_violation).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * Inside a transaction that reads a row and then writes what it computed from it (a count of
+ * failed sign-ins), makes every other such transaction on the same key wait until this one ends.
+ * SQLite needs nothing: its transactions begin IMMEDIATE (waiting-driver.ts), holding the one
+ * write lock from their first statement. PostgreSQL's run side by side (READ COMMITTED): two
+ * servers could read the same count and both write count + 1. A transaction-scoped advisory
+ * lock on the key's hash serialises them, and ends with the transaction. null: nothing to run.
+ */
+export function serializeOnKey(dialect: DialectName, key: string): RawBuilder<unknown> | null {
+  return dialect === 'postgres' ? sql`SELECT pg_advisory_xact_lock(hashtext(${key}))` : null;
+}

@@ -355,4 +355,20 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE runs ADD COLUMN build_url TEXT;
     `,
   },
+  {
+    version: 9,
+    name: 'rate limits shared by servers',
+    sql: (d) => `
+      -- The sign-in and AI rate limits, counted in the database so that several servers on one
+      -- database (issue 16) share one count per address or user: a fixed window per key, its
+      -- hits, and when it ends (rate-limits.ts). Ended windows are deleted as the server goes.
+      CREATE TABLE rate_limits (
+        limit_key TEXT NOT NULL PRIMARY KEY,
+        window_start ${d.int} NOT NULL,
+        window_end ${d.int} NOT NULL,
+        hits ${d.int} NOT NULL
+      )${d.strictWithoutRowid};
+      CREATE INDEX rate_limits_end ON rate_limits(window_end);
+    `,
+  },
 ];

@@ -17,6 +17,14 @@ export interface DatabaseSchema {
   browser_projects: BrowserProjectsTable;
   quarantine: QuarantineTable;
   login_failures: LoginFailuresTable;
+  rate_limits: RateLimitsTable;
+}
+
+export interface RateLimitsTable {
+  limit_key: string;
+  window_start: number;
+  window_end: number;
+  hits: number;
 }
 
 export interface LoginFailuresTable {
