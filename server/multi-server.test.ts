@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PASSWORD, signIn, smallReport, TEST_SCRYPT } from '../fixtures/testing/app.js';
+import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
+import { buildApp } from './app.js';
+import { hashPassword } from './auth/passwords.js';
+import { openAnyStore } from './store/open-any.js';
+import type { AnyStore } from './store/open.js';
+import { createUser, setRole } from './store/users.js';
+
+/**
+ * Two servers on one database (issue 16): what a team behind a load balancer sees. Each server
+ * is a whole app with its own store (its own pool, or SQLite connection) and its own memory, as
+ * two `flakeboard serve` processes are; only the database is shared.
+ */
+describeEachEngine('two servers on one database', (engine) => {
+  let target: TestTarget;
+  const stores: AnyStore[] = [];
+  let a: FastifyInstance;
+  let b: FastifyInstance;
+
+  beforeAll(async () => {
+    target = await createTestTarget(engine);
+    // busy_timeout 0, as `serve` opens it: on one thread, two SQLite connections wait for each other asynchronously.
+    for (let i = 0; i < 2; i++) stores.push(await openAnyStore(target.target, { busyTimeoutMs: 0, max: 4 }));
+    const hash = await hashPassword(PASSWORD, TEST_SCRYPT);
+    for (const [username, role] of [['admin', 'admin'], ['rita', 'reviewer'], ['max', 'member'], ['mia', 'member']] as const) {
+      await createUser(stores[0]!, { username, passwordHash: hash, role });
+    }
+    // Started at the same moment on a database that has no XSRF secret yet, as two servers are.
+    [a, b] = await Promise.all(stores.map((store) => buildApp({ store, uiDir: null, scrypt: TEST_SCRYPT })));
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    for (const store of stores) await store.close();
+    await target?.remove();
+  });
+
+  const login = (app: FastifyInstance, username: string, password: string, ip: string) =>
+    app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: ip });
+
+  it('a sign-in on A works on B: the bearer token, and the XSRF cookie on a change', async () => {
+    const onA = await signIn(a, 'admin');
+    const me = await b.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${onA.token}` } });
+    expect([me.statusCode, me.json()]).toEqual([200, { user: { id: expect.any(Number), username: 'admin', role: 'admin' } }]);
+    // Both servers made or read one XSRF secret at start: B accepts the cookie A set, on a state-changing call.
+    const unlock = await b.inject({ method: 'POST', url: '/api/users/max/unlock', headers: onA.headers });
+    expect([unlock.statusCode, unlock.json()]).toEqual([200, { username: 'max', unlockedAddresses: 0 }]);
+    const forged = await b.inject({ method: 'POST', url: '/api/users/max/unlock', headers: { ...onA.headers, 'x-xsrf-token': `${onA.xsrf.slice(0, -2)}xx` } });
+    expect(forged.statusCode).toBe(403);
+    // Logging out on B ends the session on A too.
+    expect((await b.inject({ method: 'POST', url: '/api/auth/logout', headers: onA.headers })).statusCode).toBe(200);
+    expect((await a.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${onA.token}` } })).statusCode).toBe(401);
+  });
+
+  it('a role change made elsewhere (the CLI, another server) ends the sessions on both servers', async () => {
+    const onA = await signIn(a, 'mia');
+    const onB = await signIn(b, 'mia');
+    expect(await setRole(stores[1]!, 'mia', 'reviewer')).toBe(true);
+    for (const [app, s] of [[a, onB], [b, onA]] as const) {
+      expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${s.token}` } })).statusCode).toBe(401);
+    }
+  });
+
+  it('failed sign-ins on A and B add up to one lockout of the address; an unlock on one lifts it on both', async () => {
+    const ip = '10.20.0.1';
+    const answers = [];
+    for (const app of [a, b, a, b, a, b]) {
+      const res = await login(app, 'max', 'wrong password', ip);
+      answers.push([res.statusCode, res.json().attemptsRemaining]);
+    }
+    expect(answers).toEqual([
+      [401, 4],
+      [401, 3],
+      [401, 2],
+      [401, 1],
+      [423, 0],
+      [423, 0],
+    ]);
+    // Locked on both, even with the right password.
+    expect((await login(a, 'max', PASSWORD, ip)).statusCode).toBe(423);
+    expect((await login(b, 'max', PASSWORD, ip)).statusCode).toBe(423);
+    const admin = await signIn(a, 'admin', PASSWORD);
+    const unlock = await a.inject({ method: 'POST', url: '/api/users/max/unlock', headers: admin.headers });
+    expect(unlock.json()).toEqual({ username: 'max', unlockedAddresses: 1 });
+    expect((await login(b, 'max', PASSWORD, ip)).statusCode).toBe(200);
+  });
+
+  it('failed sign-ins sent to both servers at once still lock after five', async () => {
+    const ip = '10.20.0.2';
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => login(i % 2 === 0 ? a : b, 'rita', 'wrong password', ip)));
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([401, 401, 401, 401, 423, 423, 423, 423]);
+    expect(answers.map((r) => r.json().attemptsRemaining).sort()).toEqual([0, 0, 0, 0, 1, 2, 3, 4]);
+  });
+
+  it('the sign-in rate limit counts the requests to both servers: the eleventh from one address is refused on either', async () => {
+    const ip = '10.30.0.1';
+    const codes = [];
+    // Ten different unknown names: no lockout, only the address's rate.
+    for (let i = 0; i < 10; i++) codes.push((await login(i % 2 === 0 ? a : b, `nobody${i}`, 'whatever1', ip)).statusCode);
+    expect(codes).toEqual(Array(10).fill(401));
+    for (const app of [a, b]) {
+      const limited = await login(app, 'admin', PASSWORD, ip);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error).toMatch(/^Too many sign-in attempts\. Try again in \d+ seconds\.$/);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // Another address is not affected.
+    expect((await login(b, 'admin', PASSWORD, '10.30.0.2')).statusCode).toBe(200);
+  });
+
+  it('an upload on A, approved on A, shows on B at once: pending list, review state and dashboard', async () => {
+    const max = await signIn(a, 'max');
+    const rita = await signIn(a, 'rita');
+    const onB = await signIn(b, 'max');
+    const get = async (app: FastifyInstance, url: string) => (await app.inject({ method: 'GET', url, headers: onB.headers })).json();
+    const runsOnB = async () => (await get(b, '/api/dashboard?days=0')).summary[0].total_runs as number;
+    const pendingOnB = async () => ((await get(b, '/api/uploads/pending')).uploads as { id: number }[]).map((u) => u.id);
+    const before = await runsOnB();
+
+    const stored = await a.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('shared across servers'), metadata: { fileName: 'results.json' } } });
+    expect(stored.statusCode).toBe(200);
+    const runId = stored.json().runId as number;
+    const second = await a.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('rejected later'), metadata: { fileName: 'results.json' } } });
+    const rejectId = second.json().runId as number;
+    expect(await within(1000, async () => (await pendingOnB()).includes(runId) && (await runsOnB()) === before + 2)).toBe(true);
+
+    const approve = await a.inject({ method: 'PATCH', url: `/api/uploads/${runId}/review`, headers: rita.headers, payload: { action: 'approve' } });
+    expect(approve.json()).toMatchObject({ success: true, upload: { id: runId, status: 'approved' } });
+    const reject = await a.inject({ method: 'PATCH', url: `/api/uploads/${rejectId}/review`, headers: rita.headers, payload: { action: 'reject' } });
+    expect(reject.json()).toMatchObject({ success: true, upload: { id: rejectId, status: 'rejected' } });
+    // Within a second on B: out of the pending list, approved in its detail, and the rejected run out of the dashboard.
+    const seen = await within(1000, async () => {
+      const pending = await pendingOnB();
+      const detail = await get(b, `/api/uploads/${runId}`);
+      return !pending.includes(runId) && !pending.includes(rejectId) && detail.upload.status === 'approved' && (await runsOnB()) === before + 1;
+    });
+    expect(seen).toBe(true);
+  });
+});
+
+/** Asks `check` until it holds or `ms` have passed; whether it held. */
+async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
