@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PASSWORD, signIn, smallReport, TEST_SCRYPT } from '../fixtures/testing/app.js';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
+import { POSTGRES_URL, queryRows } from '../fixtures/testing/postgres.js';
 import { buildApp } from './app.js';
 import { hashPassword } from './auth/passwords.js';
 import { openAnyStore } from './store/open-any.js';
@@ -28,7 +29,7 @@ describeEachEngine('two servers on one database', (engine) => {
       await createUser(stores[0]!, { username, passwordHash: hash, role });
     }
     // Started at the same moment on a database that has no XSRF secret yet, as two servers are.
-    [a, b] = await Promise.all(stores.map((store) => buildApp({ store, uiDir: null, scrypt: TEST_SCRYPT })));
+    [a, b] = await Promise.all([buildApp({ store: stores[0]!, uiDir: null, scrypt: TEST_SCRYPT }), buildApp({ store: stores[1]!, uiDir: null, scrypt: TEST_SCRYPT })]);
   });
   afterAll(async () => {
     await a?.close();
@@ -139,6 +140,26 @@ describeEachEngine('two servers on one database', (engine) => {
     });
     expect(seen).toBe(true);
   });
+
+  if (engine === 'postgres') {
+    it('health answers 503 while the database refuses connections, so a balancer moves on, and 200 once it is back', async () => {
+      const name = new URL(target.target).pathname.slice(1);
+      expect((await a.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+      await queryRows(POSTGRES_URL, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      try {
+        await queryRows(POSTGRES_URL, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        // The pool's idle connections were cut: each call meets that, or a refused new connection.
+        for (let i = 0; i < 3; i++) {
+          const res = await a.inject({ method: 'GET', url: '/api/health' });
+          expect([res.statusCode, res.json()]).toEqual([503, { error: 'The database cannot be written right now. Nothing was stored; try again later.' }]);
+        }
+      } finally {
+        await queryRows(POSTGRES_URL, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      }
+      expect(await within(5000, async () => (await a.inject({ method: 'GET', url: '/api/health' })).statusCode === 200)).toBe(true);
+      expect((await b.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    });
+  }
 });
 
 /** Asks `check` until it holds or `ms` have passed; whether it held. */
