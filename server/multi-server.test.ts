@@ -88,6 +88,24 @@ describeEachEngine('two servers on one database', (engine) => {
     expect((await login(b, 'max', PASSWORD, ip)).statusCode).toBe(200);
   });
 
+  it('an unknown name answers as an account does across servers: the same sequence, locked on the fifth failure', async () => {
+    const sequence = async (username: string, ip: string) => {
+      const answers = [];
+      for (const app of [a, b, a, b, a, b]) {
+        const res = await login(app, username, 'wrong password', ip);
+        answers.push([res.statusCode, res.json()]);
+      }
+      return answers;
+    };
+    const known = await sequence('admin', '10.20.1.1');
+    expect(known.map(([code]) => code)).toEqual([401, 401, 401, 401, 423, 423]);
+    expect(await sequence('Nobody-Here', '10.20.1.2')).toEqual(known);
+    // The same name in another case is the same name, as for accounts.
+    expect((await login(b, 'nobody-here', 'wrong password', '10.20.1.2')).statusCode).toBe(423);
+    const names = await stores[0]!.sql.all<{ name_hash: string }>('SELECT name_hash FROM unknown_login_failures');
+    expect(names.map((n) => n.name_hash)).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+  });
+
   it('failed sign-ins sent to both servers at once still lock after five', async () => {
     const ip = '10.20.0.2';
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => login(i % 2 === 0 ? a : b, 'rita', 'wrong password', ip)));

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
-import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, UnknownAccountFailures, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
+import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
@@ -9,6 +9,7 @@ import { callerOf } from '../plugins/authenticate.js';
 import { beginLoginAttempt, clearLoginFailures } from '../store/login-failures.js';
 import type { AnyStore } from '../store/open.js';
 import { createSession, deleteSession } from '../store/sessions.js';
+import { beginUnknownLoginAttempt } from '../store/unknown-login-failures.js';
 import { findUser } from '../store/users.js';
 
 export interface AuthRouteOptions {
@@ -37,7 +38,6 @@ const loginBody = {
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   const { lockout } = options;
   const limiter = new RateLimiter(options.store, 'login', options.loginRateLimit.max, options.loginRateLimit.windowMs);
-  const unknownAccounts = new UnknownAccountFailures(lockout);
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
 
@@ -82,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
-      const { attempt, accountFailures } = unknownAccounts.attempt(address, username, now);
+      const { attempt, accountFailures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
       await slowDownWhenAttacked(request, username, accountFailures);
       await verifyPassword(password, await dummyHash);
       throw refusal(reply, attempt, now);

@@ -18,6 +18,15 @@ export interface DatabaseSchema {
   quarantine: QuarantineTable;
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
+  unknown_login_failures: UnknownLoginFailuresTable;
+}
+
+export interface UnknownLoginFailuresTable {
+  name_hash: string;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
 }
 
 export interface RateLimitsTable {
