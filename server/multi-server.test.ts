@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PASSWORD, signIn, smallReport, TEST_SCRYPT } from '../fixtures/testing/app.js';
+import type { AiAnalysisRequest } from '../core/api/ai.js';
+import { MODEL_FINDINGS, startChatServer } from '../fixtures/testing/ai.js';
+import { PASSWORD, signIn, smallReport, TEST_SCRYPT, type Signed } from '../fixtures/testing/app.js';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
 import { POSTGRES_URL, queryRows } from '../fixtures/testing/postgres.js';
 import { buildApp } from './app.js';
 import { hashPassword } from './auth/passwords.js';
 import { openAnyStore } from './store/open-any.js';
+import type { PostgresStore } from './store/open-postgres.js';
 import type { AnyStore } from './store/open.js';
 import { createUser, setRole } from './store/users.js';
 
@@ -130,6 +133,34 @@ describeEachEngine('two servers on one database', (engine) => {
     expect((await login(b, 'admin', PASSWORD, '10.30.0.2')).statusCode).toBe(200);
   });
 
+  it('the AI rate limit (20 model analyses a minute per user) counts the requests to both servers', async () => {
+    const chat = await startChatServer(() => ({ body: MODEL_FINDINGS }));
+    // The route reads the model settings at each request, from the environment by default.
+    const saved = { url: process.env.FLAKEBOARD_AI_BASE_URL, model: process.env.FLAKEBOARD_AI_MODEL };
+    process.env.FLAKEBOARD_AI_BASE_URL = chat.baseUrl;
+    process.env.FLAKEBOARD_AI_MODEL = 'test-model';
+    try {
+      const onA = await signIn(a, 'max');
+      const onB = await signIn(b, 'max');
+      const ask = (app: FastifyInstance, who: Signed) => app.inject({ method: 'POST', url: '/api/ai-analysis', headers: who.headers, payload: AI_REQUEST });
+      const codes: number[] = [];
+      for (let i = 0; i < 20; i++) codes.push((await (i % 2 === 0 ? ask(a, onA) : ask(b, onB))).statusCode);
+      expect(codes.filter((c) => c === 429)).toEqual([]);
+      for (const [app, who] of [[a, onA], [b, onB]] as const) {
+        const limited = await ask(app, who);
+        expect([limited.statusCode, limited.json().error]).toEqual([429, expect.stringMatching(/^Too many analysis requests\. Try again in \d+ seconds\.$/)]);
+      }
+      // Per user: another user is not limited, on either server.
+      expect((await ask(b, await signIn(a, 'admin'))).statusCode).not.toBe(429);
+    } finally {
+      for (const [key, value] of [['FLAKEBOARD_AI_BASE_URL', saved.url], ['FLAKEBOARD_AI_MODEL', saved.model]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      await chat.close();
+    }
+  });
+
   it('an upload on A, approved on A, shows on B at once: pending list, review state and dashboard', async () => {
     const max = await signIn(a, 'max');
     const rita = await signIn(a, 'rita');
@@ -177,8 +208,28 @@ describeEachEngine('two servers on one database', (engine) => {
       expect(await within(5000, async () => (await a.inject({ method: 'GET', url: '/api/health' })).statusCode === 200)).toBe(true);
       expect((await b.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     });
+
+    it('a connection the database drops while a server holds it does not end the server', async () => {
+      const pool = (stores[0] as PostgresStore).pool;
+      const held = await pool.connect();
+      const ended = new Promise((resolve) => held.once('end', resolve));
+      const [{ pid }] = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows as [{ pid: number }];
+      // Without a listener on the held client, its 'error' would be an uncaught exception here.
+      await queryRows(POSTGRES_URL, 'SELECT pg_terminate_backend($1)', [pid]);
+      await ended;
+      held.release(true);
+      expect((await a.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    });
   }
 });
+
+const AI_REQUEST: AiAnalysisRequest = {
+  testSummary: { testTitle: 'adds to cart', browser: 'chromium', passRate: 0.5, totalRuns: 2, failedRuns: 1 },
+  recentResults: [
+    { status: 'failed', duration: 10_100, errorMessage: 'TimeoutError: locator.click: Timeout 10000ms exceeded.', runDate: '2026-11-20T10:00:00Z' },
+    { status: 'passed', duration: 800, runDate: '2026-11-19T10:00:00Z' },
+  ],
+};
 
 /** Asks `check` until it holds or `ms` have passed; whether it held. */
 async function within(ms: number, check: () => Promise<boolean>): Promise<boolean> {
