@@ -155,6 +155,31 @@ onPostgres('the commands on PostgreSQL', () => {
     }
   });
 
+  // Needs the import on PostgreSQL (branch writes) for the demo's runs: runs after the merge.
+  it('serve --demo fills an empty PostgreSQL database once, and a second start adds nothing', async () => {
+    const empty = await createTestTarget('postgres');
+    try {
+      const first = await startServe(empty.target, { args: ['--demo'] });
+      let headers: Record<string, string>;
+      try {
+        expect(first.output()).toMatch(/--demo: stored 61 generated runs \(\d+ test results; 4 pending review, 1 duplicate\)\./);
+        headers = await first.signIn();
+      } finally {
+        await first.stop();
+      }
+      const second = await startServe(empty.target, { args: ['--demo'] });
+      try {
+        expect(second.output()).toContain('--demo: the database already holds 61 runs; no demo history added.');
+        const dashboard = await fetch(`${second.url}/api/dashboard?days=0`, { headers });
+        expect(((await dashboard.json()) as { summary: [{ total_runs: number }] }).summary[0].total_runs).toBeGreaterThan(0);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await empty.remove();
+    }
+  });
+
   // Needs the quarantine store on PostgreSQL (branch reads1): runs after the merge.
   it('quarantine add, list and remove', async () => {
     const added = await cliEnv(['quarantine', 'add', 'checkout *', '--reason', 'flaky payment sandbox', '--owner', 'team-pay', '--expires', '14d', '--by', 'alice']);
