@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
 import { RateLimiter } from '../auth/rate-limit.js';
@@ -57,4 +58,38 @@ describeEachEngine('rate limits in the store', (engine) => {
     // The window ends: counting starts again.
     expect(await b.hit('10.1.1.1', T0 + 60_000)).toBe(0);
   });
+
+  it('RateLimiter: a key over its limit is refused without asking the database until its window ends', async () => {
+    const limiter = new RateLimiter(store, 'flood', 2, 60_000);
+    const waits = [];
+    for (let i = 0; i < 50; i++) waits.push(await limiter.hit('10.9.9.9', T0 + i));
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    expect(waits.slice(2).every((w) => w === 60 || w === 59)).toBe(true);
+    // Counted in the database up to the first refusal only.
+    expect(Number(await store.sql.value("SELECT hits FROM rate_limits WHERE limit_key = 'flood:10.9.9.9'"))).toBe(3);
+    // Once the window ended the database is asked again, and a new window starts.
+    expect(await limiter.hit('10.9.9.9', T0 + 60_000)).toBe(0);
+    expect(Number(await store.sql.value("SELECT hits FROM rate_limits WHERE limit_key = 'flood:10.9.9.9'"))).toBe(1);
+  });
+
+  if (engine === 'sqlite') {
+    it('RateLimiter: a refused key is answered at once while another writer holds the SQLite lock', async () => {
+      const limiter = new RateLimiter(store, 'held', 1, 60_000);
+      await limiter.hit('10.8.8.8', T0);
+      expect(await limiter.hit('10.8.8.8', T0 + 1)).toBe(60);
+      // Another process storing a big upload: it holds the write lock for as long as that takes.
+      const writer = new Database(target.target);
+      writer.exec('BEGIN IMMEDIATE');
+      try {
+        const started = performance.now();
+        const answer = await Promise.race([limiter.hit('10.8.8.8', T0 + 2), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000))]);
+        // Without the memory of refused keys it waited for the lock (up to a minute).
+        expect(answer).toBe(60);
+        expect(performance.now() - started).toBeLessThan(1000);
+      } finally {
+        writer.exec('ROLLBACK');
+        writer.close();
+      }
+    });
+  }
 });
