@@ -293,3 +293,47 @@ export const POSTGRES_LOCK_ROLLUPS = `SELECT pg_advisory_xact_lock(${ROLLUP_LOCK
  * deadlock). Writers whose tests all exist (the usual case) never take it.
  */
 export const POSTGRES_LOCK_NEW_TESTS = `SELECT pg_advisory_xact_lock(${TESTS_LOCK_CLASS}, 0)`;
+
+// --- ops2 ---
+
+/**
+ * A unique constraint refused the row (a user name taken). The engines report it differently:
+ * better-sqlite3's code SQLITE_CONSTRAINT_UNIQUE (SQLITE_CONSTRAINT_PRIMARYKEY for a key),
+ * pg's SQLSTATE 23505 (unique_violation).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * Inside a transaction that reads a row and then writes what it computed from it (a count of
+ * failed sign-ins), makes every other such transaction on the same key wait until this one ends.
+ * SQLite needs nothing: its transactions begin IMMEDIATE (waiting-driver.ts), holding the one
+ * write lock from their first statement. PostgreSQL's run side by side (READ COMMITTED): two
+ * servers could read the same count and both write count + 1. A transaction-scoped advisory
+ * lock on the key's hash serialises them, and ends with the transaction. null: nothing to run.
+ */
+export function serializeOnKey(dialect: DialectName, key: string): RawBuilder<unknown> | null {
+  return dialect === 'postgres' ? sql`SELECT pg_advisory_xact_lock(hashtext(${key}))` : null;
+}
+
+/**
+ * What a database error means for the answer: the disk is full (507), the database cannot be
+ * reached or written right now (503: a load balancer or client tries again later), or neither
+ * (a bug: 500). SQLite says it with its result codes. PostgreSQL with SQLSTATE classes: 53100 is
+ * disk_full; 08 connection lost, 57 the server shutting down, 53 out of connections or memory,
+ * 55 not in a state to serve (connections disallowed, a lock not available), 3D the database
+ * gone, 28 the login refused, 25006 a read-only standby (after a failover). pg's own connection
+ * failures carry a Node error code, or only a message.
+ */
+export function databaseTrouble(error: unknown): 'full' | 'unavailable' | null {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const message = error instanceof Error ? error.message : '';
+  if (code === 'SQLITE_FULL' || code === '53100') return 'full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_BUSY') return 'unavailable';
+  if (/^(08|57|53|55|3D|28)[0-9A-Z]{3}$/.test(code) || code === '25006') return 'unavailable';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return 'unavailable';
+  if (/^Connection terminated|timeout exceeded when trying to connect/.test(message)) return 'unavailable';
+  return null;
+}
