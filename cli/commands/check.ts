@@ -75,7 +75,8 @@ async function askDatabase(path: string, request: GateRequest): Promise<GateAnsw
   // Opened as any command opens it, so an older file is migrated (the quarantine table).
   const store = openStore(path);
   try {
-    return runGate(store, request);
+    // Awaited here: the store closes only after the gate's last query.
+    return await runGate(store, request);
   } finally {
     await store.close();
   }
