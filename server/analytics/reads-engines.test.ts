@@ -6,7 +6,18 @@ import { buildHistoryDb } from '../../fixtures/testing/history-db.js';
 import { OWN_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
 import type { GateTest } from '../../core/gate/types.js';
 import { ingestFile } from '../ingest.js';
-import { browserTotals, recentRuns, storedRunSpan, windowRunCount, windowSummary } from '../store/analytics.js';
+import {
+  browserTotals,
+  loadTestBrowserTotals,
+  loadTestBrowserTotalsOf,
+  recentRuns,
+  storedRunSpan,
+  testBrowserTotals,
+  testBrowserTotalsOf,
+  windowRunCount,
+  windowSummary,
+  type TestBrowserTotals,
+} from '../store/analytics.js';
 import { gateHistories } from '../store/gate-history.js';
 import { openStore, type AnyStore, type Store } from '../store/open.js';
 import { activeQuarantine, addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
@@ -221,6 +232,19 @@ describeEachEngine('report, run, gate and branch reads on one history', (engine)
     const sharded = runs.filter((r) => r.shards !== null && r.shards.length > 1);
     expect(sharded).toHaveLength(facts.shardedBuilds);
     if (publicReports().length > 0) expect(facts.shardedBuilds).toBe(1);
+  });
+
+  it('the flaky reads’ totals per test and browser (async, for analytics/flaky.ts)', async () => {
+    const all = { from: 0, to: 10_000_000 };
+    const every = await loadTestBrowserTotals(store, all, false);
+    const byKey = (rows: TestBrowserTotals[]) => [...rows].sort((a, b) => a.test_id - b.test_id || (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0));
+    expect(byKey(every)).toEqual(byKey(testBrowserTotals(sqlite, all, false)));
+    expect(every.reduce((n, t) => n + t.runs, 0)).toBe(facts.results);
+    const flaky = await loadTestBrowserTotals(store, all, true);
+    expect(flaky.length).toBeGreaterThan(0);
+    expect(byKey(flaky)).toEqual(byKey(testBrowserTotals(sqlite, all, true)));
+    const ids = flaky.slice(0, 3).map((t) => t.test_id);
+    expect(byKey(await loadTestBrowserTotalsOf(store, all, ids))).toEqual(byKey(testBrowserTotalsOf(sqlite, all, ids)));
   });
 
   it('test history of the AI analysis: the same entries', async () => {
