@@ -6,7 +6,6 @@ import type { GateAnswer } from '../../core/gate/types.js';
 import { normaliseReport } from '../../core/report/normalise.js';
 import { InvalidReportError, parseReportBytes } from '../../core/report/parse.js';
 import { GATE_DEFAULT_DAYS, runGate, type GateRequest } from '../../server/analytics/gate.js';
-import { awaitingPort } from '../../server/store/awaiting-port.js';
 import { isPostgresUrl } from '../../server/store/dialect.js';
 import { openAnyStore } from '../../server/store/open-any.js';
 import { gateMarkdown, gateText } from '../gate-output.js';
@@ -78,7 +77,8 @@ async function askDatabase(target: string, request: GateRequest): Promise<GateAn
   // Opened as any command opens it, so an older database is migrated (the quarantine table).
   const store = await openAnyStore(target, { max: 2 });
   try {
-    return await runGate(awaitingPort(store), request);
+    // Awaited here: the store closes only after the gate's last query.
+    return await runGate(store, request);
   } finally {
     await store.close();
   }

@@ -337,3 +337,73 @@ export function databaseTrouble(error: unknown): 'full' | 'unavailable' | null {
   if (/^Connection terminated|timeout exceeded when trying to connect/.test(message)) return 'unavailable';
   return null;
 }
+
+// --- reads1 ---
+
+/** Pieces of the report, run and gate reads' SQL texts where the engines differ (reads1). */
+export interface ReadsText {
+  /**
+   * Text compared byte by byte, for ORDER BY and min(): SQLite's default (BINARY); PostgreSQL's
+   * default collation may be a locale (en_US sorts 'B' between 'a' and 'c'), so "C" is named.
+   */
+  bytes(expression: string): string;
+  /**
+   * SQLite's NOCASE order: A-Z folded to a-z (no other letter), then bytes. PostgreSQL has no
+   * such collation (its ICU one orders punctuation and accents otherwise): fold A-Z itself.
+   */
+  asciiNocase(expression: string): string;
+  /**
+   * Columns a GROUP BY must name on PostgreSQL only: each is one value per group already (the
+   * key of a joined table equal to a grouped key). SQLite takes them bare; naming them there
+   * could change its plan.
+   */
+  groupedToo(columns: string): string;
+  /** The distinct values of a group, in byte order, joined by ',' (SQLite's group_concat(DISTINCT), string_agg). */
+  distinctList(expression: string): string;
+  /**
+   * A JSON array (as text) of a group's values in `orderBy` order: SQLite's json_group_array
+   * (in the rows' order), PostgreSQL's json_agg, cast to text (pg parses json columns itself)
+   * and '[]' for no rows as SQLite gives.
+   */
+  jsonArray(expression: string, orderBy: string): string;
+  /** A JSON array (as text) of a group's distinct values, in no set order. */
+  jsonDistinct(expression: string): string;
+  /** A JSON object of name/value pairs, inside jsonArray: json_object, json_build_object. */
+  jsonObject(pairs: string): string;
+  /** The character with this code: SQLite's char(), PostgreSQL's chr(). */
+  chr(code: number): string;
+  /** A-Z folded to a-z and nothing else: SQLite's lower() (PostgreSQL's folds every alphabet by its locale). */
+  asciiLower(expression: string): string;
+  /** Whether `needle` occurs in `haystack`: instr, strpos (as contains() above, for texts). */
+  contains(haystack: string, needle: string): string;
+}
+
+const SQLITE_READS: ReadsText = {
+  bytes: (e) => e,
+  asciiNocase: (e) => `${e} COLLATE NOCASE`,
+  groupedToo: () => '',
+  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
+  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
+  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
+  jsonObject: (pairs) => `json_object(${pairs})`,
+  chr: (code) => `char(${code})`,
+  asciiLower: (e) => `lower(${e})`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+};
+
+const POSTGRES_READS: ReadsText = {
+  bytes: (e) => `${e} COLLATE "C"`,
+  asciiNocase: (e) => `${POSTGRES_READS.asciiLower(e)} COLLATE "C"`,
+  groupedToo: (columns) => `, ${columns}`,
+  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
+  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
+  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
+  jsonObject: (pairs) => `json_build_object(${pairs})`,
+  chr: (code) => `chr(${code})`,
+  asciiLower: (e) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
+  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+};
+
+export function readsText(dialect: DialectName): ReadsText {
+  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
+}
