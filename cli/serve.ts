@@ -4,7 +4,6 @@ import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
 import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
-import { awaitingPort } from '../server/store/awaiting-port.js';
 import { isPostgresUrl } from '../server/store/dialect.js';
 import { openAnyStore } from '../server/store/open-any.js';
 import { exposedMode, type AnyStore } from '../server/store/open.js';
@@ -163,7 +162,7 @@ async function seedDemoIfEmpty(store: AnyStore): Promise<void> {
     say(`--demo: the database already holds ${runs} runs; no demo history added.`);
     return;
   }
-  const s = await seedDemo(awaitingPort(store));
+  const s = await seedDemo(store);
   say(`--demo: stored ${s.runs} generated runs (${s.results} test results; ${s.pending} pending review, ${s.duplicates} duplicate).`);
 }
 

@@ -17,7 +17,6 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
-import { awaitingPort } from './store/awaiting-port.js';
 import type { AnyStore } from './store/open.js';
 import { databaseSecret } from './store/settings.js';
 import { createWriter } from './writer/runner.js';
@@ -101,20 +100,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     now,
   });
   registerUserRoutes(app, { store: options.store, now });
-  const writer = createWriter(awaitingPort(options.store), { worker: options.writerWorker ?? true, maxUploadBytes: bodyLimit });
+  const writer = createWriter(options.store, { worker: options.writerWorker ?? true, maxUploadBytes: bodyLimit });
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
   // Bodies still arriving: ten full-size ones at most (1 GB by default).
   registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit });
-  const analytics = createAnalyticsRunner(awaitingPort(options.store), { worker: options.analyticsWorker ?? true });
+  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
-  registerUploadRoutes(app, { store: awaitingPort(options.store), bodyLimit, writer, analytics, now });
+  registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });
-  registerAiRoutes(app, { store: awaitingPort(options.store), now });
+  registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
-  registerQuarantineRoutes(app, { store: awaitingPort(options.store), now });
+  registerQuarantineRoutes(app, { store: options.store, now });
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

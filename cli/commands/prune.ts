@@ -1,6 +1,5 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { awaitingPort } from '../../server/store/awaiting-port.js';
 import { openAnyStore } from '../../server/store/open-any.js';
 import { checkpoint, fileSpace, fullVacuum, incrementalVacuum, planPrune, preparePrune, pruneBatch, type PrunePlan } from '../../server/store/prune.js';
 import { parseCutoff } from '../age.js';
@@ -69,7 +68,7 @@ async function prune(options: PruneOptions): Promise<number> {
   // reusable by itself, and giving it back to the disk (VACUUM FULL) is its operators' call.
   const sqlite = store.dialect === 'sqlite' ? store : null;
   try {
-    const plan = await planPrune(awaitingPort(store), before);
+    const plan = await planPrune(store, before);
     const summary: PruneSummary = {
       before: new Date(before).toISOString(),
       dryRun: options.dryRun ?? false,
@@ -97,10 +96,10 @@ async function prune(options: PruneOptions): Promise<number> {
       return 1;
     }
 
-    await preparePrune(awaitingPort(store));
+    await preparePrune(store);
     const days = new Set<number>();
     summary.runs = summary.results = summary.attempts = 0;
-    for (let batch = await pruneBatch(awaitingPort(store), before, BATCH_RESULTS); batch; batch = await pruneBatch(awaitingPort(store), before, BATCH_RESULTS)) {
+    for (let batch = await pruneBatch(store, before, BATCH_RESULTS); batch; batch = await pruneBatch(store, before, BATCH_RESULTS)) {
       summary.runs += batch.runs;
       summary.results += batch.results;
       summary.attempts += batch.attempts;

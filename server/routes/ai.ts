@@ -5,7 +5,7 @@ import { modelConfigFrom } from '../ai/model-engine.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 
 const optionalText = (maxLength: number) => ({ type: ['string', 'null'], maxLength }) as const;
 
@@ -119,7 +119,7 @@ const analysisResponse = {
 } as const;
 
 export interface AiRouteOptions {
-  store: Store;
+  store: AnyStore;
   /** Where FLAKEBOARD_AI_* are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
