@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { readsText, type DialectName } from './dialect.js';
+import { dashboardText, type DialectName } from './dialect.js';
 import type { AnyStore, SqliteDatabase } from './open.js';
 import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
 
@@ -15,7 +15,7 @@ import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
 const TABLE = 'branch_days';
 
 const createSql = (dialect: DialectName) => {
-  const [int, real, end] = dialect === 'postgres' ? ['BIGINT', 'DOUBLE PRECISION', readsText(dialect).tempTableEnd] : ['INTEGER', 'REAL', ' WITHOUT ROWID'];
+  const [int, real, end] = dialect === 'postgres' ? ['BIGINT', 'DOUBLE PRECISION', dashboardText(dialect).tempTableEnd] : ['INTEGER', 'REAL', ' WITHOUT ROWID'];
   return `CREATE TEMP TABLE IF NOT EXISTS ${TABLE} (
   test_id ${int} NOT NULL, browser TEXT NOT NULL, day ${int} NOT NULL, runs ${int} NOT NULL, passed ${int} NOT NULL, failed ${int} NOT NULL,
   skipped ${int} NOT NULL, passed_on_retry ${int} NOT NULL, duration_sum ${real} NOT NULL, duration_max ${real} NOT NULL, timed_runs ${int} NOT NULL,

@@ -265,7 +265,7 @@ export function sqlText(dialect: DialectName): SqlText {
 // --- reads2 ---
 // Pieces of the dashboard, flaky and trend reads (window-scan.ts, flaky-page.ts, branch-days.ts).
 
-export interface ReadsText {
+export interface DashboardText {
   /**
    * A text column in ORDER BY: SQLite compares bytes (BINARY); PostgreSQL's default collation
    * may be a locale (en_US sorts 'a' and 'B' apart from bytes), so "C" makes its order SQLite's.
@@ -290,7 +290,7 @@ export interface ReadsText {
   tempTableEnd: string;
 }
 
-export const SQLITE_READS: ReadsText = {
+export const SQLITE_DASHBOARD: DashboardText = {
   byBytes: (column) => column,
   lowerAscii: (text) => `lower(${text})`,
   inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
@@ -299,7 +299,7 @@ export const SQLITE_READS: ReadsText = {
   tempTableEnd: '',
 };
 
-export const POSTGRES_READS: ReadsText = {
+export const POSTGRES_DASHBOARD: DashboardText = {
   byBytes: (column) => `${column} COLLATE "C"`,
   lowerAscii: (text) => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
   inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
@@ -308,6 +308,6 @@ export const POSTGRES_READS: ReadsText = {
   tempTableEnd: ' ON COMMIT DELETE ROWS',
 };
 
-export function readsText(dialect: DialectName): ReadsText {
-  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
+export function dashboardText(dialect: DialectName): DashboardText {
+  return dialect === 'postgres' ? POSTGRES_DASHBOARD : SQLITE_DASHBOARD;
 }

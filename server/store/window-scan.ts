@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { readsText, sqlText, type DialectName, type SqlText } from './dialect.js';
+import { dashboardText, sqlText, type DialectName, type SqlText } from './dialect.js';
 import type { AnyStore } from './open.js';
 import { onBranch } from './branch-days.js';
 import { baseStore } from './one-connection.js';
@@ -70,7 +70,7 @@ const trendColumns = (t: SqlText) => `test_id, browser,
 const grouped = (t: SqlText, columns: string, byKey: boolean) =>
   `SELECT ${columns} FROM daily_test_stats WHERE ${byKey ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
 
-const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${readsText(t.dialect).byBytes('browser')}` : '');
+const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
 
 // The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
 // list's migration) holds a window that covers every stored day: one row per pair instead of
