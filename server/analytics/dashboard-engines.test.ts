@@ -96,7 +96,7 @@ describeEachEngine('dashboard, flaky and trend reads', (engine) => {
       expect(d.flakyCount).toBeGreaterThan(0);
       expect(d.flakyCount).toBe(groups.length);
       expect(d.flakyTests).toHaveLength(5);
-      expect(d.summary[0]!.total_tests).toBe(await sqlite.sql.value<number>('SELECT sum(runs) FROM daily_test_stats WHERE day BETWEEN @from AND @to', range));
+      expect(d.summary[0]!.total_tests).toBe(await sqlite.sql.value<number>('SELECT sum(runs) FROM daily_test_stats WHERE day BETWEEN @from AND @to', { from: range.from, to: range.to }));
       expect(d.slowTests.length).toBeGreaterThan(0);
       expect(d.recentRuns.length).toBeGreaterThan(0);
 
