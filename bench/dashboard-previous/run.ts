@@ -19,10 +19,15 @@ import { scanWindow } from '../../server/store/window-scan.js';
 
 const NOW = Date.parse('2026-11-20T18:00:00Z');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const time = (work: () => void) => {
+const time = async (work: () => Promise<unknown>) => {
   const started = performance.now();
-  work();
+  await work();
   return performance.now() - started;
+};
+const times = async (work: () => Promise<unknown>) => {
+  const measured: number[] = [];
+  for (let i = 0; i < 5; i++) measured.push(await time(work));
+  return measured;
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'flakeboard-bench-previous-'));
@@ -34,9 +39,9 @@ try {
   for (const days of [7, 30]) {
     const window = lastDays(days, NOW);
     const previous = { from: window.from - days, to: window.from - 1 };
-    const answers = Array.from({ length: 5 }, () => time(() => (forgetTrendRows(), dashboard(store, days, NOW))));
-    const scans = Array.from({ length: 5 }, () => time(() => scanWindow(store, previous)));
-    const rows = scanWindow(store, previous).length;
+    const answers = await times(() => (forgetTrendRows(), dashboard(store, days, NOW)));
+    const scans = await times(() => scanWindow(store, previous));
+    const rows = (await scanWindow(store, previous)).length;
     process.stdout.write(`days=${days}: dashboard ${median(answers).toFixed(1)} ms (median of 5, cold), of which the previous window's scan ${median(scans).toFixed(1)} ms (${rows} test × browser rows)\n`);
   }
 } finally {

@@ -21,12 +21,12 @@ const repeat = Number(process.env.BENCH_REPEAT ?? 3);
 const store = openStore(dbPath, { readonly: true });
 const feature = process.env.BENCH_BRANCH ?? 'chore/upgrade-playwright';
 
-function cold(fn: () => unknown): { ms: number; kb: number } {
+async function cold(fn: () => unknown): Promise<{ ms: number; kb: number }> {
   const runs: Array<{ ms: number; kb: number }> = [];
   for (let i = 0; i < repeat; i++) {
     forgetTrendRows();
     const started = process.cpuUsage();
-    const kb = JSON.stringify(fn()).length / 1024;
+    const kb = JSON.stringify(await fn()).length / 1024;
     const used = process.cpuUsage(started);
     runs.push({ ms: (used.user + used.system) / 1000, kb });
   }
@@ -45,9 +45,9 @@ const answers: Record<string, (branch: string | null) => unknown> = {
 
 const rows = [];
 for (const [name, answer] of Object.entries(answers)) {
-  const all = cold(() => answer(null));
-  const main = cold(() => answer('main'));
-  const one = cold(() => answer(feature));
+  const all = await cold(() => answer(null));
+  const main = await cold(() => answer('main'));
+  const one = await cold(() => answer(feature));
   rows.push({ answer: name, 'all ms': Math.round(all.ms), 'main ms': Math.round(main.ms), [`${feature} ms`]: Math.round(one.ms), 'KB all/main': `${all.kb.toFixed(1)}/${main.kb.toFixed(1)}` });
   process.stderr.write(`${name}: all ${all.ms.toFixed(0)} ms, main ${main.ms.toFixed(0)} ms, ${feature} ${one.ms.toFixed(0)} ms\n`);
 }

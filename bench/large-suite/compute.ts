@@ -23,24 +23,24 @@ import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE } from './scenarios.js';
 const data = fileURLToPath(new URL('../.data', import.meta.url));
 
 /** Cold: nothing kept from an earlier answer. */
-function cpu(fn: () => unknown): { ms: number; bytes: number } {
+async function cpu(fn: () => unknown): Promise<{ ms: number; bytes: number }> {
   forgetTrendRows();
   const started = process.cpuUsage();
-  const bytes = JSON.stringify(fn()).length;
+  const bytes = JSON.stringify(await fn()).length;
   const used = process.cpuUsage(started);
   return { ms: (used.user + used.system) / 1000, bytes };
 }
 
 /** The dashboard as it was computed before: every flaky test and every trend record. */
-function unboundedDashboard(store: Store, days: number, now: number) {
+async function unboundedDashboard(store: Store, days: number, now: number) {
   const range = lastDays(days, now);
   return {
-    summary: [windowSummary(store, range)],
-    browserComparison: browserTotals(store, range),
-    flakyTests: flakyTests(store, range),
-    recentRuns: recentRuns(store, range, 10),
-    slowTests: slowTests(store, range, 10),
-    flakyTrends: flakyTrends(store, FLAKY_TREND_PERIOD, today(now)),
+    summary: [await windowSummary(store, range)],
+    browserComparison: await browserTotals(store, range),
+    flakyTests: await flakyTests(store, range),
+    recentRuns: await recentRuns(store, range, 10),
+    slowTests: await slowTests(store, range, 10),
+    flakyTrends: await flakyTrends(store, FLAKY_TREND_PERIOD, today(now)),
   };
 }
 
@@ -54,14 +54,14 @@ for (const scenario of asked ? [named[asked]] : Object.values(named)) {
   if (!existsSync(path)) continue;
   const store = openStore(path, { readonly: true });
   const rows: Array<Record<string, string | number>> = [];
-  const compare = (label: string, before: () => unknown, after: () => unknown) => {
-    const b = withBefore ? cpu(before) : { ms: Number.NaN, bytes: Number.NaN };
-    const a = cpu(after);
+  const compare = async (label: string, before: () => unknown, after: () => unknown) => {
+    const b = withBefore ? await cpu(before) : { ms: Number.NaN, bytes: Number.NaN };
+    const a = await cpu(after);
     rows.push({ answer: label, 'before CPU ms': Math.round(b.ms), 'before KB': Math.round(b.bytes / 1024), 'after CPU ms': Math.round(a.ms), 'after KB': +(a.bytes / 1024).toFixed(1), ratio: +(b.ms / a.ms).toFixed(1) });
   };
-  for (const days of [7, 30, 90, 0]) compare(`dashboard?days=${days}`, () => unboundedDashboard(store, days, now), () => dashboard(store, days, now));
-  compare('flaky-trends?period=7', () => flakyTrends(store, FLAKY_TREND_PERIOD, today(now)), () => trendList(store, { ...page, period: FLAKY_TREND_PERIOD + 0 }));
-  const t = cpu(() => trendDays(store, lastDays(30, now)));
+  for (const days of [7, 30, 90, 0]) await compare(`dashboard?days=${days}`, () => unboundedDashboard(store, days, now), () => dashboard(store, days, now));
+  await compare('flaky-trends?period=7', () => flakyTrends(store, FLAKY_TREND_PERIOD, today(now)), () => trendList(store, { ...page, period: FLAKY_TREND_PERIOD + 0 }));
+  const t = await cpu(() => trendDays(store, lastDays(30, now)));
   rows.push({ answer: 'trends (30 days)', 'after CPU ms': Math.round(t.ms), 'after KB': +(t.bytes / 1024).toFixed(1) });
   console.log(`\n${scenario.label}`);
   console.table(rows);

@@ -1,8 +1,9 @@
 import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/formulas.js';
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/analytics.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore, Store } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
+import { onOneConnection } from '../store/one-connection.js';
 import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendRows as keptTrendRows } from './trend-rows.js';
@@ -17,7 +18,12 @@ export const DASHBOARD_FLAKY_LIMIT = 5;
  * figure comes from one scan of the daily rollup (window-scan.ts); names are read only for the
  * rows sent.
  */
-export function dashboard(store: Store, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT, branch: string | null = null): DashboardResponse {
+export async function dashboard(store: AnyStore, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT, branch: string | null = null): Promise<DashboardResponse> {
+  // One branch's days are a temporary table: made and read on one connection.
+  return branch === null ? answer(store, days, now, limit, null) : onOneConnection(store, (pinned) => answer(pinned, days, now, limit, branch));
+}
+
+async function answer(store: AnyStore, days: number, now: number, limit: number, branch: string | null): Promise<DashboardResponse> {
   const window = lastDays(days, now);
   const to = today(now);
   const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
@@ -25,9 +31,9 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
   // The window before, for the period change (none for all history).
   const before = days > 0 ? { from: window.from - days, to: window.from - 1 } : null;
   // One branch: its days of the window, the window before and the trend periods, made once for this answer.
-  if (branch !== null) fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
-  const rows = scanWindow(store, window, branch);
-  const trendRows = new Map<string, PairTrendCounts>(keptTrendRows(store, current, previous, branch).map((r) => [pairKey(r), r]));
+  if (branch !== null) await fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
+  const rows = await scanWindow(store, window, branch);
+  const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch)).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));
     return counts ? trendFigures(counts) : null;
@@ -45,8 +51,12 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
   const critical = flaky.filter((f) => isCriticalFlaky(f.pass_rate));
   const mostCritical = smallest(flaky, limit, byRisk);
   const worstCritical = smallest(critical, limit, (a, b) => a.pass_rate - b.pass_rate || b.row.failed - a.row.failed || byRisk(a, b));
-  const names = new Map<number, { title: string; file: string; title_path: string }>();
-  const name = (id: number) => names.get(id) ?? names.set(id, testName(store, id)).get(id)!;
+  const listed = new Map([...mostCritical, ...worstCritical].map((f) => [f.row, f]));
+  const listedTrends = [...listed.keys()].map(trendOf).filter((t): t is PairTrend => t !== null);
+  const slowRows = slowestRows(rows, 10);
+  // Names only for the rows sent, read before the rows are made.
+  const names = await namesOf(store, [...listed.keys(), ...slowRows].map((r) => r.test_id));
+  const name = (id: number) => names.get(id)!;
   const summary = (f: PairFlaky): FlakyTestSummary => ({
     test_title: name(f.row.test_id).title,
     test_file: name(f.row.test_id).file,
@@ -59,38 +69,44 @@ export function dashboard(store: Store, days: number, now: number, limit = DASHB
     flaky_score: f.flaky_score,
   });
 
-  const listed = new Map([...mostCritical, ...worstCritical].map((f) => [f.row, f]));
-  const trends = [...listed.keys()]
-    .map(trendOf)
-    .filter((t): t is PairTrend => t !== null)
-    .map((t) => trendRecord(t, name(t.row.test_id), current));
+  const trends = listedTrends.map((t) => trendRecord(t, name(t.row.test_id), current));
 
   const totals = windowTotals(rows);
   return {
     days,
-    summary: [{ total_runs: windowRunCount(store, window, branch), ...totals.summary }],
+    summary: [{ total_runs: await windowRunCount(asSqlite(store), window, branch), ...totals.summary }],
     browserComparison: totals.browsers,
     flakyTests: mostCritical.map(summary),
-    recentRuns: recentRuns(store, window, 10, branch).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
-    slowTests: slowest(store, rows, 10),
+    recentRuns: (await recentRuns(asSqlite(store), window, 10, branch)).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
+    slowTests: slowest(slowRows, name, await browserProjects(store)),
     flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
     flakyCount: distinctTests(flaky),
     criticalFlakyCount: distinctTests(critical),
     criticalFlakyTests: worstCritical.map(summary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
-    previous: before ? previousPeriod(store, before, branch) : null,
-    stored: storedRuns(store, branch),
+    previous: before ? await previousPeriod(store, before, branch) : null,
+    stored: await storedRuns(store, branch),
   };
+}
+
+// store/analytics.ts's windowRunCount, storedRunSpan and recentRuns take both engines' stores
+// once their port (branch reads1) is merged; until then their type asks for SQLite's.
+const asSqlite = (store: AnyStore) => store as Store;
+
+async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<number, { title: string; file: string; title_path: string }>> {
+  const names = new Map<number, { title: string; file: string; title_path: string }>();
+  for (const id of ids) if (!names.has(id)) names.set(id, await testName(store, id));
+  return names;
 }
 
 /** A flaky test counts once whatever its browsers, as the Flaky Tests screen groups them. */
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
 
 /** The window before, of the same length, from the same rollup and by the same rules; null when it holds no runs. */
-function previousPeriod(store: Store, range: DayRange, branch: string | null): PreviousPeriod | null {
-  const runs = windowRunCount(store, range, branch);
+async function previousPeriod(store: AnyStore, range: DayRange, branch: string | null): Promise<PreviousPeriod | null> {
+  const runs = await windowRunCount(asSqlite(store), range, branch);
   if (runs === 0) return null;
-  const rows = scanWindow(store, range, branch);
+  const rows = await scanWindow(store, range, branch);
   const { summary } = windowTotals(rows);
   const flaky = rows.map(flakyFigures).filter((f): f is PairFlaky => f !== null);
   return {
@@ -104,8 +120,8 @@ function previousPeriod(store: Store, range: DayRange, branch: string | null): P
   };
 }
 
-function storedRuns(store: Store, branch: string | null) {
-  const span = storedRunSpan(store, branch);
+async function storedRuns(store: AnyStore, branch: string | null) {
+  const span = await storedRunSpan(asSqlite(store), branch);
   return { runs: span.runs, newest: span.newest === null ? null : isoTime(span.newest), oldest: span.oldest === null ? null : isoTime(span.oldest) };
 }
 
@@ -154,13 +170,15 @@ function windowTotals(rows: readonly PairWindow[]) {
   return { summary, browsers: list };
 }
 
-/** The slowest tests on average over the window (the report's quick stats). */
-function slowest(store: Store, rows: readonly PairWindow[], limit: number): SlowTest[] {
+/** The slowest tests on average over the window (the report's quick stats); ties in key order, as the scan lists them. */
+function slowestRows(rows: readonly PairWindow[], limit: number): PairWindow[] {
   const timed = rows.filter((r) => r.timed_runs > 0);
-  const top = smallest(timed, limit, (a, b) => b.duration_sum / b.timed_runs - a.duration_sum / a.timed_runs);
-  const projects = browserProjects(store);
+  return smallest(timed, limit, (a, b) => b.duration_sum / b.timed_runs - a.duration_sum / a.timed_runs);
+}
+
+function slowest(top: readonly PairWindow[], nameOf: (id: number) => { title: string; file: string; title_path: string }, projects: Map<string, string>): SlowTest[] {
   return top.map((r) => {
-    const name = testName(store, r.test_id);
+    const name = nameOf(r.test_id);
     return {
       test_title: name.title,
       test_full_title: (JSON.parse(name.title_path) as string[]).join(' › '),

@@ -1,10 +1,11 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import { finalPassRateFraction, flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
-import { testBrowserTotalsOf } from '../store/analytics.js';
 import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/flaky-page.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
+import { onOneConnection } from '../store/one-connection.js';
+import { pairTotalsOf } from '../store/pair-totals.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
 import { trendRecord, trendWindows } from './flaky.js';
 import { isoTime, lastDays, today } from './windows.js';
@@ -25,7 +26,7 @@ export interface FlakyListArgs {
   branch?: string | null;
 }
 
-/** SQLite's lower() folds ASCII letters only: the search is folded the same way. */
+/** SQLite's lower() folds ASCII letters only (and the PostgreSQL query as much): the search is folded the same way. */
 export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
@@ -33,16 +34,21 @@ export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) =>
  * counts and each browser's 7-day trend. All history reads the test_totals rollup; a window
  * of days sums the daily rollup.
  */
-export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
-  const toDay = today(a.now);
+export async function flakyTestsPage(store: AnyStore, a: FlakyListArgs): Promise<FlakyTestsPage> {
   const branch = a.branch ?? null;
+  // One branch's days are a temporary table: made and read on one connection.
+  return branch === null ? pageOf(store, a, null) : onOneConnection(store, (pinned) => pageOf(pinned, a, branch));
+}
+
+async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null): Promise<FlakyTestsPage> {
+  const toDay = today(a.now);
   // One branch has no all-time rollup: its window (all of its days when `days` is 0) and the
   // trend periods are made from its runs, once for this answer.
   const range = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
-  if (branch !== null) fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
+  if (branch !== null) await fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
   // The trend filter needs the trend of every flaky test; only then are they computed.
-  const trendKeys = a.trend ? trendKeysOf(store, a.trend, toDay, branch) : null;
-  const { counts, rows, browsers, entries } = flakyGroupPage(store, {
+  const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;
+  const { counts, rows, browsers, entries } = await flakyGroupPage(store, {
     range,
     branch,
     search: a.search ? foldAscii(a.search) : null,
@@ -55,7 +61,7 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
     limit: a.pageSize,
     offset: (a.page - 1) * a.pageSize,
   });
-  const trends = pageTrends(store, rows.map((r) => r.test_id), toDay, branch);
+  const trends = await pageTrends(store, rows.map((r) => r.test_id), toDay, branch);
   const items = rows.map((row): FlakyTestGroup => {
     const browserEntries = entries
       .filter((e) => e.test_id === row.test_id)
@@ -93,24 +99,24 @@ export function flakyTestsPage(store: Store, a: FlakyListArgs): FlakyTestsPage {
 }
 
 /** The trend records of the page's tests only, by test id and browser. */
-function pageTrends(store: Store, testIds: number[], toDay: number, branch: string | null): Map<string, TrendRecord> {
+async function pageTrends(store: AnyStore, testIds: number[], toDay: number, branch: string | null): Promise<Map<string, TrendRecord>> {
   const trends = new Map<string, TrendRecord>();
   if (testIds.length === 0) return trends;
   const { current, previous } = trendWindows(FLAKY_TREND_PERIOD, toDay);
   const key = (t: { test_id: number; browser: string }) => `${t.test_id}\u0000${t.browser}`;
-  const before = new Map(testBrowserTotalsOf(store, previous, testIds, branch).map((t) => [key(t), t]));
-  for (const now of testBrowserTotalsOf(store, current, testIds, branch)) {
+  const before = new Map((await pairTotalsOf(store, previous, testIds, branch)).map((t) => [key(t), t]));
+  for (const now of await pairTotalsOf(store, current, testIds, branch)) {
     const record = trendRecord(now, before.get(key(now)), current);
     if (record) trends.set(key(now), record);
   }
   return trends;
 }
 
-/** The flaky tests on a browser whose 7-day trend is `direction` (as flakyTrends decides it), as file, title and browser. */
-function trendKeysOf(store: Store, direction: TrendDirection, toDay: number, branch: string | null): string[] {
+/** The flaky tests on a browser whose 7-day trend is `direction` (as flakyTrends decides it), as test id ':' browser (flaky-page.ts's trend key). */
+async function trendKeysOf(store: AnyStore, direction: TrendDirection, toDay: number, branch: string | null): Promise<string[]> {
   const windows = trendWindows(FLAKY_TREND_PERIOD, toDay);
-  const key = (t: PeriodTotals) => `${t.test_file}\u0000${t.test_title}\u0000${t.browser}`;
-  const rows = flakyPeriodTotals(store, windows, branch);
+  const key = (t: PeriodTotals) => `${t.test_id}:${t.browser}`;
+  const rows = await flakyPeriodTotals(store, windows, branch);
   const before = new Map(rows.filter((r) => r.period === 'previous').map((r) => [`${r.test_id}\u0000${r.browser}`, r]));
   const keys: string[] = [];
   for (const now of rows) {

@@ -1,7 +1,8 @@
 import { finalPassRateFraction, flakyScore, passRateFraction, riskScore, trendDirection } from '../../core/analytics/formulas.js';
 import type { FlakyTestGroup, FlakyTestSummary, TrendRecord } from '../../core/api/analytics.js';
-import { testBrowserTotals, type DayRange, type TestBrowserTotals } from '../store/analytics.js';
-import type { Store } from '../store/open.js';
+import type { DayRange, TestBrowserTotals } from '../store/analytics.js';
+import type { AnyStore } from '../store/open.js';
+import { pairTotals } from '../store/pair-totals.js';
 import { isoDate } from './windows.js';
 
 /**
@@ -10,8 +11,8 @@ import { isoDate } from './windows.js';
  * that broke once and stays broken has one change: it is broken, not flaky. Outage runs are
  * left out (the rollup's scored figures).
  */
-export function flakyTests(store: Store, range: DayRange): FlakyTestSummary[] {
-  return testBrowserTotals(store, range, true)
+export async function flakyTests(store: AnyStore, range: DayRange): Promise<FlakyTestSummary[]> {
+  return (await pairTotals(store, range, true))
     .map((t) => ({
       test_title: t.test_title,
       test_file: t.test_file,
@@ -36,9 +37,9 @@ function scoredPassRate(t: Pick<TestBrowserTotals, 'scored_passed' | 'scored_fai
 }
 
 /** Flaky tests grouped by test (title and file), one entry per flaky browser. */
-export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
+export async function flakyGroups(store: AnyStore, range: DayRange): Promise<FlakyTestGroup[]> {
   const groups = new Map<number, FlakyTestGroup>();
-  for (const t of testBrowserTotals(store, range, true)) {
+  for (const t of await pairTotals(store, range, true)) {
     // One group per test identity: two describe blocks may hold tests of the same title.
     const key = t.test_id;
     let group = groups.get(key);
@@ -72,11 +73,11 @@ export function flakyGroups(store: Store, range: DayRange): FlakyTestGroup[] {
  * browser that failed or passed on a retry in either period (steady passes have no trend worth
  * showing). New when it did not run in the previous period.
  */
-export function flakyTrends(store: Store, period: number, toDay: number): TrendRecord[] {
+export async function flakyTrends(store: AnyStore, period: number, toDay: number): Promise<TrendRecord[]> {
   const { current, previous } = trendWindows(period, toDay);
-  const before = new Map(testBrowserTotals(store, previous, false).map((t) => [`${t.test_id}\u0000${t.browser}`, t]));
+  const before = new Map((await pairTotals(store, previous, false)).map((t) => [`${t.test_id}\u0000${t.browser}`, t]));
   const records: TrendRecord[] = [];
-  for (const now of testBrowserTotals(store, current, false)) {
+  for (const now of await pairTotals(store, current, false)) {
     const record = trendRecord(now, before.get(`${now.test_id}\u0000${now.browser}`), current);
     if (record) records.push(record);
   }

@@ -1,7 +1,7 @@
 import type { BranchesResponse } from '../../core/api/analytics.js';
 import type { RunResultsQuery } from '../../core/api/uploads.js';
 import { listBranches } from '../store/branches.js';
-import type { AnyStore, Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { runResultsPage } from '../store/run-results.js';
 import { runSummary } from '../store/run-summary.js';
 import { dashboard } from './dashboard.js';
@@ -18,10 +18,10 @@ import { lastDays } from './windows.js';
  * two can never compute different things.
  */
 export const QUERIES = {
-  dashboard: (store: Store, a: { days: number; now: number; limit?: number; branch?: string | null }) => dashboard(store, a.days, a.now, a.limit, a.branch ?? null),
-  flakyTrends: (store: Store, a: TrendListArgs) => trendList(store, a),
-  flakyGroups: (store: Store, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
-  flakyTestsPage: (store: Store, a: FlakyListArgs) => flakyTestsPage(store, a),
+  dashboard: (store: AnyStore, a: { days: number; now: number; limit?: number; branch?: string | null }) => dashboard(store, a.days, a.now, a.limit, a.branch ?? null),
+  flakyTrends: (store: AnyStore, a: TrendListArgs) => trendList(store, a),
+  flakyGroups: (store: AnyStore, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
+  flakyTestsPage: (store: AnyStore, a: FlakyListArgs) => flakyTestsPage(store, a),
   testDetails: (store: AnyStore, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),
   dailyStats: (store: AnyStore, a: { file: string; title: string; browser: string; days: number; now: number }) =>
     dailyStats(store, a, lastDays(a.days, a.now)),
@@ -42,6 +42,6 @@ export type QueryName = keyof typeof QUERIES;
 export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>[1];
 
 /** The answer of `name`, serialised (the worker sends text, which crosses threads cheaply). */
-export async function answerJson(store: Store, name: QueryName, args: unknown): Promise<string> {
-  return JSON.stringify(await (QUERIES[name] as (s: Store, a: unknown) => unknown)(store, args));
+export async function answerJson(store: AnyStore, name: QueryName, args: unknown): Promise<string> {
+  return JSON.stringify(await (QUERIES[name] as (s: AnyStore, a: unknown) => unknown)(store, args));
 }

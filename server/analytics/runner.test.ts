@@ -32,7 +32,7 @@ describe('the analytics runner', () => {
   it('computes in the worker thread, not on the server thread, and answers what the same query answers inline', async () => {
     const store = fileStore();
     ingestValue(store, smallReport('one', 'failed'), { fileName: 'one.json', approve: true });
-    const inline = QUERIES.dashboard(store, { days: 0, now: NOW });
+    const inline = await QUERIES.dashboard(store, { days: 0, now: NOW });
     const onThisThread = vi.spyOn(QUERIES, 'dashboard');
 
     const answer = JSON.parse(await runner(store, true).json(DAY, 'dashboard', { days: 0, now: NOW })) as typeof inline;

@@ -1,7 +1,8 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { TrendCounts, TrendListPage } from '../../core/api/analytics.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { fillBranchDays } from '../store/branch-days.js';
+import { onOneConnection } from '../store/one-connection.js';
 import { testIds, testNames } from '../store/window-scan.js';
 import { trendRecord } from './dashboard.js';
 import { trendFigures, type PairTrend } from './pair-figures.js';
@@ -26,17 +27,22 @@ export interface TrendListArgs {
  * periods), worst change first, a page at a time, with the counts per direction over every
  * record (a test counts once per direction any of its browsers has).
  */
-export function trendList(store: Store, a: TrendListArgs): TrendListPage {
+export async function trendList(store: AnyStore, a: TrendListArgs): Promise<TrendListPage> {
+  const branch = a.branch ?? null;
+  // One branch's days are a temporary table: made and read on one connection.
+  return branch === null ? listOf(store, a, null) : onOneConnection(store, (pinned) => listOf(pinned, a, branch));
+}
+
+async function listOf(store: AnyStore, a: TrendListArgs, branch: string | null): Promise<TrendListPage> {
   const to = today(a.now);
   const current = { from: to - a.period + 1, to };
   const previous = { from: to - 2 * a.period + 1, to: to - a.period };
-  const branch = a.branch ?? null;
-  if (branch !== null) fillBranchDays(store, branch, { from: previous.from, to: current.to });
-  let trends = trendRows(store, current, previous, branch)
+  if (branch !== null) await fillBranchDays(store, branch, { from: previous.from, to: current.to });
+  let trends = (await trendRows(store, current, previous, branch))
     .map(trendFigures)
     .filter((t): t is PairTrend => t !== null);
   if (a.file !== null && a.test !== null) {
-    const ids = new Set(testIds(store, a.file, a.test));
+    const ids = new Set(await testIds(store, a.file, a.test));
     trends = trends.filter((t) => ids.has(t.row.test_id));
   }
   const seen: Record<TrendDirection, Set<number>> = { declining: new Set(), improving: new Set(), stable: new Set(), new: new Set() };
@@ -45,7 +51,7 @@ export function trendList(store: Store, a: TrendListArgs): TrendListPage {
   if (a.direction !== null) trends = trends.filter((t) => t.direction === a.direction);
 
   // Ties (most records share a change of 0) are ordered by title as flakyTrends orders them.
-  const names = testNames(store);
+  const names = await testNames(store);
   const title = (t: PairTrend) => names.get(t.row.test_id)!.title;
   trends.sort((x, y) => x.percentage - y.percentage || title(x).localeCompare(title(y)) || x.row.test_id - y.row.test_id || (x.row.browser < y.row.browser ? -1 : 1));
   const start = (a.page - 1) * a.pageSize;

@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await buildTestApp({ now: () => NOW });
   who = await signIn(t.app, 'max');
   for (const run of generateHistory(OPTIONS)) ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
-  all = flakyGroups(t.store, lastDays(0, NOW));
+  all = await flakyGroups(t.store, lastDays(0, NOW));
 }, 180_000);
 afterAll(() => t.close());
 
@@ -135,7 +135,7 @@ describe('GET /api/flaky-tests, paged', () => {
   });
 
   it('filters by trend as the dashboard cards link (severity=declining …), and shows each browser’s trend', async () => {
-    const records = flakyTrends(t.store, FLAKY_TREND_PERIOD, today(NOW));
+    const records = await flakyTrends(t.store, FLAKY_TREND_PERIOD, today(NOW));
     for (const direction of ['declining', 'improving', 'stable', 'new'] as const) {
       const keys = new Set(records.filter((r) => r.trend_direction === direction).map((r) => `${key(r)}\u0000${r.browser}`));
       const expected = all.filter((g) => g.browsers.some((b) => keys.has(`${key(g)}\u0000${b.browser}`)));
@@ -162,7 +162,7 @@ describe('GET /api/flaky-tests, paged', () => {
 
   it('answers a window of days from the daily rollup, as the full computation does', async () => {
     const { items } = await everyPage<FlakyTestGroup>('/api/flaky-tests?days=7', 200);
-    const expected = flakyGroups(t.store, lastDays(7, NOW));
+    const expected = await flakyGroups(t.store, lastDays(7, NOW));
     expect(expected.length).toBeGreaterThan(0);
     expect(byKey(items).map(withoutExtras)).toEqual(byKey(expected).map((g) => ({ ...g, last_failure: undefined, test_id: undefined })));
   });

@@ -1,6 +1,6 @@
 import type { DayRange } from './analytics.js';
-import type { SqliteDatabase, Store } from './open.js';
-import { perConnection } from './per-connection.js';
+import { dashboardText, type DialectName } from './dialect.js';
+import type { AnyStore, SqliteDatabase } from './open.js';
 import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
 
 /**
@@ -10,46 +10,107 @@ import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
  * the same columns. The queries that read daily_test_stats then read it instead (onBranch),
  * so a branch's figures follow the same rules as everyone's. Cost: the branch's results in the
  * window, on the analytics worker's connection; answers are cached like any other.
+ * The table lives on one connection: fill and read it inside onOneConnection (one-connection.ts).
  */
 const TABLE = 'branch_days';
 
-const CREATE = `CREATE TEMP TABLE IF NOT EXISTS ${TABLE} (
-  test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL, runs INTEGER NOT NULL, passed INTEGER NOT NULL, failed INTEGER NOT NULL,
-  skipped INTEGER NOT NULL, passed_on_retry INTEGER NOT NULL, duration_sum REAL NOT NULL, duration_max REAL NOT NULL, timed_runs INTEGER NOT NULL,
-  scored_runs INTEGER NOT NULL, scored_passed INTEGER NOT NULL, scored_failed INTEGER NOT NULL, attempts INTEGER NOT NULL, changes INTEGER NOT NULL,
-  first_outcome INTEGER, last_outcome INTEGER, last_run_at INTEGER NOT NULL,
-  PRIMARY KEY (test_id, browser, day)) WITHOUT ROWID`;
+const createSql = (dialect: DialectName) => {
+  const [int, real, end] = dialect === 'postgres' ? ['BIGINT', 'DOUBLE PRECISION', dashboardText(dialect).tempTableEnd] : ['INTEGER', 'REAL', ' WITHOUT ROWID'];
+  return `CREATE TEMP TABLE IF NOT EXISTS ${TABLE} (
+  test_id ${int} NOT NULL, browser TEXT NOT NULL, day ${int} NOT NULL, runs ${int} NOT NULL, passed ${int} NOT NULL, failed ${int} NOT NULL,
+  skipped ${int} NOT NULL, passed_on_retry ${int} NOT NULL, duration_sum ${real} NOT NULL, duration_max ${real} NOT NULL, timed_runs ${int} NOT NULL,
+  scored_runs ${int} NOT NULL, scored_passed ${int} NOT NULL, scored_failed ${int} NOT NULL, attempts ${int} NOT NULL, changes ${int} NOT NULL,
+  first_outcome ${int}, last_outcome ${int}, last_run_at ${int} NOT NULL,
+  PRIMARY KEY (test_id, browser, day))${end}`;
+};
 
-// A run may start before midnight and its results after: runs are found from a day earlier,
-// results kept by their own start, as the rollup buckets them.
+// A run may start before midnight and its results after: runs are found from a day earlier
+// (@runsFromMs), results kept by their own start, as the rollup buckets them. No arithmetic on
+// parameters: PostgreSQL would type them 32-bit, and casting them made SQLite's fill 20 times slower.
 const BY_BRANCH = `
     SELECT r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM runs JOIN results r ON r.run_id = runs.id
-    WHERE runs.git_branch = @branch AND runs.started_at >= @fromMs - ${DAY_MS} AND runs.started_at < @toMs
+    WHERE runs.git_branch = @branch AND runs.started_at >= @runsFromMs AND runs.started_at < @toMs
       AND r.started_at >= @fromMs AND r.started_at < @toMs`;
 
-const statementsFor = perConnection((sqlite: SqliteDatabase) => {
-  ensureBranchDays(sqlite);
-  return {
-    clear: sqlite.prepare(`DELETE FROM temp.${TABLE}`),
-    fill: sqlite.prepare(`INSERT INTO temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(BY_BRANCH)}`),
-  };
-});
+/**
+ * rollups.ts's aggregate in PostgreSQL's words: its conditions summed as 0/1 (PostgreSQL's
+ * comparisons are booleans, which sum() does not take). SQLite runs the rollup's own text;
+ * branch-days.test.ts checks this one gives daily_test_stats's rows on a one-branch history.
+ */
+const postgresAggregate = (scoped: string) => `
+  WITH scoped AS (${scoped}),
+  outcomes AS (
+    SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
+      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
+    FROM scoped s JOIN attempts a ON a.result_id = s.id
+    WHERE s.outage = 0
+  ),
+  ordered AS (
+    SELECT test_id, browser, day, outcome, LAG(outcome) OVER w AS previous, ROW_NUMBER() OVER w AS n
+    FROM outcomes WHERE outcome IS NOT NULL
+    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
+  ),
+  flips AS (
+    SELECT test_id, browser, day, count(*) AS attempts, sum((previous IS NOT NULL AND previous != outcome)::int) AS changes,
+      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome, max(n * 2 + outcome) % 2 AS last_outcome
+    FROM ordered GROUP BY test_id, browser, day
+  )
+  SELECT s.test_id, s.browser, s.day,
+    count(*),
+    sum((s.status = 'passed')::int),
+    sum((s.status IN ('failed', 'timedOut'))::int),
+    sum((s.status = 'skipped')::int),
+    sum((s.outage = 0 AND s.passed_on_retry <> 0)::int),
+    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    sum((s.status != 'skipped')::int),
+    sum((s.outage = 0)::int),
+    sum((s.outage = 0 AND s.status = 'passed')::int),
+    sum((s.outage = 0 AND s.status IN ('failed', 'timedOut'))::int),
+    coalesce(max(f.attempts), 0),
+    coalesce(max(f.changes), 0),
+    max(f.first_outcome),
+    max(f.last_outcome),
+    max(s.started_at)
+  FROM scoped s
+  LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
+  GROUP BY s.test_id, s.browser, s.day`;
 
-/** Makes the temporary table exist on this connection (before statements that read it are prepared). */
+// Built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
+const TEXTS = {
+  sqlite: {
+    create: createSql('sqlite'),
+    clear: `DELETE FROM temp.${TABLE}`,
+    fill: `INSERT INTO temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(BY_BRANCH)}`,
+  },
+  postgres: {
+    create: createSql('postgres'),
+    clear: `DELETE FROM pg_temp.${TABLE}`,
+    fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${postgresAggregate(BY_BRANCH)}`,
+  },
+} as const;
+
+/** Makes the temporary table exist on this SQLite connection (before statements that read it are prepared). */
 export function ensureBranchDays(sqlite: SqliteDatabase): void {
-  sqlite.exec(CREATE);
+  sqlite.exec(TEXTS.sqlite.create);
 }
 
-/** Fills the branch's daily rows for the days of `range`; the previous fill is dropped. */
-export function fillBranchDays(store: Store, branch: string, range: DayRange): void {
-  const s = statementsFor(store.sqlite);
-  s.clear.run();
-  s.fill.run({ branch, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
+/**
+ * Fills the branch's daily rows for the days of `range`; the previous fill is dropped. `store`
+ * must be a view of onOneConnection, and the reads of these rows go through the same view.
+ */
+export async function fillBranchDays(store: AnyStore, branch: string, range: DayRange): Promise<void> {
+  const texts = TEXTS[store.dialect];
+  await store.sql.run(texts.create);
+  await store.sql.run(texts.clear);
+  const fromMs = range.from * DAY_MS;
+  await store.sql.run(texts.fill, { branch, runsFromMs: fromMs - DAY_MS, fromMs, toMs: (range.to + 1) * DAY_MS });
 }
 
 /** The same query over the filled branch's rows instead of every branch's. */
-export const onBranch = (sql: string): string => sql.replace(/\bdaily_test_stats\b/g, `temp.${TABLE}`);
+export const onBranch = (sql: string, dialect: DialectName = 'sqlite'): string =>
+  sql.replace(/\bdaily_test_stats\b/g, `${dialect === 'postgres' ? 'pg_temp' : 'temp'}.${TABLE}`);
 
 /** The days a branch answer reads: its window and the trend periods before today. */
 export const spanOf = (...ranges: DayRange[]): DayRange => ({ from: Math.min(...ranges.map((r) => r.from)), to: Math.max(...ranges.map((r) => r.to)) });

@@ -407,3 +407,53 @@ const POSTGRES_READS: ReadsText = {
 export function readsText(dialect: DialectName): ReadsText {
   return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
 }
+
+// --- reads2 ---
+// Pieces of the dashboard, flaky and trend reads (window-scan.ts, flaky-page.ts, branch-days.ts).
+
+export interface DashboardText {
+  /**
+   * A text column in ORDER BY: SQLite compares bytes (BINARY); PostgreSQL's default collation
+   * may be a locale (en_US sorts 'a' and 'B' apart from bytes), so "C" makes its order SQLite's.
+   */
+  byBytes(column: string): string;
+  /** lower() of A-Z only: SQLite's lower() folds ASCII; PostgreSQL's folds every letter of its locale. */
+  lowerAscii(text: string): string;
+  /** `expression IN` the strings of a JSON array parameter (inJsonNumbers, for texts). */
+  inJsonTexts(expression: string, param: string): string;
+  /** Whether `needle` occurs in `haystack` (contains: SQLite's instr, PostgreSQL's strpos). */
+  contains(haystack: string, needle: string): string;
+  /**
+   * A parameter whose type PostgreSQL cannot tell from its place (`@x IS NULL`): cast there.
+   * SQLite takes it bare: a cast parameter made its planner's choices many times slower.
+   */
+  typed(param: string, type: 'TEXT' | 'BIGINT'): string;
+  /**
+   * After a temporary table's closing parenthesis. SQLite keeps it for the connection's life; on
+   * PostgreSQL a pooled connection outlives the answer, so its rows go when the answer's
+   * transaction ends (one-connection.ts).
+   */
+  tempTableEnd: string;
+}
+
+export const SQLITE_DASHBOARD: DashboardText = {
+  byBytes: (column) => column,
+  lowerAscii: (text) => `lower(${text})`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+  typed: (param) => param,
+  tempTableEnd: '',
+};
+
+export const POSTGRES_DASHBOARD: DashboardText = {
+  byBytes: (column) => `${column} COLLATE "C"`,
+  lowerAscii: (text) => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
+  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+  typed: (param, type) => `CAST(${param} AS ${type})`,
+  tempTableEnd: ' ON COMMIT DELETE ROWS',
+};
+
+export function dashboardText(dialect: DialectName): DashboardText {
+  return dialect === 'postgres' ? POSTGRES_DASHBOARD : SQLITE_DASHBOARD;
+}

@@ -1,6 +1,8 @@
 import type { DayRange } from './analytics.js';
-import type { SqliteDatabase, Store } from './open.js';
-import { ensureBranchDays, onBranch } from './branch-days.js';
+import { dashboardText, sqlText, type DialectName, type SqlText } from './dialect.js';
+import type { AnyStore } from './open.js';
+import { onBranch } from './branch-days.js';
+import { baseStore } from './one-connection.js';
 
 /**
  * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
@@ -41,103 +43,120 @@ export interface PairTrendCounts {
   prev_retry: number;
 }
 
-const WINDOW_COLUMNS = `test_id, browser, total(runs) AS runs, total(passed) AS passed, total(failed) AS failed, total(skipped) AS skipped,
-    total(passed_on_retry) AS passed_on_retry, total(scored_passed) AS scored_passed, total(scored_failed) AS scored_failed,
-    total(attempts) AS attempts, total(changes) AS changes,
-    group_concat(CASE WHEN attempts > 0 THEN first_outcome || last_outcome END, '' ORDER BY day) AS outcomes,
-    total(duration_sum) AS duration_sum, total(timed_runs) AS timed_runs, max(duration_max) AS duration_max`;
+const windowColumns = (t: SqlText) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
+    ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
+    ${t.total('attempts')} AS attempts, ${t.total('changes')} AS changes,
+    ${t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day')} AS outcomes,
+    ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs, max(duration_max) AS duration_max`;
 
-const TREND_COLUMNS = `test_id, browser,
-    total(CASE WHEN day >= @curFrom THEN scored_passed END) AS cur_passed,
-    total(CASE WHEN day >= @curFrom THEN scored_failed END) AS cur_failed,
-    total(CASE WHEN day >= @curFrom THEN passed_on_retry END) AS cur_retry,
-    total(CASE WHEN day < @curFrom THEN scored_passed END) AS prev_passed,
-    total(CASE WHEN day < @curFrom THEN scored_failed END) AS prev_failed,
-    total(CASE WHEN day < @curFrom THEN passed_on_retry END) AS prev_retry`;
+// A day's first and last outcome (0/1) as two characters. SQLite joins numbers as text already;
+// PostgreSQL's || wants text.
+const outcomePair = (t: SqlText) => (t.dialect === 'postgres' ? 'CAST(first_outcome AS TEXT) || CAST(last_outcome AS TEXT)' : 'first_outcome || last_outcome');
+
+const trendColumns = (t: SqlText) => `test_id, browser,
+    ${t.total('CASE WHEN day >= @curFrom THEN scored_passed END')} AS cur_passed,
+    ${t.total('CASE WHEN day >= @curFrom THEN scored_failed END')} AS cur_failed,
+    ${t.total('CASE WHEN day >= @curFrom THEN passed_on_retry END')} AS cur_retry,
+    ${t.total('CASE WHEN day < @curFrom THEN scored_passed END')} AS prev_passed,
+    ${t.total('CASE WHEN day < @curFrom THEN scored_failed END')} AS prev_failed,
+    ${t.total('CASE WHEN day < @curFrom THEN passed_on_retry END')} AS prev_retry`;
 
 // A window is read in key order (test, browser, day; "+day" keeps SQLite off the day index): the
 // rows arrive grouped and nothing is sorted. Only a window of under an eighth of the stored days
 // goes through the day index, which costs a table lookup and a sort per row: measured on the
 // 50,000-test history, 3.3 µs per row in the window against 0.35 µs per stored row in key order.
-const grouped = (columns: string, byKey: boolean) =>
-  `SELECT ${columns} FROM daily_test_stats WHERE ${byKey ? '+day' : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser`;
+// PostgreSQL's planner chooses on its statistics (withoutIndex is no hint there); its hash
+// grouping keeps no order, so the rows are ordered as SQLite's grouping leaves them (free there).
+const grouped = (t: SqlText, columns: string, byKey: boolean) =>
+  `SELECT ${columns} FROM daily_test_stats WHERE ${byKey ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
 
-type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<SqliteDatabase, Statements>();
+const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
 
 // The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
 // list's migration) holds a window that covers every stored day: one row per pair instead of
 // one per pair and day. Its changes already count those between days.
-const ALL_TIME = `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
-    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals`;
+const allTime = (t: SqlText) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals${orderedPairs(t)}`;
 
-function prepare(sqlite: SqliteDatabase) {
-  const hasTotals = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'test_totals'").get() !== undefined;
+// Every text built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
+function texts(dialect: DialectName) {
+  const t = sqlText(dialect);
+  const window = windowColumns(t);
+  const trend = trendColumns(t);
   return {
-    allTime: hasTotals ? sqlite.prepare(ALL_TIME) : null,
-    lastDay: sqlite.prepare('SELECT max(day) FROM daily_test_stats').pluck(),
+    allTime: allTime(t),
+    lastDay: 'SELECT max(day) AS day FROM daily_test_stats',
+    firstDay: 'SELECT min(day) AS day FROM daily_test_stats',
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
-    window: { byKey: sqlite.prepare(grouped(WINDOW_COLUMNS, true)), byDay: sqlite.prepare(grouped(WINDOW_COLUMNS, false)) },
-    trend: { byKey: sqlite.prepare(grouped(TREND_COLUMNS, true)), byDay: sqlite.prepare(grouped(TREND_COLUMNS, false)) },
-    firstDay: sqlite.prepare('SELECT min(day) FROM daily_test_stats').pluck(),
+    window: { byKey: grouped(t, window, true), byDay: grouped(t, window, false) },
+    trend: { byKey: grouped(t, trend, true), byDay: grouped(t, trend, false) },
     // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
-    branch: branchStatements(sqlite),
+    branch: { window: onBranch(grouped(t, window, true), dialect), trend: onBranch(grouped(t, trend, true), dialect) },
     // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
-    signature: sqlite.prepare("SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || total(reviewed_at) || ':' || total(status = 'rejected') || ':' || total(started_at) FROM runs").pluck(),
-    names: sqlite.prepare('SELECT id, title, file, title_path FROM tests WHERE id = ?'),
-    allNames: sqlite.prepare('SELECT id, title, file FROM tests'),
-    idsOf: sqlite.prepare('SELECT id FROM tests WHERE file = ? AND title = ?').pluck(),
-    projects: sqlite.prepare('SELECT browser, project_name FROM browser_projects'),
+    signature: `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs`,
+    names: 'SELECT id, title, file, title_path FROM tests WHERE id = @id',
+    allNames: 'SELECT id, title, file FROM tests',
+    idsOf: `SELECT id FROM tests WHERE file = @file AND title = @title ORDER BY id`,
+    projects: 'SELECT browser, project_name FROM browser_projects',
   };
 }
+const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
-function branchStatements(sqlite: SqliteDatabase) {
-  ensureBranchDays(sqlite);
-  return { window: sqlite.prepare(onBranch(grouped(WINDOW_COLUMNS, true))), trend: sqlite.prepare(onBranch(grouped(TREND_COLUMNS, true))) };
-}
-
-function statements(store: Store): Statements {
-  let s = cache.get(store.sqlite);
-  if (!s) {
-    s = prepare(store.sqlite);
-    cache.set(store.sqlite, s);
+// Whether test_totals exists: a SQLite file of an older schema opened read-only may lack it
+// (migrations add it); PostgreSQL's schema is always migrated on open. Asked once per store.
+const hasTotals = new WeakMap<object, Promise<boolean>>();
+function allTimeRollup(store: AnyStore): Promise<boolean> {
+  const base = baseStore(store);
+  let known = hasTotals.get(base);
+  if (!known) {
+    known =
+      store.dialect === 'postgres'
+        ? Promise.resolve(true)
+        : store.sql.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'test_totals'").then((found) => found !== undefined);
+    hasTotals.set(base, known);
   }
-  return s;
+  return known;
 }
 
-function plan(s: Statements, range: DayRange): 'byKey' | 'byDay' {
-  const firstDay = (s.firstDay.get() as number | null) ?? range.to;
+const dayOf = async (store: AnyStore, text: string) => (await store.sql.value<number | null>(text)) ?? null;
+
+async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay'> {
+  const firstDay = (await dayOf(store, TEXTS[store.dialect].firstDay)) ?? range.to;
   const stored = range.to - firstDay + 1;
   const scanned = range.to - Math.max(range.from, firstDay) + 1;
   return scanned * 8 >= stored ? 'byKey' : 'byDay';
 }
 
-/** `branch`: the branch whose days fillBranchDays has just made (covering `range`), or null for every branch. */
-export function scanWindow(store: Store, range: DayRange, branch: string | null = null): PairWindow[] {
-  const s = statements(store);
-  if (branch !== null) return s.branch.window.all(range) as PairWindow[];
-  if (s.allTime && coversEveryDay(s, range)) return s.allTime.all() as PairWindow[];
-  return s.window[plan(s, range)].all(range) as PairWindow[];
+/**
+ * `branch`: the branch whose days fillBranchDays has just made (covering `range`) on this
+ * store's connection (a view of onOneConnection), or null for every branch.
+ */
+export async function scanWindow(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairWindow[]> {
+  const s = TEXTS[store.dialect];
+  const days = { from: range.from, to: range.to };
+  if (branch !== null) return store.sql.all<PairWindow>(s.branch.window, days);
+  if ((await allTimeRollup(store)) && (await coversEveryDay(store, range))) return store.sql.all<PairWindow>(s.allTime);
+  return store.sql.all<PairWindow>(s.window[await plan(store, range)], days);
 }
 
-function coversEveryDay(s: Statements, range: DayRange): boolean {
-  const first = s.firstDay.get() as number | null;
-  const last = s.lastDay.get() as number | null;
+async function coversEveryDay(store: AnyStore, range: DayRange): Promise<boolean> {
+  const first = await dayOf(store, TEXTS[store.dialect].firstDay);
+  const last = await dayOf(store, TEXTS[store.dialect].lastDay);
   return first === null || last === null || (range.from <= first && last <= range.to);
 }
 
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
-export function scanTrend(store: Store, current: DayRange, previous: DayRange, branch: string | null = null): PairTrendCounts[] {
-  const s = statements(store);
-  const range = { from: previous.from, to: current.to };
-  if (branch !== null) return s.branch.trend.all({ ...range, curFrom: current.from }) as PairTrendCounts[];
-  return s.trend[plan(s, range)].all({ ...range, curFrom: current.from }) as PairTrendCounts[];
+export async function scanTrend(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null): Promise<PairTrendCounts[]> {
+  const s = TEXTS[store.dialect];
+  const range = { from: previous.from, to: current.to, curFrom: current.from };
+  if (branch !== null) return store.sql.all<PairTrendCounts>(s.branch.trend, range);
+  return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
 }
 
-export function dataSignature(store: Store): string {
-  return statements(store).signature.get() as string;
+export async function dataSignature(store: AnyStore): Promise<string> {
+  return String(await store.sql.value<string>(TEXTS[store.dialect].signature));
 }
 
 /** Pass/fail changes between consecutive days of an outcomes string (two characters per day). */
@@ -148,21 +167,21 @@ export function outcomeChanges(outcomes: string | null): number {
   return changes;
 }
 
-export function testName(store: Store, id: number): { title: string; file: string; title_path: string } {
-  return statements(store).names.get(id) as { title: string; file: string; title_path: string };
+export async function testName(store: AnyStore, id: number): Promise<{ title: string; file: string; title_path: string }> {
+  return (await store.sql.get<{ title: string; file: string; title_path: string }>(TEXTS[store.dialect].names, { id }))!;
 }
 
 /** Every test's title and file by id: for sorting a whole list by title. Size follows the tests, not the history. */
-export function testNames(store: Store): Map<number, { title: string; file: string }> {
-  const rows = statements(store).allNames.all() as Array<{ id: number; title: string; file: string }>;
+export async function testNames(store: AnyStore): Promise<Map<number, { title: string; file: string }>> {
+  const rows = await store.sql.all<{ id: number; title: string; file: string }>(TEXTS[store.dialect].allNames);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-export function testIds(store: Store, file: string, title: string): number[] {
-  return statements(store).idsOf.all(file, title) as number[];
+export async function testIds(store: AnyStore, file: string, title: string): Promise<number[]> {
+  return (await store.sql.all<{ id: number }>(TEXTS[store.dialect].idsOf, { file, title })).map((r) => r.id);
 }
 
-export function browserProjects(store: Store): Map<string, string> {
-  const rows = statements(store).projects.all() as Array<{ browser: string; project_name: string }>;
+export async function browserProjects(store: AnyStore): Promise<Map<string, string>> {
+  const rows = await store.sql.all<{ browser: string; project_name: string }>(TEXTS[store.dialect].projects);
   return new Map(rows.map((r) => [r.browser, r.project_name]));
 }
