@@ -12,7 +12,7 @@ import { registerServe } from './commands/serve.js';
 import { registerToken } from './commands/token.js';
 import { registerUpload } from './commands/upload.js';
 import { registerUser } from './commands/user.js';
-import { postgresOnlyWhereServed } from './options.js';
+import { databaseFromEnvironment } from './options.js';
 
 // dist/cli.js and cli/main.ts both sit one folder below package.json.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -35,7 +35,7 @@ registerBackup(program);
 registerDoctor(program);
 registerMigrateDb(program);
 registerMcp(program, version);
-postgresOnlyWhereServed(program);
+databaseFromEnvironment(program);
 
 // `-v` was the version flag before `-V` (the Unix convention): keep it working on its own.
 const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process.argv.slice(0, 2), '-V'] : process.argv;
@@ -44,5 +44,6 @@ const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process
 if (argv.length <= 2) program.outputHelp();
 else program.parseAsync(argv).catch((error: unknown) => {
   process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
+  // An error may carry its own code (2: a database the command cannot use, options.ts).
+  process.exitCode = typeof (error as { exitCode?: unknown }).exitCode === 'number' ? (error as { exitCode: number }).exitCode : 1;
 });

@@ -11,9 +11,12 @@ export function dbOption(): Option {
   return new Option('--db <path>', 'SQLite database file, or a postgres:// URL (also FLAKEBOARD_DATABASE_URL)').env('FLAKEBOARD_DB').default(DEFAULT_DB);
 }
 
-/** The SQLite file a command opens. A PostgreSQL URL never gets here (postgresOnlyWhereServed stops it first). */
-export function resolveDbPath(db: string | undefined): string {
-  if (db !== undefined && isPostgresUrl(db)) throw new PostgresNotServedError(redactUrl(db));
+/**
+ * The SQLite file a command that works on SQLite only opens (import and mcp until their queries
+ * are ported, backup for good): a PostgreSQL URL is refused with one line that says so.
+ */
+export function resolveDbPath(db: string | undefined, command = 'this command'): string {
+  if (db !== undefined && isPostgresUrl(db)) throw new PostgresNotServedError(redactUrl(db), command);
   return resolve(db ?? DEFAULT_DB);
 }
 
@@ -24,24 +27,26 @@ export function resolveDatabase(db: string | undefined): DatabaseTarget {
   return db !== undefined && isPostgresUrl(db) ? { kind: 'postgres', url: db.trim() } : { kind: 'sqlite', path: resolve(db ?? DEFAULT_DB) };
 }
 
-/** The commands that work on PostgreSQL in this version (migrate-db has its own --to). */
-const SERVED_ON_POSTGRES = new Set(['doctor']);
+/** What openAnyStore takes for --db: the URL as given, or the file's absolute path. */
+export function resolveDbTarget(db: string | undefined): string {
+  const target = resolveDatabase(db);
+  return target.kind === 'postgres' ? target.url : target.path;
+}
 
 export class PostgresNotServedError extends Error {
   readonly exitCode = 2;
   constructor(url: string, command = 'this command') {
-    super(`${command} cannot use PostgreSQL (${url}) yet: this version serves and stores on SQLite only; on PostgreSQL it runs \`migrate-db\` and \`doctor\``);
+    super(`${command} cannot use PostgreSQL (${url}) yet: it works on a SQLite file only`);
     this.name = 'PostgresNotServedError';
   }
 }
 
 /**
  * Before every command: --db wins; without it FLAKEBOARD_DATABASE_URL names the database (both
- * it and FLAKEBOARD_DB set is a contradiction, said as such). A PostgreSQL URL given to a
- * command that cannot use it yet stops here with exit code 2, before anything is opened: no
- * half-working path.
+ * it and FLAKEBOARD_DB set is a contradiction, said as such), so every command that opens the
+ * database reads the same setting a team server is started with.
  */
-export function postgresOnlyWhereServed(program: Command): void {
+export function databaseFromEnvironment(program: Command): void {
   program.hook('preAction', (_program, command) => {
     if (!command.options.some((o) => o.attributeName() === 'db')) return;
     // `check --server` asks a server: the database setting is not used.
@@ -52,18 +57,7 @@ export function postgresOnlyWhereServed(program: Command): void {
       if (!isPostgresUrl(url)) refuse(1, 'FLAKEBOARD_DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database); a SQLite file goes in FLAKEBOARD_DB');
       command.setOptionValueWithSource('db', url, 'env');
     }
-    const db = command.getOptionValue('db') as string | undefined;
-    if (db !== undefined && isPostgresUrl(db) && !SERVED_ON_POSTGRES.has(command.name())) {
-      const error = new PostgresNotServedError(redactUrl(db), `\`${commandPath(command)}\``);
-      refuse(error.exitCode, error.message);
-    }
   });
-}
-
-function commandPath(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
 }
 
 function refuse(code: number, message: string): never {

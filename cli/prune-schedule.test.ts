@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
@@ -42,6 +43,34 @@ describe('scheduleDailyPrune', () => {
       expect(removed(1)).toBe(old.length);
     } finally {
       schedule.stop();
+    }
+  });
+
+  it('gives the prune a PostgreSQL URL in its environment, never on its command line (where ps shows the password)', async () => {
+    // A stand-in for the binary that writes down how it was started, and answers as prune does.
+    const bin = join(temp.dir, 'fake-flakeboard.mjs');
+    const seen = join(temp.dir, 'seen.json');
+    writeFileSync(
+      bin,
+      `import { writeFileSync } from 'node:fs';
+      writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ args: process.argv.slice(2), url: process.env.FLAKEBOARD_DATABASE_URL ?? null, file: process.env.FLAKEBOARD_DB ?? null }));
+      console.log(JSON.stringify({ runs: 0, results: 0, attempts: 0, reclaimedBytes: 0, before: 'then' }));`,
+    );
+    const url = 'postgres://fb:s3cret-pw@db.example:5432/flakeboard';
+    const infos: string[] = [];
+    const previous = process.env.FLAKEBOARD_DB;
+    // serve may have got a file setting from its environment too: the child must not see both.
+    process.env.FLAKEBOARD_DB = 'ignored.db';
+    const schedule = scheduleDailyPrune({ dbPath: url, olderThan: '30d', every: 60_000, bin, log: { info: (m) => infos.push(m), error: (m) => infos.push(m) } });
+    try {
+      const deadline = Date.now() + 30_000;
+      while (infos.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(JSON.parse(readFileSync(seen, 'utf8'))).toEqual({ args: ['prune', '--older-than', '30d', '--yes', '--json'], url, file: null });
+      expect(infos).toEqual(['prune --older-than 30d: removed 0 runs started before then (0 results, 0 attempts)']);
+    } finally {
+      schedule.stop();
+      if (previous === undefined) delete process.env.FLAKEBOARD_DB;
+      else process.env.FLAKEBOARD_DB = previous;
     }
   });
 });

@@ -6,6 +6,7 @@
  * table change and refreshes by itself.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
+import { isPostgresUrl } from '../server/store/dialect.js';
 import type { PruneSummary } from './commands/prune.js';
 
 export const PRUNE_EVERY_MS = 24 * 3600 * 1000;
@@ -15,6 +16,7 @@ export interface PruneLog {
   error(message: string): void;
 }
 
+/** `dbPath`: the SQLite file, or the PostgreSQL URL serve was given. */
 export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number; bin?: string }): { stop(): void } {
   // The binary this serve was started from (bin/flakeboard.js, or npx's link to it).
   const bin = options.bin ?? process.argv[1];
@@ -22,8 +24,11 @@ export function scheduleDailyPrune(options: { dbPath: string; olderThan: string;
   const run = (): void => {
     // One at a time: a prune still going a day later (a huge backlog) is not started twice.
     if (child || !bin) return;
-    const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json', '--db', options.dbPath];
-    child = execFile(process.execPath, args, { maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
+    const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json'];
+    // A URL's password must not show in the process list: the child reads it from its environment.
+    const { FLAKEBOARD_DB: _file, ...env } = process.env;
+    const where = isPostgresUrl(options.dbPath) ? { env: { ...env, FLAKEBOARD_DATABASE_URL: options.dbPath } } : { args: ['--db', options.dbPath] };
+    child = execFile(process.execPath, [...args, ...(where.args ?? [])], { maxBuffer: 1024 * 1024, ...(where.env ? { env: where.env } : {}) }, (error, stdout, stderr) => {
       child = null;
       if (error) {
         options.log.error(`prune --older-than ${options.olderThan} failed: ${stderr.trim() || error.message}`);

@@ -4,13 +4,16 @@ import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
 import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
-import { exposedMode, openStore, type Store } from '../server/store/open.js';
-import { countUsers, createUser } from '../server/store/users.js';
+import { isPostgresUrl } from '../server/store/dialect.js';
+import { openAnyStore } from '../server/store/open-any.js';
+import { exposedMode, type AnyStore } from '../server/store/open.js';
+import { countUsers, createUser, UserExistsError } from '../server/store/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
 
 export interface ServeSettings {
   port: number;
   host: string;
+  /** The SQLite file, or the PostgreSQL URL (never printed: store.target is). */
   dbPath: string;
   open: boolean;
   demo: boolean;
@@ -28,19 +31,20 @@ const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
 
 /** Opens the store, prepares it, listens, and closes everything cleanly on SIGINT/SIGTERM. */
 export async function serve(settings: ServeSettings): Promise<number> {
-  warnIfExposed(settings.dbPath);
+  // Only a file has a mode to check: PostgreSQL's access is its own users' and passwords'.
+  if (!isPostgresUrl(settings.dbPath)) warnIfExposed(settings.dbPath);
   // busy_timeout 0: a write on this thread that meets another writer's lock (a CLI import) must
   // not sleep inside SQLite with every request waiting; it waits asynchronously (waiting-driver.ts).
-  let store: Store;
+  let store: AnyStore;
   try {
-    store = openStore(settings.dbPath, { busyTimeoutMs: 0 });
+    store = await openAnyStore(settings.dbPath, { busyTimeoutMs: 0 });
   } catch (error) {
     process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
     return 1;
   }
   const scrypt = scryptParamsFromEnv();
   await createFirstAdmin(store, scrypt);
-  if (settings.demo) seedDemoIfEmpty(store);
+  if (settings.demo) await seedDemoIfEmpty(store);
 
   const terminal = process.stdout.isTTY === true;
   const app = await buildApp({
@@ -113,7 +117,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   }
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
-  say(`flakeboard is serving ${settings.dbPath} at ${url}`);
+  say(`flakeboard is serving ${store.target} at ${url}`);
   if (settings.open) openBrowser(url);
   if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
   return 0;
@@ -135,10 +139,16 @@ function warnIfExposed(path: string): void {
 const shellQuote = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
 
 /** The first start of an empty database creates `admin` with a random password, shown once. */
-async function createFirstAdmin(store: Store, scrypt: ReturnType<typeof scryptParamsFromEnv>): Promise<void> {
+async function createFirstAdmin(store: AnyStore, scrypt: ReturnType<typeof scryptParamsFromEnv>): Promise<void> {
   if ((await countUsers(store)) > 0) return;
   const password = randomPassword();
-  await createUser(store, { username: 'admin', passwordHash: await hashPassword(password, scrypt), role: 'admin' });
+  try {
+    await createUser(store, { username: 'admin', passwordHash: await hashPassword(password, scrypt), role: 'admin' });
+  } catch (error) {
+    // Another server starting on the same empty database made it first, and showed its password.
+    if (error instanceof UserExistsError) return;
+    throw error;
+  }
   say('Created the first account. Sign in with:');
   say('  username: admin');
   say(`  password: ${password}`);
@@ -146,13 +156,13 @@ async function createFirstAdmin(store: Store, scrypt: ReturnType<typeof scryptPa
   say();
 }
 
-function seedDemoIfEmpty(store: Store): void {
-  const runs = (store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+async function seedDemoIfEmpty(store: AnyStore): Promise<void> {
+  const runs = Number(await store.sql.value<number>('SELECT count(*) AS n FROM runs'));
   if (runs > 0) {
     say(`--demo: the database already holds ${runs} runs; no demo history added.`);
     return;
   }
-  const s = seedDemo(store);
+  const s = await seedDemo(store);
   say(`--demo: stored ${s.runs} generated runs (${s.results} test results; ${s.pending} pending review, ${s.duplicates} duplicate).`);
 }
 

@@ -36,10 +36,10 @@ export function openLocalSource(path: string, options: { now?: () => number } = 
     },
     async quarantine() {
       const t = now();
-      return listQuarantine(store).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+      return (await listQuarantine(store)).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
     },
     async testResults(q) {
-      return QUERIES.testDetails(store, q);
+      return await QUERIES.testDetails(store, q);
     },
     async recentRuns(q) {
       const [items, total] = await Promise.all([recentUploads(store, { limit: q.pageSize, offset: (q.page - 1) * q.pageSize }), recentUploadCount(store)]);
@@ -50,8 +50,8 @@ export function openLocalSource(path: string, options: { now?: () => number } = 
       if (!upload) return null;
       // A duplicate has no results of its own: the original's are the same (as the route does).
       const resultsOf = upload.duplicate_of ?? upload.id;
-      const { flakyTests, flakyTestsTotal } = QUERIES.runSummary(store, { runId: upload.id, resultsOf });
-      const failed = QUERIES.runResults(store, { runId: resultsOf, status: 'failed', sort: 'status', page: 1, pageSize: limit });
+      const { flakyTests, flakyTestsTotal } = await QUERIES.runSummary(store, { runId: upload.id, resultsOf });
+      const failed = await QUERIES.runResults(store, { runId: resultsOf, status: 'failed', sort: 'status', page: 1, pageSize: limit });
       return { upload, failed, retried: { flakyTests, flakyTestsTotal } };
     },
     analyse(request) {

@@ -117,8 +117,8 @@ describe('flakeboard/reporter', () => {
     const store = openStore(shardsDb, { readonly: true });
     try {
       const all = { from: 0, to: Math.floor(Date.now() / 86_400_000) };
-      expect(windowRunCount(store, all)).toBe(1);
-      const [run, ...others] = recentRuns(store, all, 10);
+      expect(await windowRunCount(store, all)).toBe(1);
+      const [run, ...others] = await recentRuns(store, all, 10);
       expect(others).toEqual([]);
       expect(run).toMatchObject({ total_tests: 4, failed_tests: 2, build_id: '4242', git_branch: 'main' });
       expect(run!.shards!.map((s) => [s.shard_current, s.total_tests])).toEqual([[1, shards[0]!.total_tests], [2, shards[1]!.total_tests]]);

@@ -17,12 +17,13 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
-import type { Store } from './store/open.js';
+import type { AnyStore } from './store/open.js';
 import { databaseSecret } from './store/settings.js';
 import { createWriter } from './writer/runner.js';
 
 export interface AppOptions {
-  store: Store;
+  /** A SQLite file or a PostgreSQL database; several servers may share the latter (issue 16). */
+  store: AnyStore;
   /** The address `serve` binds: on loopback the Host header is checked. */
   host?: string;
   /** The built UI; default dist/ui beside the bundle. null serves the API only. */

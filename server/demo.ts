@@ -1,6 +1,6 @@
 import { generateHistory } from '../fixtures/generator/history.js';
 import { ingestValue, type IngestResult } from './ingest.js';
-import type { Store } from './store/open.js';
+import type { AnyStore } from './store/open.js';
 
 export interface DemoSummary {
   runs: number;
@@ -20,7 +20,7 @@ export interface DemoSummary {
  * living product: flaky, broken, slow, declining and improving tests on four browsers. The
  * last few uploads stay pending, one of them a duplicate, so the review workflow has work.
  */
-export function seedDemo(store: Store, options: { now?: number; runs?: number; tests?: number; days?: number } = {}): DemoSummary {
+export async function seedDemo(store: AnyStore, options: { now?: number; runs?: number; tests?: number; days?: number } = {}): Promise<DemoSummary> {
   const runs = options.runs ?? 60;
   const pendingFrom = runs - 3;
   const outcomes: IngestResult[] = [];
@@ -31,7 +31,7 @@ export function seedDemo(store: Store, options: { now?: number; runs?: number; t
     from = Math.min(from, run.startedAt);
     to = Math.max(to, run.startedAt);
     outcomes.push(
-      ingestValue(store, run.report, {
+      await ingestValue(store, run.report, {
         fileName: run.fileName,
         fileSize: null,
         gitBranch: run.branch,
@@ -42,7 +42,7 @@ export function seedDemo(store: Store, options: { now?: number; runs?: number; t
     last = { report: run.report, fileName: run.fileName };
   }
   // A CI job that retried its upload step: the same report twice.
-  if (last) outcomes.push(ingestValue(store, last.report, { fileName: last.fileName, fileSize: null }));
+  if (last) outcomes.push(await ingestValue(store, last.report, { fileName: last.fileName, fileSize: null }));
   const stored = outcomes.filter((o) => !o.duplicate);
   const sum = (key: 'tests' | 'passed' | 'failed' | 'flaky' | 'skipped') => stored.reduce((n, o) => n + o[key], 0);
   return {

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/report/canonical.js';
-import { RunNormaliser, type RunSummary } from '../core/report/normalise.js';
-import type { NormalisedRun, RunCounts } from '../core/report/normalised.js';
+import { RunNormaliser } from '../core/report/normalise.js';
+import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
-import type { Store } from './store/open.js';
-import { writeRunInParts } from './store/write-run.js';
+import type { AnyStore, Store } from './store/open.js';
+import type { PostgresStore } from './store/open-postgres.js';
+import { writeRunInParts, type RunEnding, type StoredRun } from './store/write-run.js';
+import { writeRunPostgres } from './store/write-run-postgres.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
 export interface IngestOptions {
@@ -43,8 +45,12 @@ const PROGRESS_EVERY = 2000;
 /**
  * Imports a report file, read in chunks and stored a file suite at a time: memory follows the
  * largest suite, not the report (a 300 MB report never becomes one string or one object).
+ * On SQLite synchronous (one IMMEDIATE transaction, as it always was); on PostgreSQL a promise.
  */
-export function ingestFile(store: Store, path: string, options: IngestOptions): IngestResult {
+export function ingestFile(store: Store, path: string, options: IngestOptions): IngestResult;
+export function ingestFile(store: PostgresStore, path: string, options: IngestOptions): Promise<IngestResult>;
+export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult>;
+export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult> {
   const size = statSync(path).size;
   let read = 0;
   const chunks = () => decodeChunks(fileByteChunks(path, (n) => (read += n)));
@@ -53,13 +59,19 @@ export function ingestFile(store: Store, path: string, options: IngestOptions): 
 }
 
 /** Imports report bytes as read from a file (any encoding decodeReportBytes knows), in parts. */
-export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult {
+export function ingestBytes(store: Store, bytes: Uint8Array, options: IngestOptions): IngestResult;
+export function ingestBytes(store: PostgresStore, bytes: Uint8Array, options: IngestOptions): Promise<IngestResult>;
+export function ingestBytes(store: AnyStore, bytes: Uint8Array, options: IngestOptions): IngestResult | Promise<IngestResult>;
+export function ingestBytes(store: AnyStore, bytes: Uint8Array, options: IngestOptions): IngestResult | Promise<IngestResult> {
   const chunks = () => decodeChunks(byteChunks(bytes));
   return ingestParts(store, readReportParts(chunks, options.fileName), { ...options, fileSize: options.fileSize ?? bytes.length });
 }
 
 /** Imports an already-parsed value (an upload body's testResults), checked first. */
-export function ingestValue(store: Store, value: unknown, options: IngestOptions): IngestResult {
+export function ingestValue(store: Store, value: unknown, options: IngestOptions): IngestResult;
+export function ingestValue(store: PostgresStore, value: unknown, options: IngestOptions): Promise<IngestResult>;
+export function ingestValue(store: AnyStore, value: unknown, options: IngestOptions): IngestResult | Promise<IngestResult>;
+export function ingestValue(store: AnyStore, value: unknown, options: IngestOptions): IngestResult | Promise<IngestResult> {
   return ingestParts(store, checkedPartsOf(value, options.fileName), options);
 }
 
@@ -67,58 +79,76 @@ export function ingestValue(store: Store, value: unknown, options: IngestOptions
  * Normalises, hashes and stores the parts as they come, inside one transaction. The canonical
  * text of each test is kept until the end: the hash starts with the run's header, which counts
  * the tests (so duplicates match the hashes of earlier versions), and it is far smaller than
- * the report.
+ * the report. SQLite stores synchronously as the tests come; PostgreSQL awaits each batch.
  */
-function ingestParts(store: Store, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult {
-  let summary: RunSummary | null = null;
-  let project: string | null = null;
-  const stored = writeRunInParts(
-    store,
-    {
-      fileName: options.fileName,
-      fileSize: options.fileSize ?? null,
-      fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
-      approve: options.approve ?? false,
-      uploadedBy: options.uploadedBy ?? null,
-    },
-    (addTest) => {
-      let normaliser: RunNormaliser | null = null;
-      let end: Extract<ReportPart, { kind: 'end' }> | null = null;
-      const canonical: string[] = [];
-      for (const part of parts) {
-        if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
-        else if (part.kind === 'end') end = part;
-        else {
-          for (const test of normaliser!.suiteTests(part.suite)) {
-            canonical.push(canonicalTest(test));
-            addTest(test);
-            if (options.onProgress && canonical.length % PROGRESS_EVERY === 0) options.onProgress(canonical.length, estimateTotal(canonical.length));
-          }
-        }
+function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
+  const header = {
+    fileName: options.fileName,
+    fileSize: options.fileSize ?? null,
+    fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
+    approve: options.approve ?? false,
+    uploadedBy: options.uploadedBy ?? null,
+  };
+  const tests = readRun(parts, options, estimateTotal);
+  let ending: RunEnding | undefined;
+  if (store.dialect === 'postgres') {
+    return writeRunPostgres(store, header, async (addTest) => {
+      for (;;) {
+        const next = tests.next();
+        if (next.done) return (ending = next.value);
+        await addTest(next.value);
       }
-      const run = normaliser!.finish(end?.errors, end?.stats);
-      const hash = createHash('sha256').update(canonicalHeader(run));
-      for (const text of canonical) hash.update(text);
-      let gitBranch = options.gitBranch || run.git.branch;
-      let gitCommit = options.gitCommit || run.git.commit;
-      if ((!gitBranch || !gitCommit) && options.fallbackGit) {
-        const fallback = options.fallbackGit();
-        gitBranch ||= fallback.branch;
-        gitCommit ||= fallback.commit;
+    }).then((stored) => resultOf(stored, ending!));
+  }
+  const stored = writeRunInParts(store, header, (addTest) => {
+    for (;;) {
+      const next = tests.next();
+      if (next.done) return (ending = next.value);
+      addTest(next.value);
+    }
+  });
+  return resultOf(stored, ending!);
+}
+
+/** The report's tests as they are read, then (returned) what is known at its end. */
+function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number): Generator<NormalisedTest, RunEnding> {
+  let normaliser: RunNormaliser | null = null;
+  let end: Extract<ReportPart, { kind: 'end' }> | null = null;
+  const canonical: string[] = [];
+  for (const part of parts) {
+    if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
+    else if (part.kind === 'end') end = part;
+    else {
+      for (const test of normaliser!.suiteTests(part.suite)) {
+        canonical.push(canonicalTest(test));
+        yield test;
+        if (options.onProgress && canonical.length % PROGRESS_EVERY === 0) options.onProgress(canonical.length, estimateTotal(canonical.length));
       }
-      summary = run;
-      project = options.project || run.detected.project;
-      return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null };
-    },
-  );
-  const run = summary!;
+    }
+  }
+  const run = normaliser!.finish(end?.errors, end?.stats);
+  const hash = createHash('sha256').update(canonicalHeader(run));
+  for (const text of canonical) hash.update(text);
+  let gitBranch = options.gitBranch || run.git.branch;
+  let gitCommit = options.gitCommit || run.git.commit;
+  if ((!gitBranch || !gitCommit) && options.fallbackGit) {
+    const fallback = options.fallbackGit();
+    gitBranch ||= fallback.branch;
+    gitCommit ||= fallback.commit;
+  }
+  const project = options.project || run.detected.project;
+  return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null };
+}
+
+function resultOf(stored: StoredRun, ending: RunEnding): IngestResult {
+  const run = ending.run;
   return {
     ...run.counts,
     runId: stored.runId,
     duplicate: stored.duplicate,
     duplicateOf: stored.duplicateOf,
     browser: run.detected.browser,
-    project,
+    project: ending.project,
     loadFailed: run.loadFailed,
     loadError: run.loadFailed ? (run.errors[0]?.summary ?? null) : null,
   };

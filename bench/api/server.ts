@@ -5,24 +5,26 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
 import { createApiToken } from '../../server/store/api-tokens.js';
-import { openStore } from '../../server/store/open.js';
+import { openAnyStore } from '../../server/store/open-any.js';
 import { createUser } from '../../server/store/users.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // USER_HZ: 100 on Linux everywhere this runs.
 const CLOCK_TICKS = 100;
 
-export async function prepareToken(dbPath: string): Promise<{ token: string; title: string; file: string; browser: string }> {
-  const store = openStore(dbPath);
+/** `target`: a database file, or a postgres:// URL (the same history copied by migrate-db). */
+export async function prepareToken(target: string): Promise<{ token: string; title: string; file: string; browser: string }> {
+  const store = await openAnyStore(target);
   try {
-    const users = store.sqlite.prepare('SELECT id FROM users LIMIT 1').get() as { id: number } | undefined;
+    const users = await store.sql.get<{ id: number }>('SELECT id FROM users ORDER BY id LIMIT 1');
     const userId = users?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
     const token = newToken(API_TOKEN_PREFIX);
     await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId });
     // A flaky test with a long history: the detail calls read the most rows for it.
-    const test = store.sqlite
-      .prepare('SELECT t.title, t.file, d.browser FROM daily_test_stats d JOIN tests t ON t.id = d.test_id WHERE d.passed_on_retry > 0 GROUP BY d.test_id, d.browser ORDER BY sum(d.runs) DESC LIMIT 1')
-      .get() as { title: string; file: string; browser: string };
+    const test = await store.sql.get<{ title: string; file: string; browser: string }>(
+      'SELECT t.title, t.file, d.browser FROM daily_test_stats d JOIN tests t ON t.id = d.test_id WHERE d.passed_on_retry > 0 GROUP BY t.id, t.title, t.file, d.browser ORDER BY sum(d.runs) DESC, t.id, d.browser LIMIT 1',
+    );
+    if (!test) throw new Error(`no flaky test in ${store.target}`);
     return { token, ...test };
   } finally {
     await store.close();

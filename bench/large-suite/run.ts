@@ -6,7 +6,9 @@
  * 10 concurrent connections, and the answer's size; for each history, serve's peak resident
  * memory. Databases are built once under bench/.data/ and reused. The server's CPU time for
  * each first answer is measured too: on a shared machine it is the figure that holds still.
- * BENCH_ONLY=large|small runs one history.
+ * BENCH_ONLY=large|small runs one history. BENCH_ENGINE=postgres measures the same histories on
+ * PostgreSQL (postgres.ts: copied by migrate-db, served by `serve --db postgres://…`);
+ * BENCH_ENGINE=both measures each history on SQLite, then on PostgreSQL, in the same run.
  *
  *   npm run build && npm run bench:large
  */
@@ -17,7 +19,13 @@ import { fileURLToPath } from 'node:url';
 import { buildDatabase } from '../api/build-db.js';
 import { load } from '../api/load.js';
 import { prepareToken, startServer } from '../api/server.js';
+import { copyHistory, startBenchPostgres, type BenchPostgres } from './postgres.js';
 import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE, type Scenario } from './scenarios.js';
+
+type Engine = 'sqlite' | 'postgres';
+const engineSetting = process.env.BENCH_ENGINE ?? 'sqlite';
+if (!['sqlite', 'postgres', 'both'].includes(engineSetting)) throw new Error(`BENCH_ENGINE=${engineSetting}: say sqlite, postgres or both`);
+const engines: Engine[] = engineSetting === 'both' ? ['sqlite', 'postgres'] : [engineSetting as Engine];
 
 const data = fileURLToPath(new URL('../.data', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -62,10 +70,17 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
   return { ms: performance.now() - started, bytes: body.byteLength, status: response.status };
 }
 
-async function measure(scenario: Scenario) {
-  const dbPath = join(data, scenario.file);
-  process.stderr.write(`${scenario.label}: building or reusing ${dbPath}\n`);
-  const built = await buildDatabase(dbPath, scenario.runs, scenario.shape);
+async function measure(scenario: Scenario, engine: Engine) {
+  const file = join(data, scenario.file);
+  process.stderr.write(`${scenario.label} on ${engine}: building or reusing ${file}\n`);
+  const built = await buildDatabase(file, scenario.runs, scenario.shape);
+  let dbPath = file;
+  let copy: Awaited<ReturnType<typeof copyHistory>> | null = null;
+  if (engine === 'postgres') {
+    postgres ??= startBenchPostgres(data);
+    copy = await copyHistory(postgres.url, file, scenario.file.replace(/\.db$/, ''), scenario.runs);
+    dbPath = copy.url;
+  }
   const test = await prepareToken(dbPath);
   const headers = { authorization: `Bearer ${test.token}` };
   const rows: Row[] = [];
@@ -97,20 +112,30 @@ async function measure(scenario: Scenario) {
   } finally {
     await server.stop();
   }
-  return { label: scenario.label, results: built.results, buildSeconds: Math.round(built.seconds), memory, rows };
+  const copied = copy?.seconds ? { seconds: Math.round(copy.seconds), rows: copy.rows, rowsPerSecond: Math.round((copy.rows ?? 0) / copy.seconds) } : null;
+  return { label: `${scenario.label}, ${engine}`, results: built.results, buildSeconds: Math.round(built.seconds), copied, memory, rows };
 }
+
+let postgres: BenchPostgres | null = null;
 
 mkdirSync(data, { recursive: true });
 const startLoad = loadavg()[0]!.toFixed(1);
 const only = process.env.BENCH_ONLY;
 const scenarios = [];
-if (only !== 'small') scenarios.push(await measure(LARGE_SUITE));
-if (only !== 'large') scenarios.push(await measure(SMALL_SUITE));
-if (process.env.BENCH_LARGE_5M === '1') scenarios.push(await measure(LARGE_SUITE_5M));
+try {
+  for (const engine of engines) {
+    if (only !== 'small') scenarios.push(await measure(LARGE_SUITE, engine));
+    if (only !== 'large') scenarios.push(await measure(SMALL_SUITE, engine));
+    if (process.env.BENCH_LARGE_5M === '1') scenarios.push(await measure(LARGE_SUITE_5M, engine));
+  }
+} finally {
+  (postgres as BenchPostgres | null)?.stop();
+}
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}; load average at the start ${startLoad}, at the end ${loadavg()[0]!.toFixed(1)}`;
 console.log(`\n${machine}; ${connections} connections for ${seconds} s per GET`);
 for (const s of scenarios) {
-  console.log(`\n${s.label} (${s.results} results): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB`);
+  const copied = s.copied ? `; copied by migrate-db in ${s.copied.seconds} s (${s.copied.rows} rows, ${s.copied.rowsPerSecond} rows/s)` : '';
+  console.log(`\n${s.label} (${s.results} results): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB${copied}`);
   console.table(s.rows.map((r) => ({ path: r.path.slice(0, 60), 'first ms': Math.round(r.firstMs), 'first CPU ms': Math.round(r.firstCpuMs), KB: +(r.bytes / 1024).toFixed(1), p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), 'req/s': Math.round(r.perSecond), errors: r.errors })));
 }
-writeFileSync(join(data, 'large-results.json'), JSON.stringify({ machine, date: new Date().toISOString(), connections, seconds, scenarios }, null, 2));
+writeFileSync(join(data, `large-results-${engineSetting}.json`), JSON.stringify({ machine, date: new Date().toISOString(), connections, seconds, scenarios }, null, 2));

@@ -1,12 +1,16 @@
 /** What `flakeboard user` and `flakeboard token` share: the store, roles, tables and dates. */
 import { ROLES, type Role } from '../../core/api/auth.js';
-import { openStore, type Store } from '../../server/store/open.js';
+import { openAnyStore } from '../../server/store/open-any.js';
+import type { AnyStore } from '../../server/store/open.js';
 import { findUser, type UserRecord } from '../../server/store/users.js';
-import { resolveDbPath } from '../options.js';
+import { resolveDbTarget } from '../options.js';
 
-/** Opens the store named by --db for one command and closes it afterwards, whatever happens. */
-export async function withStore<T>(db: string | undefined, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(resolveDbPath(db));
+/**
+ * Opens the store named by --db (a SQLite file or a PostgreSQL URL) for one command and closes
+ * it afterwards, whatever happens. One connection is all a command needs.
+ */
+export async function withStore<T>(db: string | undefined, work: (store: AnyStore) => Promise<T>): Promise<T> {
+  const store = await openAnyStore(resolveDbTarget(db), { max: 1 });
   try {
     return await work(store);
   } finally {
@@ -20,13 +24,13 @@ export function parseRole(value: string): Role {
   return role as Role;
 }
 
-export async function requireUser(store: Store, username: string): Promise<UserRecord> {
+export async function requireUser(store: AnyStore, username: string): Promise<UserRecord> {
   const user = await findUser(store, username);
   if (!user) throw new Error(`no user named ${username}`);
   return user;
 }
 
-export async function countAdmins(store: Store): Promise<number> {
+export async function countAdmins(store: AnyStore): Promise<number> {
   const row = await store.db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -36,7 +40,7 @@ export async function countAdmins(store: Store): Promise<number> {
 }
 
 /** The admin added first, who owns tokens created without --user. */
-export async function firstAdmin(store: Store): Promise<{ id: number; username: string } | null> {
+export async function firstAdmin(store: AnyStore): Promise<{ id: number; username: string } | null> {
   const row = await store.db.selectFrom('users').select(['id', 'username']).where('role', '=', 'admin').orderBy('id').limit(1).executeTakeFirst();
   return row ?? null;
 }

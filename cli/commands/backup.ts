@@ -2,7 +2,8 @@ import { existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { backupTo, openForInspection, verifyCopy } from '../../server/store/maintenance.js';
-import { dbOption, resolveDbPath } from '../options.js';
+import { redactUrl } from '../../server/store/dialect.js';
+import { dbOption, resolveDatabase } from '../options.js';
 import { describeCounts, formatBytes, requireDatabase } from './maintenance-common.js';
 
 interface BackupOptions {
@@ -27,7 +28,11 @@ export function registerBackup(program: Command): void {
 }
 
 async function backup(target: string, options: BackupOptions): Promise<number> {
-  const source = resolveDbPath(options.db);
+  const database = resolveDatabase(options.db);
+  if (database.kind === 'postgres') {
+    throw new Error(`backup copies a SQLite file; back up PostgreSQL (${redactUrl(database.url)}) with its own tools: pg_dump --format=custom --file=flakeboard.dump DATABASE_URL`);
+  }
+  const source = database.path;
   requireDatabase(source);
   if (target === source) throw new Error(`the backup cannot be the database itself (${source})`);
   if (!existsSync(dirname(target))) throw new Error(`cannot write ${target}: the folder ${dirname(target)} does not exist`);

@@ -6,10 +6,11 @@ import type { GateAnswer } from '../../core/gate/types.js';
 import { normaliseReport } from '../../core/report/normalise.js';
 import { InvalidReportError, parseReportBytes } from '../../core/report/parse.js';
 import { GATE_DEFAULT_DAYS, runGate, type GateRequest } from '../../server/analytics/gate.js';
-import { openStore } from '../../server/store/open.js';
+import { isPostgresUrl } from '../../server/store/dialect.js';
+import { openAnyStore } from '../../server/store/open-any.js';
 import { gateMarkdown, gateText } from '../gate-output.js';
 import { describeFsError } from '../inputs.js';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, resolveDbTarget } from '../options.js';
 import { postToServer } from '../server-client.js';
 
 interface CheckOptions {
@@ -61,7 +62,7 @@ async function runCheck(file: string, options: CheckOptions): Promise<number> {
 
   let answer: GateAnswer;
   try {
-    answer = options.server ? await askServer(options.server, options.token, request) : await askDatabase(resolveDbPath(options.db), request);
+    answer = options.server ? await askServer(options.server, options.token, request) : await askDatabase(resolveDbTarget(options.db), request);
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -70,12 +71,14 @@ async function runCheck(file: string, options: CheckOptions): Promise<number> {
   return answer.verdict === 'fail' ? 1 : 0;
 }
 
-async function askDatabase(path: string, request: GateRequest): Promise<GateAnswer> {
-  if (!existsSync(path)) throw new Error(`no database at ${path}: point --db at the file the runs are stored in, or ask a server with --server`);
-  // Opened as any command opens it, so an older file is migrated (the quarantine table).
-  const store = openStore(path);
+/** `target`: the SQLite file or the PostgreSQL URL the runs are stored in. */
+async function askDatabase(target: string, request: GateRequest): Promise<GateAnswer> {
+  if (!isPostgresUrl(target) && !existsSync(target)) throw new Error(`no database at ${target}: point --db at the file the runs are stored in, or ask a server with --server`);
+  // Opened as any command opens it, so an older database is migrated (the quarantine table).
+  const store = await openAnyStore(target, { max: 2 });
   try {
-    return runGate(store, request);
+    // Awaited here: the store closes only after the gate's last query.
+    return await runGate(store, request);
   } finally {
     await store.close();
   }

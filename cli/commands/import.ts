@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, type IngestResult } from '../../server/ingest.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, openStore, type Store } from '../../server/store/open.js';
+import { openAnyStore } from '../../server/store/open-any.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type AnyStore } from '../../server/store/open.js';
 import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, resolveDbPath } from '../options.js';
@@ -68,10 +69,11 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     }
   }
   const files = inputs.flatMap((i) => ('file' in i ? [i.file] : []));
-  let store: Store | null = null;
+  let store: AnyStore | null = null;
   if (files.length > 0) {
     try {
-      store = openStore(resolveDbPath(options.db));
+      // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk (issue 16).
+      store = await openAnyStore(resolveDbPath(options.db));
     } catch (error) {
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
       return 1;
@@ -87,7 +89,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         const [info, git] = await Promise.all([stat(file), gitDetection]);
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
         // Read in chunks while it is stored: memory follows a file suite, not the report.
-        const result = ingestFile(store!, file, {
+        const result = await ingestFile(store!, file, {
           fileName: file,
           project: options.project ?? null,
           gitBranch: options.branch ?? null,

@@ -18,6 +18,6 @@ export function registerMcp(program: Command, version: string): void {
       if (options.server && command.getOptionValueSource('db') === 'cli') throw new Error('mcp: give --db or --server, not both');
       // Loaded only here: the MCP SDK costs other commands nothing.
       const { runMcpStdio } = await import('../../mcp/stdio.js');
-      await runMcpStdio({ db: resolveDbPath(options.db), server: options.server, token: options.token, version });
+      await runMcpStdio({ db: resolveDbPath(options.db, '`mcp`'), server: options.server, token: options.token, version });
     });
 }

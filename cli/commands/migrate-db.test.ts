@@ -9,18 +9,22 @@ import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });
 
-describe('a PostgreSQL URL before its queries are ported', () => {
-  it('serve, import and user with --db postgres://… or FLAKEBOARD_DATABASE_URL exit 2 with one line, before connecting, password hidden', async () => {
+describe('a PostgreSQL URL on the command line', () => {
+  it('serve and user with --db postgres://… or FLAKEBOARD_DATABASE_URL connect to it, and say in one line when they cannot, password hidden', async () => {
     const url = 'postgres://fb:s3cret-pw@127.0.0.1:1/flakeboard';
     const serve = await runCli(['serve', '--db', url, '--port', '0'], { env });
     const user = await runCli(['user', 'list'], { env: { ...env, FLAKEBOARD_DATABASE_URL: url } });
-    const imported = await runCli(['import', ownReports()[0]!, '--db', url], { env });
-    for (const [name, r] of [['serve', serve], ['user list', user], ['import', imported]] as const) {
-      expect(r.exitCode, name).toBe(2);
+    for (const [name, r] of [['serve', serve], ['user list', user]] as const) {
+      expect(r.exitCode, name).toBe(1);
       expect(r.stderr.trim().split('\n'), name).toEqual([
-        `flakeboard: \`${name}\` cannot use PostgreSQL (postgres://fb:***@127.0.0.1:1/flakeboard) yet: this version serves and stores on SQLite only; on PostgreSQL it runs \`migrate-db\` and \`doctor\``,
+        "flakeboard: cannot connect to PostgreSQL at postgres://fb:***@127.0.0.1:1/flakeboard: connect ECONNREFUSED 127.0.0.1:1; check that the server runs and the URL's host and port",
       ]);
     }
+  });
+
+  it('mcp, which reads a SQLite file only in this version, exits 2 with one line before connecting', async () => {
+    const r = await runCli(['mcp', '--db', 'postgres://fb:s3cret-pw@127.0.0.1:1/flakeboard'], { env });
+    expect([r.exitCode, r.stderr.trim()]).toEqual([2, 'flakeboard: `mcp` cannot use PostgreSQL (postgres://fb:***@127.0.0.1:1/flakeboard) yet: it works on a SQLite file only']);
   });
 
   it('a command told to ask a server (check --server) is not stopped by FLAKEBOARD_DATABASE_URL', async () => {
@@ -85,6 +89,8 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO settings (key, value) VALUES ('xsrf-key', 'k');
       INSERT INTO sessions (token_hash, session_hash, user_id, created_at, last_seen_at, expires_at) VALUES ('th', 'sh', 1, 1, 2, 3);
       INSERT INTO login_failures (user_id, address, failures, last_failed_at, locked_until) VALUES (1, '10.0.0.9', 5, 10, 20);
+      INSERT INTO rate_limits (limit_key, window_start, window_end, hits) VALUES ('login:10.0.0.9', 10, 60010, 3);
+      INSERT INTO unknown_login_failures (name_hash, address, failures, last_failed_at, locked_until) VALUES ('ab12', '10.0.0.9', 2, 10, NULL);
       INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at) VALUES ('checkout', 'a.spec.ts', NULL, 'flaky API', 'team', 1, 5);
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);

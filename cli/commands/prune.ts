@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { openStore } from '../../server/store/open.js';
+import { openAnyStore } from '../../server/store/open-any.js';
 import { checkpoint, fileSpace, fullVacuum, incrementalVacuum, planPrune, preparePrune, pruneBatch, type PrunePlan } from '../../server/store/prune.js';
 import { parseCutoff } from '../age.js';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, resolveDatabase } from '../options.js';
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
 
 interface PruneOptions {
@@ -60,11 +60,15 @@ export function registerPrune(program: Command): void {
 
 async function prune(options: PruneOptions): Promise<number> {
   const before = parseCutoff(options.olderThan);
-  const path = resolveDbPath(options.db);
-  requireDatabase(path);
-  const store = openStore(path);
+  const target = resolveDatabase(options.db);
+  if (target.kind === 'sqlite') requireDatabase(target.path);
+  else if (options.vacuum) throw new Error('--vacuum rewrites a SQLite file; on PostgreSQL, autovacuum makes the space of removed runs reusable by itself (VACUUM FULL, which gives it back to the disk, is for its operators)');
+  const store = await openAnyStore(target.kind === 'sqlite' ? target.path : target.url, { max: 1 });
+  // File space and VACUUM are SQLite's: PostgreSQL's autovacuum makes deleted rows' space
+  // reusable by itself, and giving it back to the disk (VACUUM FULL) is its operators' call.
+  const sqlite = store.dialect === 'sqlite' ? store : null;
   try {
-    const plan = planPrune(store, before);
+    const plan = await planPrune(store, before);
     const summary: PruneSummary = {
       before: new Date(before).toISOString(),
       dryRun: options.dryRun ?? false,
@@ -75,7 +79,7 @@ async function prune(options: PruneOptions): Promise<number> {
       days: 0,
       bytesEstimate: plan.bytesEstimate,
       reclaimedBytes: 0,
-      freeBytes: fileSpace(store.sqlite).free,
+      freeBytes: sqlite ? fileSpace(sqlite.sqlite).free : 0,
       vacuum: 'none',
     };
     if (!options.json) say(describePlan(plan, options.dryRun ?? false));
@@ -92,10 +96,10 @@ async function prune(options: PruneOptions): Promise<number> {
       return 1;
     }
 
-    preparePrune(store);
+    await preparePrune(store);
     const days = new Set<number>();
     summary.runs = summary.results = summary.attempts = 0;
-    for (let batch = pruneBatch(store, before, BATCH_RESULTS); batch; batch = pruneBatch(store, before, BATCH_RESULTS)) {
+    for (let batch = await pruneBatch(store, before, BATCH_RESULTS); batch; batch = await pruneBatch(store, before, BATCH_RESULTS)) {
       summary.runs += batch.runs;
       summary.results += batch.results;
       summary.attempts += batch.attempts;
@@ -105,15 +109,17 @@ async function prune(options: PruneOptions): Promise<number> {
     }
     summary.days = days.size;
 
-    if (options.vacuum) {
-      summary.reclaimedBytes = fullVacuum(store);
-      summary.vacuum = 'full';
-    } else {
-      summary.reclaimedBytes = incrementalVacuum(store);
-      if (fileSpace(store.sqlite).autoVacuum === 'incremental') summary.vacuum = 'incremental';
+    if (sqlite) {
+      if (options.vacuum) {
+        summary.reclaimedBytes = fullVacuum(sqlite);
+        summary.vacuum = 'full';
+      } else {
+        summary.reclaimedBytes = incrementalVacuum(sqlite);
+        if (fileSpace(sqlite.sqlite).autoVacuum === 'incremental') summary.vacuum = 'incremental';
+      }
+      checkpoint(sqlite);
+      summary.freeBytes = fileSpace(sqlite.sqlite).free;
     }
-    checkpoint(store);
-    summary.freeBytes = fileSpace(store.sqlite).free;
 
     if (options.json) say(JSON.stringify(summary));
     else for (const line of describeDone(summary)) say(line);
@@ -121,7 +127,7 @@ async function prune(options: PruneOptions): Promise<number> {
   } finally {
     await store.close();
     // Kysely closes only a connection it has used; this command never does.
-    if (store.sqlite.open) store.sqlite.close();
+    if (sqlite?.sqlite.open) sqlite.sqlite.close();
   }
 }
 

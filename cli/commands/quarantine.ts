@@ -43,7 +43,7 @@ export function registerQuarantine(program: Command): void {
           const by = options.by ? await findUser(store, options.by) : null;
           if (options.by && !by) throw new Error(`no user named ${options.by}`);
           const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
-          process.stdout.write(`quarantined entry ${id}: ${describe(listQuarantine(store).find((q) => q.id === id)!, now)}\n`);
+          process.stdout.write(`quarantined entry ${id}: ${describe((await listQuarantine(store)).find((q) => q.id === id)!, now)}\n`);
         }),
       );
     });
@@ -58,7 +58,7 @@ export function registerQuarantine(program: Command): void {
       process.exitCode = await run(async () =>
         withStore(options.db, async (store) => {
           const now = Date.now();
-          const entries = listQuarantine(store, { includeRemoved: options.all ?? false });
+          const entries = await listQuarantine(store, { includeRemoved: options.all ?? false });
           if (options.json) return void process.stdout.write(`${JSON.stringify(entries.map((q) => ({ ...q, state: state(q, now) })), null, 2)}\n`);
           if (entries.length === 0) return void process.stdout.write('no quarantined tests: add one with `flakeboard quarantine add TITLE --reason WHY`\n');
           const rows = entries.map((q) => [String(q.id), state(q, now), q.title, q.file ?? '*', q.project ?? '*', q.owner ?? '', q.expiresAt ? day(q.expiresAt) : 'never', q.reason]);
@@ -93,7 +93,7 @@ export function registerQuarantine(program: Command): void {
         withStore(options.db, async (store) => {
           if (options.format !== 'json' && options.format !== 'grep') throw new Error('--format must be json or grep');
           const now = Date.now();
-          const active = listQuarantine(store).filter((q) => state(q, now) === 'active');
+          const active = (await listQuarantine(store)).filter((q) => state(q, now) === 'active');
           const text = options.format === 'json' ? `${JSON.stringify(exportJson(active, now), null, 2)}\n` : `${grepPattern(active)}\n`;
           const lost = options.format === 'grep' ? grepScopeLost(active) : [];
           if (lost.length > 0) process.stderr.write(`flakeboard quarantine: --format grep matches titles only; entries ${lost.map((q) => q.id).join(', ')} are limited to a file or project, which the JSON export keeps\n`);

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseCutoff } from '../age.js';
-import { dbOption, parseDuration, parseTrustProxy, resolveDbPath } from '../options.js';
+import { dbOption, parseDuration, parseTrustProxy, resolveDbTarget } from '../options.js';
 
 interface ServeOptions {
   port: string;
@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
       process.exitCode = await serve({
         port: parseNumber(options.port, '--port', 0, 65535),
         host: options.host,
-        dbPath: resolveDbPath(options.db),
+        dbPath: resolveDbTarget(options.db),
         open: options.open ?? false,
         demo: options.demo ?? false,
         bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,

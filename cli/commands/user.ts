@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { ROLES, type Role } from '../../core/api/auth.js';
 import { DEFAULT_SCRYPT, hashPassword, scryptParamsFromEnv } from '../../server/auth/passwords.js';
-import type { Store } from '../../server/store/open.js';
+import type { AnyStore } from '../../server/store/open.js';
 import { DEFAULT_LOCKOUT } from '../../server/auth/lockout.js';
 import { lockoutSummary, unlockAccount, type AccountLockout } from '../../server/store/login-failures.js';
 import { createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError, type UserRecord } from '../../server/store/users.js';
@@ -141,7 +141,7 @@ function usernameProblem(name: string): string | null {
 }
 
 /** The last admin can be neither removed nor demoted: nobody could manage users any more. */
-async function refuseLastAdmin(store: Store, user: UserRecord): Promise<void> {
+async function refuseLastAdmin(store: AnyStore, user: UserRecord): Promise<void> {
   if ((await countAdmins(store)) <= 1) throw new Error(`${user.username} is the last admin: add another admin first`);
 }
 

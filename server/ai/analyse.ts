@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { gatherEvidence } from './evidence.js';
 import { loadTestHistory } from '../store/test-history.js';
 import { analyseLocally } from './local-engine.js';
@@ -8,7 +8,7 @@ import { askModel, modelConfigFrom } from './model-engine.js';
 import { readSignals } from './signals.js';
 
 export interface AnalyseOptions {
-  store: Store;
+  store: AnyStore;
   env: NodeJS.ProcessEnv;
   fetch: typeof fetch;
   now: () => number;

@@ -1,7 +1,7 @@
 import { gateAnswer } from '../../core/gate/answer.js';
 import type { GateAnswer, GateTest } from '../../core/gate/types.js';
 import { gateHistories } from '../store/gate-history.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { activeQuarantine } from '../store/quarantine.js';
 
 export const GATE_DEFAULT_DAYS = 30;
@@ -21,21 +21,21 @@ export interface GateRequest {
  * force, judged by core's rules. The same function answers `flakeboard check --db` and
  * POST /api/check (in the analytics worker), so a local and a remote check cannot disagree.
  */
-export function runGate(store: Store, request: GateRequest): GateAnswer {
+export async function runGate(store: AnyStore, request: GateRequest): Promise<GateAnswer> {
   const since = request.now - request.days * DAY_MS;
   const candidates = request.base ? [request.base] : ['main', 'master'];
   let base = candidates[0]!;
-  let found = gateHistories(store, { tests: request.tests, base, since });
+  let found = await gateHistories(store, { tests: request.tests, base, since });
   for (const other of candidates.slice(1)) {
     if (found.baseRuns > 0) break;
-    const next = gateHistories(store, { tests: request.tests, base: other, since });
+    const next = await gateHistories(store, { tests: request.tests, base: other, since });
     if (next.baseRuns > 0) [base, found] = [other, next];
   }
   return gateAnswer({
     tests: request.tests,
     counts: request.counts,
     histories: found.histories,
-    quarantine: activeQuarantine(store, request.now),
+    quarantine: await activeQuarantine(store, request.now),
     base,
     windowDays: request.days,
     baseRuns: found.baseRuns,

@@ -1,7 +1,7 @@
 import type { BranchesResponse } from '../../core/api/analytics.js';
 import type { RunResultsQuery } from '../../core/api/uploads.js';
 import { listBranches } from '../store/branches.js';
-import type { AnyStore, Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { runResultsPage } from '../store/run-results.js';
 import { runSummary } from '../store/run-summary.js';
 import { dashboard } from './dashboard.js';
@@ -22,19 +22,19 @@ export const QUERIES = {
   flakyTrends: (store: AnyStore, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: AnyStore, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   flakyTestsPage: (store: AnyStore, a: FlakyListArgs) => flakyTestsPage(store, a),
-  testDetails: (store: Store, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),
-  dailyStats: (store: Store, a: { file: string; title: string; browser: string; days: number; now: number }) =>
+  testDetails: (store: AnyStore, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),
+  dailyStats: (store: AnyStore, a: { file: string; title: string; browser: string; days: number; now: number }) =>
     dailyStats(store, a, lastDays(a.days, a.now)),
-  slowTests: (store: Store, a: { days: number; now: number } & PageArgs) => slowTestsPage(store, lastDays(a.days, a.now), a),
-  trendDays: (store: Store, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
-  errorPatterns: (store: Store, a: { days: number; now: number } & PageArgs) => errorPatterns(store, lastDays(a.days, a.now), a),
-  gate: (store: Store, a: GateRequest) => runGate(store, a),
+  slowTests: (store: AnyStore, a: { days: number; now: number } & PageArgs) => slowTestsPage(store, lastDays(a.days, a.now), a),
+  trendDays: (store: AnyStore, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),
+  errorPatterns: (store: AnyStore, a: { days: number; now: number } & PageArgs) => errorPatterns(store, lastDays(a.days, a.now), a),
+  gate: (store: AnyStore, a: GateRequest) => runGate(store, a),
   // The run details screen (routes/uploads.ts): one pass over a run's results, bounded answers.
-  runSummary: (store: Store, a: { runId: number; resultsOf: number }) => runSummary(store.sqlite, a.runId, a.resultsOf),
-  runResults: (store: Store, a: { runId: number } & RunResultsQuery) => runResultsPage(store.sqlite, a.runId, a),
+  runSummary: (store: AnyStore, a: { runId: number; resultsOf: number }) => runSummary(store, a.runId, a.resultsOf),
+  runResults: (store: AnyStore, a: { runId: number } & RunResultsQuery) => runResultsPage(store, a.runId, a),
   // The branch picker (routes/branches.ts): a pass over the runs table, which grows with the history.
-  branches: (store: Store, a: { search: string | null; limit: number }): BranchesResponse => ({
-    branches: listBranches(store, a).map((r) => ({ name: r.name, last_run: new Date(r.last_run_at).toISOString() })),
+  branches: async (store: AnyStore, a: { search: string | null; limit: number }): Promise<BranchesResponse> => ({
+    branches: (await listBranches(store, a)).map((r) => ({ name: r.name, last_run: new Date(r.last_run_at).toISOString() })),
   }),
 } as const;
 
@@ -42,6 +42,6 @@ export type QueryName = keyof typeof QUERIES;
 export type QueryArgs<N extends QueryName> = Parameters<(typeof QUERIES)[N]>[1];
 
 /** The answer of `name`, serialised (the worker sends text, which crosses threads cheaply). */
-export async function answerJson(store: Store, name: QueryName, args: unknown): Promise<string> {
-  return JSON.stringify(await (QUERIES[name] as (s: Store, a: unknown) => unknown)(store, args));
+export async function answerJson(store: AnyStore, name: QueryName, args: unknown): Promise<string> {
+  return JSON.stringify(await (QUERIES[name] as (s: AnyStore, a: unknown) => unknown)(store, args));
 }

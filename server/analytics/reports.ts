@@ -2,7 +2,7 @@ import { stripAnsi } from '../../core/ansi.js';
 import { passRateFraction } from '../../core/analytics/formulas.js';
 import type { DailyStat, ErrorPattern, ErrorPatternsPage, Paged, SlowTest, SlowTestsPage, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
 import { dailyTotals, errorPatternRows, slowestTests, slowTestCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/analytics.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { isoDate, isoTime } from './windows.js';
 
 const fullTitle = (titlePath: string): string => (JSON.parse(titlePath) as string[]).join(' › ');
@@ -14,19 +14,19 @@ export interface PageArgs {
 }
 const window = (p: PageArgs) => ({ limit: p.pageSize, offset: (p.page - 1) * p.pageSize });
 
-export function slowTests(store: Store, range: DayRange, limit: number): SlowTest[] {
-  return slowestTests(store, range, { limit, offset: 0 }).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+export async function slowTests(store: AnyStore, range: DayRange, limit: number): Promise<SlowTest[]> {
+  return (await slowestTests(store, range, { limit, offset: 0 })).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
 }
 
-export function slowTestsPage(store: Store, range: DayRange, p: PageArgs): SlowTestsPage {
-  const items = slowestTests(store, range, window(p)).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
-  const { total, ...counts } = slowTestCounts(store, range);
+export async function slowTestsPage(store: AnyStore, range: DayRange, p: PageArgs): Promise<SlowTestsPage> {
+  const items = (await slowestTests(store, range, window(p))).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
+  const { total, ...counts } = await slowTestCounts(store, range);
   return { items, total, page: p.page, pageSize: p.pageSize, counts };
 }
 
 /** Every day of the window, with zeros for days without runs, so charts keep their time axis. */
-export function trendDays(store: Store, range: DayRange): TrendDay[] {
-  const rows = new Map(dailyTotals(store, range).map((r) => [r.day, r]));
+export async function trendDays(store: AnyStore, range: DayRange): Promise<TrendDay[]> {
+  const rows = new Map((await dailyTotals(store, range)).map((r) => [r.day, r]));
   const days: TrendDay[] = [];
   for (let day = range.from; day <= range.to; day++) {
     const r = rows.get(day);
@@ -36,8 +36,8 @@ export function trendDays(store: Store, range: DayRange): TrendDay[] {
 }
 
 /** Days with runs only: the flaky dialog's chart and CSV list what happened. */
-export function dailyStats(store: Store, test: { file: string; title: string; browser: string }, range: DayRange): DailyStat[] {
-  return testDailyTotals(store, test, range).map((r) => ({
+export async function dailyStats(store: AnyStore, test: { file: string; title: string; browser: string }, range: DayRange): Promise<DailyStat[]> {
+  return (await testDailyTotals(store, test, range)).map((r) => ({
     date: isoDate(r.day),
     pass_rate: passRateFraction(r.passed, r.runs, r.skipped),
     total_runs: r.runs,
@@ -48,8 +48,8 @@ export function dailyStats(store: Store, test: { file: string; title: string; br
 }
 
 /** A test's results on one browser, newest first; `file` separates tests that share a title. */
-export function testDetails(store: Store, test: TestHistoryQuery, p: PageArgs): Paged<TestResultDetail> {
-  const { rows, total } = testHistory(store, test, window(p));
+export async function testDetails(store: AnyStore, test: TestHistoryQuery, p: PageArgs): Promise<Paged<TestResultDetail>> {
+  const { rows, total } = await testHistory(store, test, window(p));
   return { items: rows.map(({ started_at, ...row }) => ({ ...row, run_date: isoTime(started_at) })), total, page: p.page, pageSize: p.pageSize };
 }
 
@@ -59,8 +59,8 @@ function affected(json: string): { affected_tests: string; affected_test_titles:
 }
 
 /** One pattern per category and fingerprint; the message shown whole has its colour codes stripped. */
-export function errorPatterns(store: Store, range: DayRange, p: PageArgs): ErrorPatternsPage {
-  const { rows, counts } = errorPatternRows(store, range, window(p));
+export async function errorPatterns(store: AnyStore, range: DayRange, p: PageArgs): Promise<ErrorPatternsPage> {
+  const { rows, counts } = await errorPatternRows(store, range, window(p));
   const { total, ...cards } = counts;
   const items = rows.map(
     (r): ErrorPattern => ({

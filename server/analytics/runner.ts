@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { AnalyticsCache } from './cache.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
@@ -32,7 +32,7 @@ export function queryKey(name: QueryName, args: unknown): string {
  * (no file to share) computes on this thread. Concurrent requests for the same key share one
  * computation, and answers are cached until the data changes (AnalyticsCache).
  */
-export function createAnalyticsRunner(store: Store, options: { worker?: boolean } = {}): AnalyticsRunner {
+export function createAnalyticsRunner(store: AnyStore, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
   const useWorker = (options.worker ?? true) && store.location !== ':memory:' && store.location !== '';
   const worker = useWorker ? new QueryWorker(store.location) : null;

@@ -71,34 +71,3 @@ function expandIPv6(ip: string): string[] {
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
   return groups.map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? String(parseInt(g, 16).toString(16)) : g));
 }
-
-const UNKNOWN_KEYS_MAX = 10_000;
-
-/**
- * The same bookkeeping as store/login-failures.ts for usernames that do not exist, kept in
- * memory (bounded), so their answers match a real account's down to the lock and the delay.
- */
-export class UnknownAccountFailures {
-  private readonly pairs = new Map<string, FailureState>();
-  private readonly accounts = new Map<string, { failures: number; last: number }>();
-
-  constructor(private readonly policy: LockoutPolicy) {}
-
-  attempt(address: string, username: string, now: number): { attempt: Attempt; accountFailures: number } {
-    const name = username.toLowerCase();
-    const key = `${address} ${name}`;
-    const attempt = admitAttempt(this.pairs.get(key), now, this.policy);
-    if (!attempt.admitted) return { attempt, accountFailures: this.accounts.get(name)?.failures ?? 0 };
-    if (this.pairs.size >= UNKNOWN_KEYS_MAX) {
-      for (const [k, state] of this.pairs) if (!liveState(state, now, this.policy)) this.pairs.delete(k);
-      while (this.pairs.size >= UNKNOWN_KEYS_MAX) this.pairs.delete(this.pairs.keys().next().value!);
-    }
-    this.pairs.delete(key);
-    this.pairs.set(key, attempt.next);
-    const previous = this.accounts.get(name);
-    const failures = (previous && now - previous.last < this.policy.lockMs ? previous.failures : 0) + 1;
-    if (this.accounts.size >= UNKNOWN_KEYS_MAX) this.accounts.clear();
-    this.accounts.set(name, { failures, last: now });
-    return { attempt, accountFailures: failures };
-  }
-}

@@ -4,7 +4,7 @@ import { XSRF_HEADER } from '../../core/api/auth.js';
 import { API_TOKEN_PREFIX, hashToken, safeEqual, xsrfTokenFor } from '../auth/tokens.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { findApiToken, touchApiToken } from '../store/api-tokens.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { findSession, touchSession, type SessionRecord } from '../store/sessions.js';
 
 /** Who may call a route: nobody signed in, or a signed-in user of at least this role. */
@@ -34,7 +34,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const TOUCH_AFTER_MS = 60_000;
 
 export interface AuthOptions {
-  store: Store;
+  store: AnyStore;
   xsrfSecret: string;
   sessionIdleMs: number;
   /** However active, a session ends this long after sign-in. */

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
+import { databaseTrouble } from '../store/dialect.js';
 import { StoreError } from '../store/open.js';
 
 /**
@@ -11,12 +12,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) return reply.code(error.statusCode).send({ error: error.message, ...error.extra });
     if (error instanceof InvalidReportError) return reply.code(400).send({ error: error.message });
-    const sqliteCode = (error as { code?: string }).code ?? '';
-    if (sqliteCode === 'SQLITE_FULL') {
+    const trouble = databaseTrouble(error);
+    if (trouble === 'full') {
       request.log.error({ err: error }, 'the disk is full');
       return reply.code(507).send({ error: 'The server cannot store data: its disk is full. Nothing was stored.' });
     }
-    if (sqliteCode.startsWith('SQLITE_READONLY') || sqliteCode === 'SQLITE_BUSY' || error instanceof StoreError) {
+    if (trouble === 'unavailable' || error instanceof StoreError) {
       request.log.error({ err: error }, 'the database cannot be written');
       return reply.code(503).send({ error: 'The database cannot be written right now. Nothing was stored; try again later.' });
     }

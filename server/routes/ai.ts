@@ -5,7 +5,7 @@ import { modelConfigFrom } from '../ai/model-engine.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 
 const optionalText = (maxLength: number) => ({ type: ['string', 'null'], maxLength }) as const;
 
@@ -119,7 +119,7 @@ const analysisResponse = {
 } as const;
 
 export interface AiRouteOptions {
-  store: Store;
+  store: AnyStore;
   /** Where FLAKEBOARD_AI_* are read (default process.env). */
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
@@ -136,7 +136,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
   const env = options.env ?? process.env;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const rateLimit = options.rateLimit ?? { max: 20, windowMs: 60_000 };
-  const limiter = new RateLimiter(rateLimit.max, rateLimit.windowMs);
+  const limiter = new RateLimiter(options.store, 'ai', rateLimit.max, rateLimit.windowMs);
 
   app.post<{ Body: AiAnalysisRequest }>(
     '/api/ai-analysis',
@@ -153,7 +153,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
     },
     async (request, reply): Promise<AiAnalysisResult> => {
       const caller = callerOf(request);
-      const wait = modelConfigFrom(env) ? limiter.hit(`user:${caller.user.id}`, now()) : 0;
+      const wait = modelConfigFrom(env) ? await limiter.hit(`user:${caller.user.id}`, now()) : 0;
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);

@@ -1,18 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
-import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, UnknownAccountFailures, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
+import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import { beginLoginAttempt, clearLoginFailures } from '../store/login-failures.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { createSession, deleteSession } from '../store/sessions.js';
+import { beginUnknownLoginAttempt } from '../store/unknown-login-failures.js';
 import { findUser } from '../store/users.js';
 
 export interface AuthRouteOptions {
-  store: Store;
+  store: AnyStore;
   xsrfSecret: string;
   sessionIdleMs: number;
   sessionMaxAgeMs: number;
@@ -36,8 +37,7 @@ const loginBody = {
 
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   const { lockout } = options;
-  const limiter = new RateLimiter(options.loginRateLimit.max, options.loginRateLimit.windowMs);
-  const unknownAccounts = new UnknownAccountFailures(lockout);
+  const limiter = new RateLimiter(options.store, 'login', options.loginRateLimit.max, options.loginRateLimit.windowMs);
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
 
@@ -70,7 +70,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
   // The one body anyone may send: a name and a password fit in 64 KB, and nothing bigger is read.
   app.post<{ Body: LoginRequest }>('/api/auth/login', { bodyLimit: 64 * 1024, schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
     const address = addressKey(request.ip);
-    const wait = limiter.hit(address, options.now());
+    const wait = await limiter.hit(address, options.now());
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       throw new HttpError(429, `Too many sign-in attempts. Try again in ${wait} seconds.`);
@@ -82,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const now = options.now();
     const user = await findUser(options.store, username);
     if (!user) {
-      const { attempt, accountFailures } = unknownAccounts.attempt(address, username, now);
+      const { attempt, accountFailures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
       await slowDownWhenAttacked(request, username, accountFailures);
       await verifyPassword(password, await dummyHash);
       throw refusal(reply, attempt, now);

@@ -95,9 +95,9 @@ describe('the CI gate', () => {
     apps.push(t);
     // Imported from the command line, pending, while a member account exists (buildTestApp makes one): such runs count.
     for (const file of shardFiles(temp.dir)) ingestFile(t.store, file, { fileName: file, buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
-    expect(gateHistories(t.store, { tests: [], base: 'main', since: 0 }).baseRuns).toBe(1);
+    expect((await gateHistories(t.store, { tests: [], base: 'main', since: 0 })).baseRuns).toBe(1);
     ingestFile(t.store, UNSHARDED.pathname, { fileName: 'whole', gitBranch: 'main', gitCommit: 'c2' });
-    expect(gateHistories(t.store, { tests: [], base: 'main', since: 0 }).baseRuns).toBe(2);
+    expect((await gateHistories(t.store, { tests: [], base: 'main', since: 0 })).baseRuns).toBe(2);
   });
 });
 

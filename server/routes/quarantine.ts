@@ -4,7 +4,7 @@ import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.j
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
 
 const pattern = { type: 'string', minLength: 1, maxLength: QUARANTINE_PATTERN_MAX } as const;
@@ -30,12 +30,12 @@ type AddBody = AddQuarantineRequest;
  * The quarantine list: everyone signed in reads it (the flaky screen shows badges); reviewers
  * and admins add and lift entries, which change what the CI gate lets through.
  */
-export function registerQuarantineRoutes(app: FastifyInstance, options: { store: Store; now: () => number }): void {
+export function registerQuarantineRoutes(app: FastifyInstance, options: { store: AnyStore; now: () => number }): void {
   const { store, now } = options;
 
   app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async (): Promise<QuarantineListResponse> => {
     const t = now();
-    const entries: QuarantineView[] = listQuarantine(store).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+    const entries: QuarantineView[] = (await listQuarantine(store)).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
     return { entries, count: entries.length };
   });
 
@@ -60,7 +60,7 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
       },
       t,
     );
-    const entry = listQuarantine(store).find((q) => q.id === id)!;
+    const entry = (await listQuarantine(store)).find((q) => q.id === id)!;
     return reply.code(201).send({ entry: { ...entry, expired: false } });
   });
 

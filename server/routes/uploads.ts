@@ -13,7 +13,7 @@ import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/uploads.js';
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
@@ -50,7 +50,7 @@ const resultsQuery = {
 
 export function registerUploadRoutes(
   app: FastifyInstance,
-  options: { store: Store; bodyLimit: number; writer: Writer; analytics: AnalyticsRunner; now: () => number },
+  options: { store: AnyStore; bodyLimit: number; writer: Writer; analytics: AnalyticsRunner; now: () => number },
 ): void {
   const { store, writer, analytics, now } = options;
   const polled = createPolledAnswers(store);

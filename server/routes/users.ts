@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
 import { unlockAccount } from '../store/login-failures.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { findUser } from '../store/users.js';
 
 export interface UserRouteOptions {
-  store: Store;
+  store: AnyStore;
   now: () => number;
 }
 

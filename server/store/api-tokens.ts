@@ -1,5 +1,5 @@
 import type { User } from '../../core/api/auth.js';
-import type { Store } from './open.js';
+import type { AnyStore } from './open.js';
 
 export interface ApiTokenInfo {
   id: number;
@@ -11,7 +11,7 @@ export interface ApiTokenInfo {
   expires_at: number | null;
 }
 
-export async function createApiToken(store: Store, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null }, now = Date.now()): Promise<number> {
+export async function createApiToken(store: AnyStore, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null }, now = Date.now()): Promise<number> {
   const row = await store.db
     .insertInto('api_tokens')
     .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null, expires_at: input.expiresAt ?? null })
@@ -21,7 +21,7 @@ export async function createApiToken(store: Store, input: { name: string; tokenH
 }
 
 /** The token a hash names, expired or not (the caller says which, with a clear message). */
-export async function findApiToken(store: Store, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; user: User } | null> {
+export async function findApiToken(store: AnyStore, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; user: User } | null> {
   const row = await store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -31,11 +31,11 @@ export async function findApiToken(store: Store, tokenHash: string): Promise<{ i
   return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } } : null;
 }
 
-export async function touchApiToken(store: Store, id: number, now = Date.now()): Promise<void> {
+export async function touchApiToken(store: AnyStore, id: number, now = Date.now()): Promise<void> {
   await store.db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
 }
 
-export async function listApiTokens(store: Store): Promise<ApiTokenInfo[]> {
+export async function listApiTokens(store: AnyStore): Promise<ApiTokenInfo[]> {
   return store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
@@ -45,7 +45,7 @@ export async function listApiTokens(store: Store): Promise<ApiTokenInfo[]> {
 }
 
 /** Revokes by id, or by name when the name is unique. Returns how many were revoked. */
-export async function revokeApiToken(store: Store, idOrName: string): Promise<number> {
+export async function revokeApiToken(store: AnyStore, idOrName: string): Promise<number> {
   const byId = /^\d+$/.test(idOrName) ? await store.db.deleteFrom('api_tokens').where('id', '=', Number(idOrName)).executeTakeFirst() : null;
   if (byId && Number(byId.numDeletedRows) > 0) return Number(byId.numDeletedRows);
   const matches = await store.db.selectFrom('api_tokens').select('id').where('name', '=', idOrName).execute();

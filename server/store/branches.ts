@@ -1,5 +1,5 @@
-import type { Store } from './open.js';
-import { perConnection } from './per-connection.js';
+import { readsText, type DialectName } from './dialect.js';
+import type { AnyStore } from './open.js';
 
 export interface BranchRow {
   name: string;
@@ -8,18 +8,20 @@ export interface BranchRow {
 }
 
 // Runs that count in the figures only: a branch whose runs were all rejected has nothing to show.
-const prepare = (sqlite: Store['sqlite']) => ({
-  list: sqlite.prepare(`SELECT git_branch AS name, max(started_at) AS last_run_at FROM runs
-    WHERE git_branch IS NOT NULL AND is_duplicate = 0 AND status != 'rejected' AND (@search IS NULL OR instr(lower(git_branch), @search) > 0)
-    GROUP BY git_branch ORDER BY last_run_at DESC, name LIMIT @limit`),
-});
-const statementsFor = perConnection(prepare);
+// Made once per engine: SQLite's connection keeps prepared statements by their text.
+const listSql = (dialect: DialectName) => {
+  const r = readsText(dialect);
+  return `SELECT git_branch AS name, max(started_at) AS last_run_at FROM runs
+    WHERE git_branch IS NOT NULL AND is_duplicate = 0 AND status != 'rejected' AND (CAST(@search AS TEXT) IS NULL OR ${r.contains(r.asciiLower('git_branch'), '@search')})
+    GROUP BY git_branch ORDER BY last_run_at DESC, ${r.bytes('git_branch')} LIMIT @limit`;
+};
+const LIST = { sqlite: listSql('sqlite'), postgres: listSql('postgres') };
 
 /**
  * The branches runs were stored on, most recently run first, at most `limit` (the branch picker
  * asks for a few dozen and searches for the rest). One pass over the runs table: a run per
  * report, not per test, so it stays small next to the results.
  */
-export function listBranches(store: Store, q: { search: string | null; limit: number }): BranchRow[] {
-  return statementsFor(store.sqlite).list.all(q) as BranchRow[];
+export async function listBranches(store: AnyStore, q: { search: string | null; limit: number }): Promise<BranchRow[]> {
+  return store.sql.all<BranchRow>(LIST[store.dialect], { search: q.search, limit: q.limit });
 }

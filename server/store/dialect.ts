@@ -262,6 +262,152 @@ export function sqlText(dialect: DialectName): SqlText {
   return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
 }
 
+// --- writes ---
+// Writers of one database at once. SQLite has one writer at a time (an import's IMMEDIATE
+// transaction holds the file's only write lock), so these exist for PostgreSQL alone, where
+// many servers and CLI imports write together; each lock is held until its transaction ends.
+
+/** Advisory lock classes (the first key of the two-key form): flakeboard's own, apart from the migration lock's. */
+const REPORT_LOCK_CLASS = 0x666c6b63;
+const ROLLUP_LOCK_CLASS = 0x666c6b64;
+const TESTS_LOCK_CLASS = 0x666c6b65;
+
+/**
+ * Taken before the duplicate check, on the report's content hash: ten jobs storing the same
+ * report queue here, so one stores it and the others see it and are marked duplicates, while
+ * different reports go on in parallel (a hash collision only makes two wait).
+ */
+export const POSTGRES_LOCK_REPORT = `SELECT pg_advisory_xact_lock(${REPORT_LOCK_CLASS}, hashtext(CAST(@hash AS TEXT)))`;
+
+/**
+ * Taken before a run's rollups are written (and before a review, delete or prune refreshes
+ * them): whether a run is later than what is stored decides how it adds to the rollups, and
+ * that holds only if no other writer changes them meanwhile. Results are written in parallel;
+ * only this short last step is one at a time.
+ */
+export const POSTGRES_LOCK_ROLLUPS = `SELECT pg_advisory_xact_lock(${ROLLUP_LOCK_CLASS}, 0)`;
+
+/**
+ * Taken before a writer creates test identities that do not exist yet: two reports creating the
+ * same new tests in different orders would each wait for the other's uncommitted rows (a
+ * deadlock). Writers whose tests all exist (the usual case) never take it.
+ */
+export const POSTGRES_LOCK_NEW_TESTS = `SELECT pg_advisory_xact_lock(${TESTS_LOCK_CLASS}, 0)`;
+
+// --- ops2 ---
+
+/**
+ * A unique constraint refused the row (a user name taken). The engines report it differently:
+ * better-sqlite3's code SQLITE_CONSTRAINT_UNIQUE (SQLITE_CONSTRAINT_PRIMARYKEY for a key),
+ * pg's SQLSTATE 23505 (unique_violation).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * Inside a transaction that reads a row and then writes what it computed from it (a count of
+ * failed sign-ins), makes every other such transaction on the same key wait until this one ends.
+ * SQLite needs nothing: its transactions begin IMMEDIATE (waiting-driver.ts), holding the one
+ * write lock from their first statement. PostgreSQL's run side by side (READ COMMITTED): two
+ * servers could read the same count and both write count + 1. A transaction-scoped advisory
+ * lock on the key's hash serialises them, and ends with the transaction. null: nothing to run.
+ */
+export function serializeOnKey(dialect: DialectName, key: string): RawBuilder<unknown> | null {
+  return dialect === 'postgres' ? sql`SELECT pg_advisory_xact_lock(hashtext(${key}))` : null;
+}
+
+/**
+ * What a database error means for the answer: the disk is full (507), the database cannot be
+ * reached or written right now (503: a load balancer or client tries again later), or neither
+ * (a bug: 500). SQLite says it with its result codes. PostgreSQL with SQLSTATE classes: 53100 is
+ * disk_full; 08 connection lost, 57 the server shutting down, 53 out of connections or memory,
+ * 55 not in a state to serve (connections disallowed, a lock not available), 3D the database
+ * gone, 28 the login refused, 25006 a read-only standby (after a failover). pg's own connection
+ * failures carry a Node error code, or only a message.
+ */
+export function databaseTrouble(error: unknown): 'full' | 'unavailable' | null {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const message = error instanceof Error ? error.message : '';
+  if (code === 'SQLITE_FULL' || code === '53100') return 'full';
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_BUSY') return 'unavailable';
+  if (/^(08|57|53|55|3D|28)[0-9A-Z]{3}$/.test(code) || code === '25006') return 'unavailable';
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return 'unavailable';
+  if (/^Connection terminated|timeout exceeded when trying to connect/.test(message)) return 'unavailable';
+  return null;
+}
+
+// --- reads1 ---
+
+/** Pieces of the report, run and gate reads' SQL texts where the engines differ (reads1). */
+export interface ReadsText {
+  /**
+   * Text compared byte by byte, for ORDER BY and min(): SQLite's default (BINARY); PostgreSQL's
+   * default collation may be a locale (en_US sorts 'B' between 'a' and 'c'), so "C" is named.
+   */
+  bytes(expression: string): string;
+  /**
+   * SQLite's NOCASE order: A-Z folded to a-z (no other letter), then bytes. PostgreSQL has no
+   * such collation (its ICU one orders punctuation and accents otherwise): fold A-Z itself.
+   */
+  asciiNocase(expression: string): string;
+  /**
+   * Columns a GROUP BY must name on PostgreSQL only: each is one value per group already (the
+   * key of a joined table equal to a grouped key). SQLite takes them bare; naming them there
+   * could change its plan.
+   */
+  groupedToo(columns: string): string;
+  /** The distinct values of a group, in byte order, joined by ',' (SQLite's group_concat(DISTINCT), string_agg). */
+  distinctList(expression: string): string;
+  /**
+   * A JSON array (as text) of a group's values in `orderBy` order: SQLite's json_group_array
+   * (in the rows' order), PostgreSQL's json_agg, cast to text (pg parses json columns itself)
+   * and '[]' for no rows as SQLite gives.
+   */
+  jsonArray(expression: string, orderBy: string): string;
+  /** A JSON array (as text) of a group's distinct values, in no set order. */
+  jsonDistinct(expression: string): string;
+  /** A JSON object of name/value pairs, inside jsonArray: json_object, json_build_object. */
+  jsonObject(pairs: string): string;
+  /** The character with this code: SQLite's char(), PostgreSQL's chr(). */
+  chr(code: number): string;
+  /** A-Z folded to a-z and nothing else: SQLite's lower() (PostgreSQL's folds every alphabet by its locale). */
+  asciiLower(expression: string): string;
+  /** Whether `needle` occurs in `haystack`: instr, strpos (as contains() above, for texts). */
+  contains(haystack: string, needle: string): string;
+}
+
+const SQLITE_READS: ReadsText = {
+  bytes: (e) => e,
+  asciiNocase: (e) => `${e} COLLATE NOCASE`,
+  groupedToo: () => '',
+  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
+  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
+  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
+  jsonObject: (pairs) => `json_object(${pairs})`,
+  chr: (code) => `char(${code})`,
+  asciiLower: (e) => `lower(${e})`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+};
+
+const POSTGRES_READS: ReadsText = {
+  bytes: (e) => `${e} COLLATE "C"`,
+  asciiNocase: (e) => `${POSTGRES_READS.asciiLower(e)} COLLATE "C"`,
+  groupedToo: (columns) => `, ${columns}`,
+  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
+  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
+  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
+  jsonObject: (pairs) => `json_build_object(${pairs})`,
+  chr: (code) => `chr(${code})`,
+  asciiLower: (e) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
+  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+};
+
+export function readsText(dialect: DialectName): ReadsText {
+  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
+}
+
 // --- reads2 ---
 // Pieces of the dashboard, flaky and trend reads (window-scan.ts, flaky-page.ts, branch-days.ts).
 

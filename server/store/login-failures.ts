@@ -1,5 +1,6 @@
 import { admitAttempt, liveState, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
-import type { Store } from './open.js';
+import { serializeOnKey } from './dialect.js';
+import type { AnyStore } from './open.js';
 
 /** Failed sign-ins per account and address (server/auth/lockout.ts has the rules). */
 
@@ -7,7 +8,7 @@ import type { Store } from './open.js';
  * Admits and counts one attempt of the pair atomically (lockout.ts admitAttempt), and says how
  * many failures of the account still count across all addresses.
  */
-export async function beginLoginAttempt(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ attempt: Attempt; accountFailures: number }> {
+export async function beginLoginAttempt(store: AnyStore, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ attempt: Attempt; accountFailures: number }> {
   const attempt = await admitAndCount(store, userId, address, now, policy);
   const row = await store.db
     .selectFrom('login_failures')
@@ -18,8 +19,10 @@ export async function beginLoginAttempt(store: Store, userId: number, address: s
   return { attempt, accountFailures: Number(row?.n ?? 0) };
 }
 
-async function admitAndCount(store: Store, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {
+async function admitAndCount(store: AnyStore, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {
   return store.db.transaction().execute(async (trx) => {
+    // Two servers counting failures of the same pair at once must not both write the same count.
+    await serializeOnKey(store.dialect, `login_failures ${userId} ${address}`)?.execute(trx);
     const before = await trx
       .selectFrom('login_failures')
       .select(['failures', 'last_failed_at', 'locked_until'])
@@ -45,12 +48,12 @@ async function admitAndCount(store: Store, userId: number, address: string, now:
 }
 
 /** A successful sign-in forgets the pair's failures, the one counted for it included. */
-export async function clearLoginFailures(store: Store, userId: number, address: string): Promise<void> {
+export async function clearLoginFailures(store: AnyStore, userId: number, address: string): Promise<void> {
   await store.db.deleteFrom('login_failures').where('user_id', '=', userId).where('address', '=', address).execute();
 }
 
 /** Lifts every lock of the account and forgets its failures; returns how many addresses were locked. */
-export async function unlockAccount(store: Store, userId: number, now: number): Promise<number> {
+export async function unlockAccount(store: AnyStore, userId: number, now: number): Promise<number> {
   const rows = await store.db.deleteFrom('login_failures').where('user_id', '=', userId).returning('locked_until').execute();
   return rows.filter((r) => r.locked_until !== null && r.locked_until > now).length;
 }
@@ -65,7 +68,7 @@ export interface AccountLockout {
 }
 
 /** Per user id, what `user list` shows. */
-export async function lockoutSummary(store: Store, now: number, policy: LockoutPolicy): Promise<Map<number, AccountLockout>> {
+export async function lockoutSummary(store: AnyStore, now: number, policy: LockoutPolicy): Promise<Map<number, AccountLockout>> {
   const rows = await store.db.selectFrom('login_failures').select(['user_id', 'failures', 'last_failed_at', 'locked_until']).execute();
   const summary = new Map<number, AccountLockout>();
   for (const row of rows) {

@@ -355,4 +355,34 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE runs ADD COLUMN build_url TEXT;
     `,
   },
+  {
+    version: 9,
+    name: 'rate limits and unknown sign-in names shared by servers',
+    sql: (d) => `
+      -- The sign-in and AI rate limits, counted in the database so that several servers on one
+      -- database (issue 16) share one count per address or user: a fixed window per key, its
+      -- hits, and when it ends (rate-limits.ts). Ended windows are deleted as the server goes.
+      CREATE TABLE rate_limits (
+        limit_key TEXT NOT NULL PRIMARY KEY,
+        window_start ${d.int} NOT NULL,
+        window_end ${d.int} NOT NULL,
+        hits ${d.int} NOT NULL
+      )${d.strictWithoutRowid};
+      CREATE INDEX rate_limits_end ON rate_limits(window_end);
+
+      -- Failed sign-ins to names no account has, counted as login_failures counts them for
+      -- accounts, so an unknown name answers like a known one on every server (a name that
+      -- locks after five failures across servers exists otherwise). The name is kept only as
+      -- its SHA-256: what people type as a name is sometimes a password.
+      CREATE TABLE unknown_login_failures (
+        name_hash TEXT NOT NULL,
+        address TEXT NOT NULL,
+        failures ${d.int} NOT NULL,
+        last_failed_at ${d.int} NOT NULL,
+        locked_until ${d.int},
+        PRIMARY KEY (name_hash, address)
+      )${d.strictWithoutRowid};
+      CREATE INDEX unknown_login_failures_last ON unknown_login_failures(last_failed_at);
+    `,
+  },
 ];

@@ -40,6 +40,10 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
   });
   // An idle connection the server drops (a restart) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
+  // Nor one it drops while a request holds it (a restart, a failover, pg_terminate_backend): pg
+  // emits 'error' on such a client, which pg-pool and Kysely leave unheard, so it would end the
+  // process. The query in flight fails with the error (503), and the pool discards the client on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

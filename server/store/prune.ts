@@ -4,8 +4,10 @@
  * `serve` on the same file keeps answering (WAL: its reads never wait; its writes wait for one
  * batch at most). Then the freed pages go back to the disk where the file allows it.
  */
-import type { SqliteDatabase, Store } from './open.js';
+import type { AnyStore, SqliteDatabase, Store } from './open.js';
+import type { PostgresStore } from './open-postgres.js';
 import { DAY_MS, withRollupRefresh } from './rollups.js';
+import { lockRollups, withRollupRefreshPostgres } from './rollups-postgres.js';
 
 export interface PruneCounts {
   runs: number;
@@ -29,8 +31,11 @@ export interface PruneBatch extends PruneCounts {
   days: number[];
 }
 
-/** What a prune would remove, read without a write lock. */
-export function planPrune(store: Store, before: number): PrunePlan {
+/** What a prune would remove, read without a write lock. On SQLite synchronous; on PostgreSQL a promise. */
+export function planPrune(store: Store, before: number): PrunePlan;
+export function planPrune(store: AnyStore, before: number): PrunePlan | Promise<PrunePlan>;
+export function planPrune(store: AnyStore, before: number): PrunePlan | Promise<PrunePlan> {
+  if (store.dialect === 'postgres') return planPrunePostgres(store, before);
   const s = store.sqlite;
   const runs = s.prepare('SELECT count(*) AS n, min(started_at) AS oldest, max(started_at) AS newest FROM runs WHERE started_at < ?').get(before) as { n: number; oldest: number | null; newest: number | null };
   const results = s.prepare('SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < ?)').pluck().get(before) as number;
@@ -52,8 +57,9 @@ export function planPrune(store: Store, before: number): PrunePlan {
  * The scratch table of the tests a batch touched. Made before any batch, outside a
  * transaction: one made inside a transaction that rolls back would vanish under the statements.
  */
-export function preparePrune(store: Store): void {
-  store.sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS prune_tests (test_id INTEGER PRIMARY KEY)');
+export function preparePrune(store: AnyStore): void {
+  // PostgreSQL keeps the batch's tests in the transaction itself (pruneBatchPostgres).
+  if (store.dialect === 'sqlite') store.sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS prune_tests (test_id INTEGER PRIMARY KEY)');
 }
 
 /**
@@ -62,27 +68,16 @@ export function preparePrune(store: Store): void {
  * transaction, as it came, so it never holds the lock longer than its import did). Returns
  * null when nothing is left to remove.
  */
-export function pruneBatch(store: Store, before: number, maxResults: number): PruneBatch | null {
+export function pruneBatch(store: Store, before: number, maxResults: number): PruneBatch | null;
+export function pruneBatch(store: AnyStore, before: number, maxResults: number): PruneBatch | null | Promise<PruneBatch | null>;
+export function pruneBatch(store: AnyStore, before: number, maxResults: number): PruneBatch | null | Promise<PruneBatch | null> {
+  if (store.dialect === 'postgres') return pruneBatchPostgres(store, before, maxResults);
   const s = store.sqlite;
   return s
     .transaction((): PruneBatch | null => {
-      const candidates = s
-        .prepare('SELECT id, started_at, (SELECT count(*) FROM results r WHERE r.run_id = runs.id) AS results FROM runs WHERE started_at < ? ORDER BY started_at, id LIMIT 200')
-        .all(before) as Array<{ id: number; started_at: number; results: number }>;
+      const candidates = s.prepare(CANDIDATES).all({ before }) as Array<{ id: number; started_at: number; results: number }>;
       if (candidates.length === 0) return null;
-      const ids: number[] = [];
-      let used = 0;
-      let lastDay: number | null = null;
-      for (const run of candidates) {
-        const day = Math.floor(run.started_at / DAY_MS);
-        // A batch goes on to the end of its last day (within twice the budget): the rebuild of a
-        // day with runs left on it reads them all again, one of a day left empty reads nothing.
-        const fits = used + run.results <= maxResults || (day === lastDay && used + run.results <= 2 * maxResults);
-        if (ids.length > 0 && !fits) break;
-        ids.push(run.id);
-        used += run.results;
-        lastDay = day;
-      }
+      const ids = batchOf(candidates, maxResults);
       const list = JSON.stringify(ids);
       const inBatch = 'SELECT value FROM json_each(?)';
       const days = s.prepare(`SELECT DISTINCT started_at / ${DAY_MS} FROM results WHERE run_id IN (${inBatch}) ORDER BY 1`).pluck().all(list) as number[];
@@ -102,6 +97,67 @@ export function pruneBatch(store: Store, before: number, maxResults: number): Pr
       return { runs, results, attempts, tests, days };
     })
     .immediate();
+}
+
+const CANDIDATES = 'SELECT id, started_at, (SELECT count(*) FROM results r WHERE r.run_id = runs.id) AS results FROM runs WHERE started_at < @before ORDER BY started_at, id LIMIT 200';
+
+/** The runs of one batch, oldest first: about `maxResults` results, at least one run. */
+function batchOf(candidates: ReadonlyArray<{ id: number; started_at: number; results: number }>, maxResults: number): number[] {
+  const ids: number[] = [];
+  let used = 0;
+  let lastDay: number | null = null;
+  for (const run of candidates) {
+    const day = Math.floor(run.started_at / DAY_MS);
+    // A batch goes on to the end of its last day (within twice the budget): the rebuild of a
+    // day with runs left on it reads them all again, one of a day left empty reads nothing.
+    const fits = used + run.results <= maxResults || (day === lastDay && used + run.results <= 2 * maxResults);
+    if (ids.length > 0 && !fits) break;
+    ids.push(run.id);
+    used += run.results;
+    lastDay = day;
+  }
+  return ids;
+}
+
+/**
+ * planPrune on PostgreSQL: the same counts; the share of the rows to go is of the two tables'
+ * size on disk (the server's file space is its own: no free pages to read, no VACUUM here).
+ */
+async function planPrunePostgres(store: PostgresStore, before: number): Promise<PrunePlan> {
+  const sql = store.sql;
+  const runs = (await sql.get<{ n: number; oldest: number | null; newest: number | null }>(
+    'SELECT count(*) AS n, min(started_at) AS oldest, max(started_at) AS newest FROM runs WHERE started_at < @before',
+    { before },
+  ))!;
+  const results = Number(await sql.value('SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < @before)', { before }));
+  const attempts = Number(await sql.value('SELECT count(*) FROM attempts WHERE result_id IN (SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.started_at < @before)', { before }));
+  const totalRows = Number(await sql.value('SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM attempts)'));
+  const used = Number(await sql.value(`SELECT pg_total_relation_size('results') + pg_total_relation_size('attempts')`));
+  return { before, runs: Number(runs.n), oldest: runs.oldest, newest: runs.newest, results, attempts, bytesEstimate: totalRows === 0 ? 0 : Math.round((used * (results + attempts)) / totalRows) };
+}
+
+/** pruneBatch on PostgreSQL: one transaction after the rollup lock, the batch's tests held in it rather than in a scratch table. */
+async function pruneBatchPostgres(store: PostgresStore, before: number, maxResults: number): Promise<PruneBatch | null> {
+  return store.transaction(async (sql) => {
+    await lockRollups(sql);
+    const candidates = await sql.all<{ id: number; started_at: number; results: number }>(CANDIDATES, { before });
+    if (candidates.length === 0) return null;
+    const ids = batchOf(candidates, maxResults);
+    const inBatch = 'run_id = ANY(CAST(@ids AS BIGINT[]))';
+    const days = (await sql.all<{ day: number }>(`SELECT DISTINCT started_at / ${DAY_MS} AS day FROM results WHERE ${inBatch} ORDER BY 1`, { ids })).map((row) => Number(row.day));
+    const attempts = Number(await sql.value(`SELECT count(*) FROM attempts WHERE result_id IN (SELECT id FROM results WHERE ${inBatch})`, { ids }));
+    const tests = (await sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM results WHERE ${inBatch}`, { ids })).map((row) => Number(row.test_id));
+    let results = 0;
+    let runs = 0;
+    await withRollupRefreshPostgres(sql, ids, async () => {
+      results = await sql.run(`DELETE FROM results WHERE ${inBatch}`, { ids });
+      // A run goes with its duplicates, as deleteRun does: they are copies that show its results.
+      runs = await sql.run('DELETE FROM runs WHERE id = ANY(CAST(@ids AS BIGINT[])) OR duplicate_of = ANY(CAST(@ids AS BIGINT[]))', { ids });
+    });
+    // A test identity whose last result went is under the runs too; others keep theirs.
+    const gone = await sql.run('DELETE FROM tests WHERE id = ANY(CAST(@tests AS BIGINT[])) AND NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)', { tests });
+    return { runs, results, attempts, tests: gone, days };
+  });
 }
 
 export interface FileSpace {

@@ -1,5 +1,5 @@
 import type { QuarantineView } from '../../core/api/quarantine.js';
-import type { Store } from './open.js';
+import type { AnyStore } from './open.js';
 
 /** An entry as stored; whether it has expired depends on when it is asked. */
 export type StoredQuarantine = Omit<QuarantineView, 'expired'>;
@@ -28,8 +28,7 @@ interface Row {
   removed_by_name: string | null;
 }
 
-// Plain statements, not Kysely: the gate reads the quarantine inside the analytics worker,
-// whose queries are synchronous.
+// SQL texts (sql.ts), the same on both engines.
 const LIST = `
   SELECT q.id, q.title, q.file, q.project, q.reason, q.owner, q.created_at, q.expires_at, q.removed_at,
          c.username AS created_by_name, r.username AS removed_by_name
@@ -37,9 +36,12 @@ const LIST = `
   LEFT JOIN users c ON c.id = q.created_by
   LEFT JOIN users r ON r.id = q.removed_by`;
 
+const LIST_ALL = `${LIST} ORDER BY q.id DESC`;
+const LIST_IN_FORCE = `${LIST} WHERE q.removed_at IS NULL ORDER BY q.id DESC`;
+
 /** Entries newest first: those in force and expired ones (shown as expired), removed ones on request. */
-export function listQuarantine(store: Store, options: { includeRemoved?: boolean } = {}): StoredQuarantine[] {
-  const rows = store.sqlite.prepare(`${LIST} ${options.includeRemoved ? '' : 'WHERE q.removed_at IS NULL'} ORDER BY q.id DESC`).all() as Row[];
+export async function listQuarantine(store: AnyStore, options: { includeRemoved?: boolean } = {}): Promise<StoredQuarantine[]> {
+  const rows = await store.sql.all<Row>(options.includeRemoved ? LIST_ALL : LIST_IN_FORCE);
   return rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -56,25 +58,22 @@ export function listQuarantine(store: Store, options: { includeRemoved?: boolean
 }
 
 /** The entries that apply now: not removed, not expired. */
-export function activeQuarantine(store: Store, now: number): StoredQuarantine[] {
-  return listQuarantine(store).filter((q) => q.expiresAt === null || q.expiresAt > now);
+export async function activeQuarantine(store: AnyStore, now: number): Promise<StoredQuarantine[]> {
+  return (await listQuarantine(store)).filter((q) => q.expiresAt === null || q.expiresAt > now);
 }
 
-// Writes go through store.write: in `serve` they wait for the writer worker's lock without
-// holding up other requests.
-export function addQuarantine(store: Store, entry: NewQuarantine, now: number): Promise<number> {
-  return store.write(() => {
-    const result = store.sqlite
-      .prepare(
-        `INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at, expires_at)
-         VALUES (@title, @file, @project, @reason, @owner, @createdBy, @now, @expiresAt)`,
-      )
-      .run({ ...entry, now });
-    return Number(result.lastInsertRowid);
-  });
+// One statement each: on SQLite a Kysely statement that writes waits for the write lock
+// asynchronously (waiting-driver.ts), so `serve` goes on answering other requests meanwhile.
+export async function addQuarantine(store: AnyStore, entry: NewQuarantine, now: number): Promise<number> {
+  const id = await store.sql.value<number>(
+    `INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at, expires_at)
+     VALUES (@title, @file, @project, @reason, @owner, @createdBy, @now, @expiresAt) RETURNING id`,
+    { title: entry.title, file: entry.file, project: entry.project, reason: entry.reason, owner: entry.owner, createdBy: entry.createdBy, now, expiresAt: entry.expiresAt },
+  );
+  return Number(id);
 }
 
 /** Lifts an entry; false when no entry with that id is in the list. */
-export function removeQuarantine(store: Store, id: number, removedBy: number | null, now: number): Promise<boolean> {
-  return store.write(() => store.sqlite.prepare('UPDATE quarantine SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL').run(now, removedBy, id).changes > 0);
+export async function removeQuarantine(store: AnyStore, id: number, removedBy: number | null, now: number): Promise<boolean> {
+  return (await store.sql.run('UPDATE quarantine SET removed_at = @now, removed_by = @removedBy WHERE id = @id AND removed_at IS NULL', { now, removedBy, id })) > 0;
 }

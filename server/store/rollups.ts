@@ -1,3 +1,4 @@
+import { SQLITE_TEXT, type SqlText } from './dialect.js';
 import type { SqliteDatabase } from './open.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, SNAPSHOT_TABLE } from './test-totals.js';
 import { perConnection } from './per-connection.js';
@@ -19,8 +20,11 @@ const BY_KEYS = `
     CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
     JOIN runs ON runs.id = r.run_id`;
 
-/** The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS, or branch-days.ts). */
-export const aggregate = (scoped: string) => `
+/**
+ * The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS, or branch-days.ts), in
+ * the SQL of `t`'s engine (rollups-postgres.ts rebuilds with the same text on PostgreSQL).
+ */
+export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
   WITH scoped AS (${scoped}),
   outcomes AS (
     SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
@@ -38,7 +42,7 @@ export const aggregate = (scoped: string) => `
     WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
   ),
   flips AS (
-    SELECT test_id, browser, day, count(*) AS attempts, sum(previous IS NOT NULL AND previous != outcome) AS changes,
+    SELECT test_id, browser, day, count(*) AS attempts, sum(${t.boolInt('previous IS NOT NULL AND previous != outcome')}) AS changes,
       max(CASE WHEN n = 1 THEN outcome END) AS first_outcome,
       -- The last attempt's outcome (0 or 1) rides in the low bit of its number: one sort, not two.
       max(n * 2 + outcome) % 2 AS last_outcome
@@ -46,16 +50,16 @@ export const aggregate = (scoped: string) => `
   )
   SELECT s.test_id, s.browser, s.day,
     count(*),
-    sum(s.status = 'passed'),
-    sum(s.status IN ('failed', 'timedOut')),
-    sum(s.status = 'skipped'),
-    sum(s.outage = 0 AND s.passed_on_retry),
+    sum(${t.boolInt("s.status = 'passed'")}),
+    sum(${t.boolInt("s.status IN ('failed', 'timedOut')")}),
+    sum(${t.boolInt("s.status = 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0 AND s.passed_on_retry != 0')}),
     coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
     coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
-    sum(s.status != 'skipped'),
-    sum(s.outage = 0),
-    sum(s.outage = 0 AND s.status = 'passed'),
-    sum(s.outage = 0 AND s.status IN ('failed', 'timedOut')),
+    sum(${t.boolInt("s.status != 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0')}),
+    sum(${t.boolInt("s.outage = 0 AND s.status = 'passed'")}),
+    sum(${t.boolInt("s.outage = 0 AND s.status IN ('failed', 'timedOut')")}),
     coalesce(max(f.attempts), 0),
     coalesce(max(f.changes), 0),
     max(f.first_outcome),

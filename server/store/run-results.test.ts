@@ -54,17 +54,17 @@ afterAll(async () => {
 });
 
 describe("a search of a run's results", () => {
-  it('reads each error message once for the page and the total together', () => {
+  it('reads each error message once for the page and the total together', async () => {
     strips.calls = 0;
-    const page = runResultsPage(store.sqlite, runId, { page: 2, pageSize: 4, status: 'all', sort: 'name', search: 'NEEDLE' });
+    const page = await runResultsPage(store, runId, { page: 2, pageSize: 4, status: 'all', sort: 'name', search: 'NEEDLE' });
     // Before: 2 × 40 (the page's scan and the count's scan).
     expect(strips.calls).toBe(COUNT);
     expect(page.total).toBe(COUNT / 4);
     expect(page.items.map((r) => r.test_title)).toEqual(['case 24', 'case 28', 'case 32', 'case 36']);
   });
 
-  it('answers an empty page past the end, and no rows for a search nothing matches, with their totals', () => {
-    expect(runResultsPage(store.sqlite, runId, { page: 9, pageSize: 4, status: 'failed', sort: 'status', search: 'needle' })).toEqual({ items: [], total: 10, page: 9, pageSize: 4 });
-    expect(runResultsPage(store.sqlite, runId, { page: 1, pageSize: 4, status: 'all', sort: 'duration', search: 'absent' })).toEqual({ items: [], total: 0, page: 1, pageSize: 4 });
+  it('answers an empty page past the end, and no rows for a search nothing matches, with their totals', async () => {
+    expect(await runResultsPage(store, runId, { page: 9, pageSize: 4, status: 'failed', sort: 'status', search: 'needle' })).toEqual({ items: [], total: 10, page: 9, pageSize: 4 });
+    expect(await runResultsPage(store, runId, { page: 1, pageSize: 4, status: 'all', sort: 'duration', search: 'absent' })).toEqual({ items: [], total: 0, page: 1, pageSize: 4 });
   });
 });

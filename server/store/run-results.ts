@@ -7,7 +7,8 @@ import {
   type TestResultRow,
 } from '../../core/api/uploads.js';
 import type { Paged } from '../../core/api/analytics.js';
-import type { SqliteDatabase } from './open.js';
+import { readsText, sqlText, type DialectName } from './dialect.js';
+import type { AnyStore, SqliteDatabase } from './open.js';
 import { perConnection } from './per-connection.js';
 
 /**
@@ -35,13 +36,16 @@ const STATUS_WHERE: Record<RunResultStatus, string> = {
 };
 
 // NOCASE first so 'apple' and 'Banana' read alphabetically, then exact for a stable order.
-const BY_NAME = 't.title COLLATE NOCASE, t.title, t.file COLLATE NOCASE, t.file, r.browser, r.id';
-const ORDER: Record<RunResultSort, string> = {
-  // Failures first: they are what a reader of a run looks for.
-  status: `CASE r.status WHEN 'failed' THEN 0 WHEN 'timedOut' THEN 1 WHEN 'passed' THEN 2 ELSE 3 END, ${BY_NAME}`,
-  duration: `r.duration_ms DESC, ${BY_NAME}`,
-  name: BY_NAME,
-};
+function orderFor(dialect: DialectName): Record<RunResultSort, string> {
+  const r = readsText(dialect);
+  const byName = `${r.asciiNocase('t.title')}, ${r.bytes('t.title')}, ${r.asciiNocase('t.file')}, ${r.bytes('t.file')}, ${r.bytes('r.browser')}, r.id`;
+  return {
+    // Failures first: they are what a reader of a run looks for.
+    status: `CASE r.status WHEN 'failed' THEN 0 WHEN 'timedOut' THEN 1 WHEN 'passed' THEN 2 ELSE 3 END, ${byName}`,
+    duration: `r.duration_ms DESC, ${byName}`,
+    name: byName,
+  };
+}
 
 /**
  * Case-insensitive search over what the table shows and the whole error, colour codes
@@ -54,68 +58,65 @@ function matches(titlePath: string, title: string, file: string, message: string
   return (JSON.parse(titlePath) as string[]).join(' › ').toLowerCase().includes(needle) ? 1 : 0;
 }
 
-const statementsFor = perConnection((sqlite: SqliteDatabase) => {
+const STATUSES = Object.keys(STATUS_WHERE) as RunResultStatus[];
+const SORTS: RunResultSort[] = ['status', 'duration', 'name'];
+
+/** The texts on one engine, every status and sort, made once: SQLite's connection keeps prepared statements by text. */
+function textsFor(dialect: DialectName) {
+  const t = sqlText(dialect);
+  const order = orderFor(dialect);
+  const where = (status: RunResultStatus) => `r.run_id = @runId ${STATUS_WHERE[status]}`;
+  const each = <K extends string>(keys: readonly K[], text: (key: K) => string) => Object.fromEntries(keys.map((k) => [k, text(k)])) as Record<K, string>;
+  return {
+    /** A page by status alone (no search), per `${status}/${sort}`. */
+    rows: Object.fromEntries(
+      STATUSES.flatMap((status) => SORTS.map((sort) => [`${status}/${sort}`, `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where(status)} ORDER BY ${order[sort]} LIMIT @limit OFFSET @offset`])),
+    ) as Record<string, string>,
+    count: each(STATUSES, (status) => `SELECT count(*) FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where(status)}`),
+    /** SQLite: the ids of the results a search matches, by the JS function flakeboard_result_matches. */
+    matching: each(STATUSES, (status) => `SELECT r.id FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where(status)} AND flakeboard_result_matches(t.title_path, t.title, t.file, r.error_message, @needle)`),
+    /** PostgreSQL: what the search reads of each result, matched here (it runs no JS). */
+    searched: each(STATUSES, (status) => `SELECT r.id, t.title_path, t.title, t.file, r.error_message FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where(status)} ORDER BY r.id`),
+    /** A page of the results of a search, in the table's order. */
+    pageOfIds: each(SORTS, (sort) => `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE ${t.inJsonNumbers('r.id', '@ids')} ORDER BY ${order[sort]} LIMIT @limit OFFSET @offset`),
+  };
+}
+const TEXTS = { sqlite: textsFor('sqlite'), postgres: textsFor('postgres') };
+
+// The search function lives on the SQLite connection, which the store's Kysely uses too.
+const withSearchFunction = perConnection((sqlite: SqliteDatabase) => {
   sqlite.function('flakeboard_result_matches', { deterministic: true }, (titlePath, title, file, message, needle) =>
     matches(String(titlePath), String(title), String(file), message === null ? null : String(message), String(needle)),
   );
-  const made = new Map<string, { rows: ReturnType<SqliteDatabase['prepare']>; count: ReturnType<SqliteDatabase['prepare']> }>();
-  const found = new Map<RunResultStatus, ReturnType<SqliteDatabase['prepare']>>();
-  const byIds = new Map<RunResultSort, ReturnType<SqliteDatabase['prepare']>>();
-  return {
-    /** A page and the total, by status alone (no search). */
-    page(status: RunResultStatus, sort: RunResultSort) {
-      const key = `${status}/${sort}`;
-      let statements = made.get(key);
-      if (!statements) {
-        const where = `r.run_id = @runId ${STATUS_WHERE[status]}`;
-        statements = {
-          rows: sqlite.prepare(`SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where} ORDER BY ${ORDER[sort]} LIMIT @limit OFFSET @offset`),
-          count: sqlite.prepare(`SELECT count(*) FROM results r JOIN tests t ON t.id = r.test_id WHERE ${where}`).pluck(),
-        };
-        made.set(key, statements);
-      }
-      return statements;
-    },
-    /** The ids of the results a search matches: the one scan of the run's text a search costs. */
-    matching(status: RunResultStatus) {
-      let statement = found.get(status);
-      if (!statement) {
-        statement = sqlite
-          .prepare(`SELECT r.id FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId ${STATUS_WHERE[status]} AND flakeboard_result_matches(t.title_path, t.title, t.file, r.error_message, @needle)`)
-          .pluck();
-        found.set(status, statement);
-      }
-      return statement;
-    },
-    /** A page of those results, in the table's order. */
-    pageOfIds(sort: RunResultSort) {
-      let statement = byIds.get(sort);
-      if (!statement) {
-        statement = sqlite.prepare(
-          `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.id IN (SELECT value FROM json_each(@ids)) ORDER BY ${ORDER[sort]} LIMIT @limit OFFSET @offset`,
-        );
-        byIds.set(sort, statement);
-      }
-      return statement;
-    },
-  };
+  return true;
 });
 
-export function runResultsPage(sqlite: SqliteDatabase, runId: number, query: RunResultsQuery): Paged<TestResultRow> {
+/** The ids of the results of the run a search matches: the one scan of the run's text a search costs. */
+async function matchingIds(store: AnyStore, runId: number, status: RunResultStatus, needle: string): Promise<number[]> {
+  const texts = TEXTS[store.dialect];
+  if (store.dialect === 'sqlite') {
+    // SQLite calls the JS matcher per row, in place: no row's text is copied out first.
+    withSearchFunction(store.sqlite);
+    return (await store.sql.all<{ id: number }>(texts.matching[status], { runId, needle })).map((row) => row.id);
+  }
+  const rows = await store.sql.all<{ id: number; title_path: string; title: string; file: string; error_message: string | null }>(texts.searched[status], { runId });
+  return rows.filter((row) => matches(row.title_path, row.title, row.file, row.error_message, needle) === 1).map((row) => row.id);
+}
+
+export async function runResultsPage(store: AnyStore, runId: number, query: RunResultsQuery): Promise<Paged<TestResultRow>> {
   const status = query.status ?? 'all';
   const sort = query.sort ?? 'status';
   const needle = (query.search ?? '').trim().toLowerCase();
-  const statements = statementsFor(sqlite);
+  const texts = TEXTS[store.dialect];
   const window = { limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
   if (needle === '') {
-    const { rows, count } = statements.page(status, sort);
-    const items = rows.all({ runId, ...window }) as RawResultRow[];
-    return { items: items.map(toResultRow), total: count.get({ runId }) as number, page: query.page, pageSize: query.pageSize };
+    const items = await store.sql.all<RawResultRow>(texts.rows[`${status}/${sort}`]!, { runId, ...window });
+    return { items: items.map(toResultRow), total: (await store.sql.value<number>(texts.count[status], { runId }))!, page: query.page, pageSize: query.pageSize };
   }
   // Searching reads every error message of the run (up to the body limit of text): once, not
   // once for the page and again for the total (third attacker review: each distinct search held
   // the analytics worker twice as long).
-  const ids = statements.matching(status).all({ runId, needle }) as number[];
-  const items = ids.length === 0 ? [] : (statements.pageOfIds(sort).all({ ids: JSON.stringify(ids), ...window }) as RawResultRow[]);
+  const ids = await matchingIds(store, runId, status, needle);
+  const items = ids.length === 0 ? [] : await store.sql.all<RawResultRow>(texts.pageOfIds[sort], { ids: JSON.stringify(ids), ...window });
   return { items: items.map(toResultRow), total: ids.length, page: query.page, pageSize: query.pageSize };
 }

@@ -1,7 +1,7 @@
 import { errorPatternOf, errorPatternOfHead, topPatterns } from '../../core/errors/first-line.js';
 import { RUN_FLAKY_SHOWN, RUN_RESULTS_PAGE_SIZE, type UploadDetailResponse } from '../../core/api/uploads.js';
-import type { SqliteDatabase } from './open.js';
-import { perConnection } from './per-connection.js';
+import { readsText, sqlText, type DialectName } from './dialect.js';
+import type { AnyStore } from './open.js';
 import { RESULT_COLUMNS, runResultsPage, toResultRow, type RawResultRow } from './run-results.js';
 
 export type RunSummary = Omit<UploadDetailResponse, 'upload'>;
@@ -9,20 +9,28 @@ export type RunSummary = Omit<UploadDetailResponse, 'upload'>;
 /** Error first lines are read from this many characters; a line that runs past them is read whole. */
 const HEAD_CHARS = 4096;
 
-const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
-  run: sqlite.prepare('SELECT total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, duration_ms FROM runs WHERE id = ?'),
-  byStatus: sqlite.prepare('SELECT status, count(*) AS n, total(duration_ms) AS duration FROM results WHERE run_id = ? GROUP BY status'),
-  categories: sqlite.prepare(
-    `SELECT error_category AS category, count(*) AS count FROM results
-     WHERE run_id = ? AND status IN ('failed', 'timedOut') AND error_category IS NOT NULL GROUP BY error_category ORDER BY count DESC, category`,
-  ),
-  flaky: sqlite.prepare(`SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ? AND r.retries > 0 ORDER BY r.id LIMIT ${RUN_FLAKY_SHOWN}`),
-  flakyCount: sqlite.prepare('SELECT count(*) FROM results WHERE run_id = ? AND retries > 0').pluck(),
-  slowest: sqlite.prepare(`SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = ? ORDER BY r.duration_ms DESC, r.id LIMIT 10`),
-  browsers: sqlite.prepare('SELECT count(DISTINCT browser) FROM results WHERE run_id = ?').pluck(),
-  errorHeads: sqlite.prepare(`SELECT id, substr(error_message, 1, ${HEAD_CHARS}) AS head, length(error_message) AS length FROM results WHERE run_id = ? AND error_message IS NOT NULL`),
-  errorMessage: sqlite.prepare('SELECT error_message FROM results WHERE id = ?').pluck(),
-}));
+/** Error heads read per query: a run with tens of thousands of failures is not held in memory at once. */
+const HEADS_PER_QUERY = 1000;
+
+// Made once per engine: SQLite's connection keeps prepared statements by their text.
+function textsFor(dialect: DialectName) {
+  const t = sqlText(dialect);
+  const r = readsText(dialect);
+  return {
+    run: 'SELECT total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, duration_ms FROM runs WHERE id = @runId',
+    byStatus: `SELECT status, count(*) AS n, ${t.total('duration_ms')} AS duration FROM results WHERE run_id = @runId GROUP BY status`,
+    categories: `SELECT error_category AS category, count(*) AS count FROM results
+     WHERE run_id = @runId AND status IN ('failed', 'timedOut') AND error_category IS NOT NULL GROUP BY error_category ORDER BY count DESC, ${r.bytes('error_category')}`,
+    flaky: `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId AND r.retries > 0 ORDER BY r.id LIMIT ${RUN_FLAKY_SHOWN}`,
+    flakyCount: 'SELECT count(*) FROM results WHERE run_id = @runId AND retries > 0',
+    slowest: `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId ORDER BY r.duration_ms DESC, r.id LIMIT 10`,
+    browsers: 'SELECT count(DISTINCT browser) FROM results WHERE run_id = @runId',
+    errorHeads: `SELECT id, substr(error_message, 1, ${HEAD_CHARS}) AS head, length(error_message) AS length FROM results
+      WHERE run_id = @runId AND error_message IS NOT NULL AND id > @after ORDER BY id LIMIT ${HEADS_PER_QUERY}`,
+    errorMessage: 'SELECT error_message FROM results WHERE id = @id',
+  };
+}
+const TEXTS = { sqlite: textsFor('sqlite'), postgres: textsFor('postgres') };
 
 /**
  * Everything the run details screen shows of a run but its metadata: counts, the status
@@ -31,29 +39,31 @@ const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
  * `resultsOf` the run whose results it shows (a duplicate shows its original's).
  * Costs one pass over the run's results: it runs in the analytics worker and is cached.
  */
-export function runSummary(sqlite: SqliteDatabase, runId: number, resultsOf: number): RunSummary {
-  const s = statementsFor(sqlite);
+export async function runSummary(store: AnyStore, runId: number, resultsOf: number): Promise<RunSummary> {
+  const s = TEXTS[store.dialect];
+  const sql = store.sql;
+  const of = { runId: resultsOf };
   const testsByStatus = { passed: 0, failed: 0, timedOut: 0, skipped: 0 };
   let duration = 0;
-  for (const row of s.byStatus.all(resultsOf) as Array<{ status: keyof typeof testsByStatus; n: number; duration: number }>) {
+  for (const row of await sql.all<{ status: keyof typeof testsByStatus; n: number; duration: number }>(s.byStatus, of)) {
     testsByStatus[row.status] = row.n;
     duration += row.duration;
   }
   const total = testsByStatus.passed + testsByStatus.failed + testsByStatus.timedOut + testsByStatus.skipped;
-  const run = s.run.get(runId) as
-    | { total_tests: number; passed_tests: number; failed_tests: number; skipped_tests: number; flaky_tests: number; duration_ms: number }
-    | undefined;
-  const firstPage = runResultsPage(sqlite, resultsOf, { page: 1, pageSize: RUN_RESULTS_PAGE_SIZE, status: 'all', sort: 'status' });
+  const run = await sql.get<{ total_tests: number; passed_tests: number; failed_tests: number; skipped_tests: number; flaky_tests: number; duration_ms: number }>(s.run, {
+    runId,
+  });
+  const firstPage = await runResultsPage(store, resultsOf, { page: 1, pageSize: RUN_RESULTS_PAGE_SIZE, status: 'all', sort: 'status' });
   return {
     testResults: firstPage.items,
     testResultsTotal: total,
     testsByStatus,
-    errorPatterns: s.categories.all(resultsOf) as Array<{ category: string; count: number }>,
-    flakyTests: (s.flaky.all(resultsOf) as RawResultRow[]).map(toResultRow),
-    flakyTestsTotal: s.flakyCount.get(resultsOf) as number,
-    slowestTests: (s.slowest.all(resultsOf) as RawResultRow[]).map(toResultRow),
-    topErrors: topPatterns(errorPatterns(s, resultsOf)),
-    browserCount: s.browsers.get(resultsOf) as number,
+    errorPatterns: await sql.all<{ category: string; count: number }>(s.categories, of),
+    flakyTests: (await sql.all<RawResultRow>(s.flaky, of)).map(toResultRow),
+    flakyTestsTotal: (await sql.value<number>(s.flakyCount, of))!,
+    slowestTests: (await sql.all<RawResultRow>(s.slowest, of)).map(toResultRow),
+    topErrors: topPatterns(await errorPatterns(store, resultsOf)),
+    browserCount: (await sql.value<number>(s.browsers, of))!,
     stats: {
       total: run?.total_tests ?? 0,
       passed: run?.passed_tests ?? 0,
@@ -68,15 +78,21 @@ export function runSummary(sqlite: SqliteDatabase, runId: number, resultsOf: num
 }
 
 /** Each error's first line, from the head of the message; the whole one only when the head cannot tell. */
-function errorPatterns(s: ReturnType<typeof statementsFor>, runId: number): string[] {
+async function errorPatterns(store: AnyStore, runId: number): Promise<string[]> {
+  const s = TEXTS[store.dialect];
   const patterns: string[] = [];
   const undecided: number[] = [];
-  // No other statement may run on the connection while this one iterates: the rare long first lines wait.
-  for (const row of s.errorHeads.iterate(runId) as Iterable<{ id: number; head: string; length: number }>) {
-    const pattern = errorPatternOfHead(row.head, row.length <= HEAD_CHARS);
-    if (pattern === null) undecided.push(row.id);
-    else patterns.push(pattern);
+  for (let after = 0; ; ) {
+    const rows = await store.sql.all<{ id: number; head: string; length: number }>(s.errorHeads, { runId, after });
+    for (const row of rows) {
+      const pattern = errorPatternOfHead(row.head, row.length <= HEAD_CHARS);
+      if (pattern === null) undecided.push(row.id);
+      else patterns.push(pattern);
+    }
+    if (rows.length < HEADS_PER_QUERY) break;
+    after = rows[rows.length - 1]!.id;
   }
-  for (const id of undecided) patterns.push(errorPatternOf(s.errorMessage.get(id) as string));
+  // The rare long first lines, read whole one at a time.
+  for (const id of undecided) patterns.push(errorPatternOf((await store.sql.value<string>(s.errorMessage, { id }))!));
   return patterns;
 }

@@ -17,6 +17,23 @@ export interface DatabaseSchema {
   browser_projects: BrowserProjectsTable;
   quarantine: QuarantineTable;
   login_failures: LoginFailuresTable;
+  rate_limits: RateLimitsTable;
+  unknown_login_failures: UnknownLoginFailuresTable;
+}
+
+export interface UnknownLoginFailuresTable {
+  name_hash: string;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
+}
+
+export interface RateLimitsTable {
+  limit_key: string;
+  window_start: number;
+  window_end: number;
+  hits: number;
 }
 
 export interface LoginFailuresTable {

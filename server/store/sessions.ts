@@ -1,5 +1,5 @@
 import type { User } from '../../core/api/auth.js';
-import type { Store } from './open.js';
+import type { AnyStore } from './open.js';
 
 export interface SessionRecord {
   id: number;
@@ -10,7 +10,7 @@ export interface SessionRecord {
   user: User;
 }
 
-export async function createSession(store: Store, input: { tokenHash: string; sessionHash: string; userId: number; expiresAt: number }, now = Date.now()): Promise<void> {
+export async function createSession(store: AnyStore, input: { tokenHash: string; sessionHash: string; userId: number; expiresAt: number }, now = Date.now()): Promise<void> {
   await store.db
     .insertInto('sessions')
     .values({ token_hash: input.tokenHash, session_hash: input.sessionHash, user_id: input.userId, created_at: now, last_seen_at: now, expires_at: input.expiresAt })
@@ -21,7 +21,7 @@ export async function createSession(store: Store, input: { tokenHash: string; se
  * The live session a bearer token names, with its user; null when unknown, idle too long, or
  * older than `maxAgeMs` however active (a stolen token does not live forever).
  */
-export async function findSession(store: Store, tokenHash: string, now: number, maxAgeMs: number): Promise<SessionRecord | null> {
+export async function findSession(store: AnyStore, tokenHash: string, now: number, maxAgeMs: number): Promise<SessionRecord | null> {
   const row = await store.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -35,15 +35,15 @@ export async function findSession(store: Store, tokenHash: string, now: number, 
 }
 
 /** Sliding expiry: each use pushes the end of an inactive session further out (never past its absolute end). */
-export async function touchSession(store: Store, id: number, now: number, expiresAt: number): Promise<void> {
+export async function touchSession(store: AnyStore, id: number, now: number, expiresAt: number): Promise<void> {
   await store.db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }
 
-export async function deleteSession(store: Store, sessionHash: string, userId: number): Promise<boolean> {
+export async function deleteSession(store: AnyStore, sessionHash: string, userId: number): Promise<boolean> {
   const result = await store.db.deleteFrom('sessions').where('session_hash', '=', sessionHash).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function deleteExpiredSessions(store: Store, now = Date.now()): Promise<void> {
+export async function deleteExpiredSessions(store: AnyStore, now = Date.now()): Promise<void> {
   await store.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from './open.js';
+import type { AnyStore } from './open.js';
 
 /** A secret made once per database, so tokens derived from it survive restarts. */
-export async function databaseSecret(store: Store, key: string): Promise<string> {
+export async function databaseSecret(store: AnyStore, key: string): Promise<string> {
   const existing = await store.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   if (existing) return existing.value;
   await store.db.insertInto('settings').values({ key, value: randomBytes(32).toString('base64url') }).onConflict((oc) => oc.doNothing()).execute();

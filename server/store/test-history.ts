@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { TestStatus } from '../../core/status.js';
-import type { Store } from './open.js';
+import type { AnyStore } from './open.js';
 
 /** One stored result of the analysed test, on any browser (browser differences need them all). */
 export interface HistoryEntry {
@@ -52,7 +52,7 @@ const MESSAGE_HEAD_CHARS = 2000;
  * The test's stored results, newest `limit` of them, from runs that count in analytics: rejected
  * runs have no results left and duplicates never had any, but both are excluded explicitly.
  */
-export async function loadTestHistory(store: Store, query: { title: string; file?: string | null; limit?: number }): Promise<TestHistory> {
+export async function loadTestHistory(store: AnyStore, query: { title: string; file?: string | null; limit?: number }): Promise<TestHistory> {
   const limit = query.limit ?? HISTORY_LIMIT;
   const tests = await matchingTests(store, query.title, query.file ?? null);
   if (tests.length === 0) return { entries: [], tests, truncated: false };
@@ -153,7 +153,7 @@ export function lastTitlePart(title: string): string {
  * it may be the stored relative path or an absolute one ending in it. A title the UI joined
  * from its describe path ("Cart › adds") falls back to its last part.
  */
-async function matchingTests(store: Store, title: string, file: string | null): Promise<Array<{ id: number; file: string }>> {
+async function matchingTests(store: AnyStore, title: string, file: string | null): Promise<Array<{ id: number; file: string }>> {
   const byTitle = (wanted: string) =>
     store.db.selectFrom('tests').select(['id', 'file']).where('title', '=', wanted).orderBy('id').limit(MAX_CANDIDATE_TESTS).execute();
   let candidates = await byTitle(title);

@@ -1,3 +1,4 @@
+import { SQLITE_TEXT, type SqlText } from './dialect.js';
 import type { SqliteDatabase } from './open.js';
 import { perConnection } from './per-connection.js';
 import { ValuesWriter } from './run-figures.js';
@@ -12,11 +13,11 @@ import { ValuesWriter } from './run-figures.js';
 // rollups.ts's day length; not imported from there, since rollups.ts imports this file.
 const DAY_MS = 86_400_000;
 
-const COLUMNS = `test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+export const TOTALS_COLUMNS = `test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
   duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at`;
 
 /** The rows of the keys `keyFilter` selects from daily_test_stats (a condition on d.test_id, d.browser). */
-const rebuildSelect = (keyFilter: string) => `
+export const rebuildSelect = (keyFilter: string, t: SqlText = SQLITE_TEXT) => `
   WITH d AS (SELECT * FROM daily_test_stats d WHERE ${keyFilter}),
   edges AS (
     SELECT test_id, browser, first_outcome, last_outcome,
@@ -26,7 +27,7 @@ const rebuildSelect = (keyFilter: string) => `
     FROM d WHERE attempts > 0
   ),
   boundaries AS (
-    SELECT test_id, browser, sum(previous IS NOT NULL AND previous != first_outcome) AS changes,
+    SELECT test_id, browser, sum(${t.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes,
       max(CASE WHEN n = 1 THEN first_outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN last_outcome END) AS last_outcome
     FROM edges GROUP BY test_id, browser
   )
@@ -45,7 +46,7 @@ const rebuildSelect = (keyFilter: string) => `
     GROUP BY d.test_id, d.browser
   ) k`;
 
-export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect('true')}`;
+export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect('true')}`;
 
 // A run later than everything stored for each of its keys adds to the rows; the change between
 // the stored last attempt and the run's first one is counted once.
@@ -159,7 +160,7 @@ export const MOVE_BY_DAYS_SQL = `
 
 // A test whose touched days held all its results has no total left; one seen first on them gets one.
 const DROP_EMPTY = 'DELETE FROM test_totals WHERE runs <= 0 AND (test_id, browser) IN (SELECT test_id, browser FROM temp.rollup_keys)';
-const ADD_NEW_KEYS = `INSERT INTO test_totals (${COLUMNS}) ${rebuildSelect(
+const ADD_NEW_KEYS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect(
   '(d.test_id, d.browser) IN (SELECT k.test_id, k.browser FROM temp.rollup_keys k WHERE NOT EXISTS (SELECT 1 FROM test_totals t WHERE t.test_id = k.test_id AND t.browser = k.browser))',
 )}`;
 
@@ -184,7 +185,7 @@ export function runIsLatestForTotals(sqlite: SqliteDatabase, runId: number): boo
 
 /** Adds a stored run's totals row by row (run-figures.ts TotalRow), when runIsLatestForTotals. */
 export function testTotalsWriter(sqlite: SqliteDatabase): ValuesWriter {
-  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${COLUMNS})`, ADD_TO_TOTALS, 18);
+  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${TOTALS_COLUMNS})`, ADD_TO_TOTALS, 18);
 }
 
 /** Keeps the touched days (temp.rollup_keys) as they are now: call before they are rebuilt. */

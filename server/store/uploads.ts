@@ -1,10 +1,13 @@
 import type { PendingUpload, RecentUpload, ReviewStatus } from '../../core/api/uploads.js';
-import type { Store } from './open.js';
+import type { AnyStore, Store } from './open.js';
+import type { PostgresStore } from './open-postgres.js';
 import { clearRollups, withRollupRefresh } from './rollups.js';
+import { lockRollups, withRollupRefreshPostgres } from './rollups-postgres.js';
+import type { Sql } from './sql.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-function uploadsQuery(store: Store) {
+function uploadsQuery(store: AnyStore) {
   return store.db
     .selectFrom('runs')
     .leftJoin('users as uploader', 'uploader.id', 'runs.uploaded_by')
@@ -72,7 +75,7 @@ function toRecent(row: UploadRow): RecentUpload {
   };
 }
 
-export async function pendingUploads(store: Store): Promise<PendingUpload[]> {
+export async function pendingUploads(store: AnyStore): Promise<PendingUpload[]> {
   const rows = await uploadsQuery(store).where('runs.status', '=', 'pending').orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').execute();
   return rows.map((row) => ({
     id: row.id,
@@ -88,20 +91,20 @@ export async function pendingUploads(store: Store): Promise<PendingUpload[]> {
   }));
 }
 
-export async function recentUploads(store: Store, options: { status?: ReviewStatus; limit: number; offset?: number }): Promise<RecentUpload[]> {
+export async function recentUploads(store: AnyStore, options: { status?: ReviewStatus; limit: number; offset?: number }): Promise<RecentUpload[]> {
   let query = uploadsQuery(store).orderBy('runs.uploaded_at', 'desc').orderBy('runs.id', 'desc').limit(options.limit).offset(options.offset ?? 0);
   if (options.status) query = query.where('runs.status', '=', options.status);
   return (await query.execute()).map(toRecent);
 }
 
 /** How many uploads the recent list holds in all (of one status, if given). */
-export async function recentUploadCount(store: Store, status?: ReviewStatus): Promise<number> {
+export async function recentUploadCount(store: AnyStore, status?: ReviewStatus): Promise<number> {
   let query = store.db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('n'));
   if (status) query = query.where('runs.status', '=', status);
   return (await query.executeTakeFirstOrThrow()).n;
 }
 
-export async function findUpload(store: Store, id: number) {
+export async function findUpload(store: AnyStore, id: number) {
   const row = await uploadsQuery(store).where('runs.id', '=', id).executeTakeFirst();
   if (!row) return null;
   const errors = row.errors_json ? (JSON.parse(row.errors_json) as Array<{ message: string; location: string | null }>) : [];
@@ -123,11 +126,18 @@ export class ReviewError extends Error {
   }
 }
 
+type Review = { id: number; action: 'approve' | 'reject' };
+type Reviewer = { id: number; notes: string | null };
+
 /**
  * Reviews pending runs in one transaction: every change or none. Approving keeps a run;
  * rejecting removes its results from the analytics and keeps the row as an audit record.
+ * On SQLite synchronous, as it always was; on PostgreSQL a promise (reviewUploadsPostgres).
  */
-export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number; action: 'approve' | 'reject' }>, reviewer: { id: number; notes: string | null }, now = Date.now()): void {
+export function reviewUploads(store: Store, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now?: number): void;
+export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now?: number): void | Promise<void>;
+export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now = Date.now()): void | Promise<void> {
+  if (store.dialect === 'postgres') return reviewUploadsPostgres(store, reviews, reviewer, now);
   const find = store.sqlite.prepare('SELECT id, status, is_duplicate FROM runs WHERE id = ?');
   const update = store.sqlite.prepare('UPDATE runs SET status = ?, reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE id = ?');
   const dropResults = store.sqlite.prepare('DELETE FROM results WHERE run_id = ?');
@@ -139,12 +149,7 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number;
       const seen = new Set<number>();
       const rejectedOriginals: number[] = [];
       for (const { id, action } of reviews) {
-        if (seen.has(id)) throw new ReviewError(400, `Upload ${id} is listed twice`);
-        seen.add(id);
-        const run = find.get(id) as { id: number; status: ReviewStatus; is_duplicate: number } | undefined;
-        if (!run) throw new ReviewError(404, `Upload ${id} not found`);
-        if (run.status !== 'pending') throw new ReviewError(409, `Upload ${id} was already ${run.status}`);
-        if (action === 'approve' && run.is_duplicate) throw new ReviewError(400, `Upload ${id} is a duplicate and cannot be approved; reject it instead`);
+        const run = checkReview(seen, id, action, find.get(id) as ReviewedRun | undefined);
         update.run(action === 'approve' ? 'approved' : 'rejected', reviewer.id, now, reviewer.notes, id);
         if (action === 'reject') {
           withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
@@ -157,14 +162,69 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<{ id: number;
     .immediate();
 }
 
+type ReviewedRun = { id: number; status: ReviewStatus; is_duplicate: number };
+
+/** Whether the review may be done (the same rules on both engines); throws a ReviewError if not. */
+function checkReview(seen: Set<number>, id: number, action: Review['action'], run: ReviewedRun | undefined): ReviewedRun {
+  if (seen.has(id)) throw new ReviewError(400, `Upload ${id} is listed twice`);
+  seen.add(id);
+  if (!run) throw new ReviewError(404, `Upload ${id} not found`);
+  if (run.status !== 'pending') throw new ReviewError(409, `Upload ${id} was already ${run.status}`);
+  if (action === 'approve' && run.is_duplicate) throw new ReviewError(400, `Upload ${id} is a duplicate and cannot be approved; reject it instead`);
+  return run;
+}
+
+/**
+ * reviewUploads on PostgreSQL, in one transaction. The rollup lock comes first: reviews,
+ * deletes and imports on any server change the rollups one at a time, and a review sees the
+ * status another server's review left (its run rows are read after the lock).
+ */
+async function reviewUploadsPostgres(store: PostgresStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now: number): Promise<void> {
+  await store.transaction(async (sql) => {
+    await lockRollups(sql);
+    const seen = new Set<number>();
+    const rejectedOriginals: number[] = [];
+    for (const { id, action } of reviews) {
+      const run = checkReview(seen, id, action, await sql.get<ReviewedRun>('SELECT id, status, is_duplicate FROM runs WHERE id = @id FOR UPDATE', { id }));
+      await sql.run('UPDATE runs SET status = @status, reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE id = @id', {
+        status: action === 'approve' ? 'approved' : 'rejected',
+        by: reviewer.id,
+        at: now,
+        notes: reviewer.notes,
+        id,
+      });
+      if (action === 'reject') {
+        await withRollupRefreshPostgres(sql, [id], () => sql.run('DELETE FROM results WHERE run_id = @id', { id }));
+        if (!run.is_duplicate) rejectedOriginals.push(id);
+      }
+    }
+    for (const id of rejectedOriginals) {
+      await sql.run(`UPDATE runs SET status = 'rejected', reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE duplicate_of = @id AND status = 'pending'`, {
+        by: reviewer.id,
+        at: now,
+        notes: reviewer.notes ?? `duplicate of upload ${id}, rejected with it`,
+        id,
+      });
+    }
+  });
+}
+
 /** A run goes with its duplicates: they are copies that show its results. */
-export function deleteRun(store: Store, id: number): boolean {
+export function deleteRun(store: Store, id: number): boolean;
+export function deleteRun(store: AnyStore, id: number): boolean | Promise<boolean>;
+export function deleteRun(store: AnyStore, id: number): boolean | Promise<boolean> {
+  if (store.dialect === 'postgres') {
+    return store.transaction((sql) => withRollupRefreshPostgres(sql, [id], async () => (await sql.run('DELETE FROM runs WHERE id = @id OR duplicate_of = @id', { id })) > 0));
+  }
   const remove = store.sqlite.prepare('DELETE FROM runs WHERE id = ? OR duplicate_of = ?');
   return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run(id, id).changes > 0)).immediate();
 }
 
 /** Every run, result and test identity; users, sessions and tokens stay. */
-export function clearAllData(store: Store): number {
+export function clearAllData(store: Store): number;
+export function clearAllData(store: AnyStore): number | Promise<number>;
+export function clearAllData(store: AnyStore): number | Promise<number> {
+  if (store.dialect === 'postgres') return store.transaction(clearAllPostgres);
   return store.sqlite
     .transaction(() => {
       const runs = (store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
@@ -173,4 +233,14 @@ export function clearAllData(store: Store): number {
       return runs;
     })
     .immediate();
+}
+
+/** clearAllData on PostgreSQL: the same tables in the same order (rollups.ts clearRollups first), after the rollup lock. */
+async function clearAllPostgres(sql: Sql): Promise<number> {
+  await lockRollups(sql);
+  const runs = Number(await sql.value('SELECT count(*) FROM runs'));
+  for (const table of ['daily_test_stats', 'test_totals', 'daily_error_stats', 'error_samples', 'browser_projects', 'attempts', 'results', 'runs', 'tests']) {
+    await sql.run(`DELETE FROM ${table}`);
+  }
+  return runs;
 }

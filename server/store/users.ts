@@ -1,5 +1,6 @@
 import type { Role, User } from '../../core/api/auth.js';
-import type { Store } from './open.js';
+import { isUniqueViolation } from './dialect.js';
+import type { AnyStore } from './open.js';
 
 export class UserExistsError extends Error {
   constructor(username: string) {
@@ -15,12 +16,12 @@ export interface UserRecord extends User {
 
 const columns = ['id', 'username', 'role', 'password_hash', 'created_at'] as const;
 
-export async function countUsers(store: Store): Promise<number> {
+export async function countUsers(store: AnyStore): Promise<number> {
   const row = await store.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function createUser(store: Store, input: { username: string; passwordHash: string; role: Role }, now = Date.now()): Promise<User> {
+export async function createUser(store: AnyStore, input: { username: string; passwordHash: string; role: Role }, now = Date.now()): Promise<User> {
   try {
     const row = await store.db
       .insertInto('users')
@@ -29,17 +30,17 @@ export async function createUser(store: Store, input: { username: string; passwo
       .executeTakeFirstOrThrow();
     return row;
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new UserExistsError(input.username);
+    if (isUniqueViolation(error)) throw new UserExistsError(input.username);
     throw error;
   }
 }
 
-export async function findUser(store: Store, username: string): Promise<UserRecord | null> {
+export async function findUser(store: AnyStore, username: string): Promise<UserRecord | null> {
   const row = await store.db.selectFrom('users').select(columns).where('username', '=', username).executeTakeFirst();
   return row ?? null;
 }
 
-export async function listUsers(store: Store): Promise<UserRecord[]> {
+export async function listUsers(store: AnyStore): Promise<UserRecord[]> {
   return store.db.selectFrom('users').select(columns).orderBy('username').execute();
 }
 
@@ -48,7 +49,7 @@ export async function listUsers(store: Store): Promise<UserRecord[]> {
  * old password may have made one), and lifts any sign-in lock. Returns the tokens revoked, or
  * null when there is no such user.
  */
-export async function setPassword(store: Store, username: string, passwordHash: string): Promise<{ tokensRevoked: number } | null> {
+export async function setPassword(store: AnyStore, username: string, passwordHash: string): Promise<{ tokensRevoked: number } | null> {
   return store.db.transaction().execute(async (trx) => {
     const user = await trx
       .updateTable('users')
@@ -64,7 +65,7 @@ export async function setPassword(store: Store, username: string, passwordHash: 
   });
 }
 
-export async function setRole(store: Store, username: string, role: Role): Promise<boolean> {
+export async function setRole(store: AnyStore, username: string, role: Role): Promise<boolean> {
   return store.db.transaction().execute(async (trx) => {
     const user = await trx.updateTable('users').set({ role, updated_at: Date.now() }).where('username', '=', username).returning('id').executeTakeFirst();
     if (!user) return false;
@@ -74,7 +75,7 @@ export async function setRole(store: Store, username: string, role: Role): Promi
 }
 
 /** Sessions and API tokens go with the user (foreign keys cascade); uploads keep their rows. */
-export async function removeUser(store: Store, username: string): Promise<boolean> {
+export async function removeUser(store: AnyStore, username: string): Promise<boolean> {
   const result = await store.db.deleteFrom('users').where('username', '=', username).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }

@@ -1,7 +1,7 @@
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
 import { ingestValue, type IngestResult } from '../ingest.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
 import { whenWritable } from '../store/waiting-driver.js';
 import { parseUploadBody, type bodyCharset } from '../upload-body.js';
@@ -50,14 +50,16 @@ export interface UploadLimits {
   parseBudgetBytes: number;
 }
 
-export async function runJob(store: Store, job: WriteJob, context: JobContext): Promise<JobValues[WriteJob['kind']]> {
+export async function runJob(store: AnyStore, job: WriteJob, context: JobContext): Promise<JobValues[WriteJob['kind']]> {
   const checkStop = () => {
     if (context.stopping()) throw new WriterStopped();
   };
   checkStop();
-  // Each write is one IMMEDIATE transaction: waiting for the lock happens before any change,
-  // between attempts, with a look at the stop flag.
-  const write = <T>(work: () => T) => whenWritable(work, context.lockWaitMs, { pause() {}, resume: async () => checkStop() });
+  // On SQLite each write is one IMMEDIATE transaction: waiting for the lock happens before any
+  // change, between attempts, with a look at the stop flag. On PostgreSQL there is no lock to
+  // wait for: each write is its own transaction (store.transaction) and runs at once.
+  const write = <T>(work: () => T | Promise<T>): Promise<T> =>
+    store.dialect === 'sqlite' ? whenWritable(work as () => T, context.lockWaitMs, { pause() {}, resume: async () => checkStop() }) : Promise.resolve().then(work);
   switch (job.kind) {
     case 'upload': {
       const limits = context.uploadLimits;

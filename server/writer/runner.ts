@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
 import type { IngestResult } from '../ingest.js';
-import type { Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import type { bodyCharset } from '../upload-body.js';
 import { errorOf, failureOf, runJob, WriterStopped, type JobValues, type WriteJob } from './jobs.js';
 import type { WriterData, WriterReply, WriterRequest } from './worker.js';
@@ -56,7 +56,7 @@ export function writerHeapMb(maxUploadBytes: number): number {
 }
 
 export function createWriter(
-  store: Store,
+  store: AnyStore,
   options: { worker?: boolean; lockWaitMs?: number; maxQueuedUploads?: number; maxQueuedBytes?: number; maxUploadBytes?: number } = {},
 ): Writer {
   const lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
@@ -64,11 +64,11 @@ export function createWriter(
   const maxUploads = options.maxQueuedUploads ?? MAX_QUEUED_UPLOADS;
   const maxBytes = options.maxQueuedBytes ?? MAX_QUEUED_UPLOAD_BYTES;
   const queued = { uploads: 0, bytes: 0 };
-  const useWorker = (options.worker ?? true) && store.path !== ':memory:' && store.path !== '';
+  const useWorker = (options.worker ?? true) && (store.dialect === 'postgres' || (store.path !== ':memory:' && store.path !== ''));
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const stopping = () => Atomics.load(flag, 0) === 1;
   const uploadLimits = { maxUploadBytes, parseBudgetBytes: (writerHeapMb(maxUploadBytes) / 2) * 1024 * 1024 };
-  const worker = useWorker ? new WriterThread({ path: store.path, stop: flag.buffer as SharedArrayBuffer, lockWaitMs, uploadLimits }, maxUploadBytes) : null;
+  const worker = useWorker ? new WriterThread({ location: store.location, stop: flag.buffer as SharedArrayBuffer, lockWaitMs, uploadLimits }, maxUploadBytes) : null;
   // Without a file to share (an in-memory store), the jobs run here, one at a time.
   let inline: Promise<unknown> = Promise.resolve();
   const run = <K extends WriteJob['kind']>(job: Extract<WriteJob, { kind: K }>, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> => {

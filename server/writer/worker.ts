@@ -5,7 +5,7 @@
  * server's event loop. See runner.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../store/open.js';
+import { openAnyStore } from '../store/open-any.js';
 import { failureOf, runJob, type JobFailure, type UploadLimits, type WriteJob } from './jobs.js';
 
 export interface WriterRequest {
@@ -16,7 +16,8 @@ export interface WriterRequest {
 export type WriterReply = { id: number; value: unknown } | { id: number; failure: JobFailure };
 
 export interface WriterData {
-  path: string;
+  /** What openAnyStore opens: the database file, or a PostgreSQL URL (never printed: it may hold a password). */
+  location: string;
   /** Int32Array over it: [0] is 1 once the server is stopping. */
   stop: SharedArrayBuffer;
   lockWaitMs: number;
@@ -28,20 +29,24 @@ if (!port) throw new Error('writer worker: not started as a worker thread');
 const data = workerData as WriterData;
 const stop = new Int32Array(data.stop);
 // busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
-const store = openStore(data.path, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
+// Opened once; a job waits for it (a PostgreSQL pool connects asynchronously).
+const opening = openAnyStore(data.location, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
+// A store that cannot be opened fails each job with its error, rather than an unhandled rejection.
+opening.catch(() => {});
 const context = { stopping: () => Atomics.load(stop, 0) === 1, lockWaitMs: data.lockWaitMs, uploadLimits: data.uploadLimits };
 
-// One job at a time, in the order they came: SQLite has one writer anyway.
+// One job at a time, in the order they came: SQLite has one writer anyway (on PostgreSQL, other
+// servers' writers run beside this one; the locks in write-run-postgres.ts keep them apart).
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
     let reply: WriterReply;
     try {
-      reply = { id: request.id, value: await runJob(store, request.job, context) };
+      reply = { id: request.id, value: await runJob(await opening, request.job, context) };
     } catch (error) {
       reply = { id: request.id, failure: failureOf(error) };
     }
     port.postMessage(reply);
-    if (context.stopping()) await store.close();
+    if (context.stopping()) await (await opening.catch(() => null))?.close();
   });
 });
