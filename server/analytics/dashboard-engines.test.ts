@@ -188,6 +188,27 @@ describeEachEngine('dashboard, flaky and trend reads', (engine) => {
     }
   }, 60_000);
 
+  it('answers of different branches asked at once each read their own branch (its days are per connection)', async () => {
+    const asks = (s: AnyStore) => [
+      () => QUERIES.dashboard(s, { days: 30, now: NOW, branch: 'main' }),
+      () => QUERIES.dashboard(s, { days: 30, now: NOW, branch: feature }),
+      () => QUERIES.flakyTestsPage(s, { ...FLAKY, days: 7, branch: 'main' }),
+      () => QUERIES.flakyTestsPage(s, { ...FLAKY, days: 7, branch: feature }),
+      () => QUERIES.flakyTrends(s, { ...TRENDS, branch: 'main' }),
+      () => QUERIES.flakyTrends(s, { ...TRENDS, branch: feature }),
+    ];
+    const oneByOne: unknown[] = [];
+    for (const ask of asks(store)) {
+      forgetTrendRows();
+      oneByOne.push(await ask());
+    }
+    forgetTrendRows();
+    const atOnce = await Promise.all(asks(store).map((ask) => ask()));
+    expect(atOnce).toEqual(oneByOne);
+    expect(oneByOne[0]).not.toEqual(oneByOne[1]);
+    expect(oneByOne[2]).not.toEqual(oneByOne[3]);
+  }, 60_000);
+
   it('flaky groups of a window and of all time', async () => {
     for (const days of [0, 7, 30]) {
       const groups = await same((s) => QUERIES.flakyGroups(s, { days, now: NOW }));

@@ -1,7 +1,7 @@
 import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/formulas.js';
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/analytics.js';
-import type { AnyStore, Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { onOneConnection } from '../store/one-connection.js';
 import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
@@ -74,10 +74,10 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const totals = windowTotals(rows);
   return {
     days,
-    summary: [{ total_runs: await windowRunCount(asSqlite(store), window, branch), ...totals.summary }],
+    summary: [{ total_runs: await windowRunCount(store, window, branch), ...totals.summary }],
     browserComparison: totals.browsers,
     flakyTests: mostCritical.map(summary),
-    recentRuns: (await recentRuns(asSqlite(store), window, 10, branch)).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
+    recentRuns: (await recentRuns(store, window, 10, branch)).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
     slowTests: slowest(slowRows, name, await browserProjects(store)),
     flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
     flakyCount: distinctTests(flaky),
@@ -88,10 +88,6 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     stored: await storedRuns(store, branch),
   };
 }
-
-// store/analytics.ts's windowRunCount, storedRunSpan and recentRuns take both engines' stores
-// once their port (branch reads1) is merged; until then their type asks for SQLite's.
-const asSqlite = (store: AnyStore) => store as Store;
 
 async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<number, { title: string; file: string; title_path: string }>> {
   const names = new Map<number, { title: string; file: string; title_path: string }>();
@@ -104,7 +100,7 @@ const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map
 
 /** The window before, of the same length, from the same rollup and by the same rules; null when it holds no runs. */
 async function previousPeriod(store: AnyStore, range: DayRange, branch: string | null): Promise<PreviousPeriod | null> {
-  const runs = await windowRunCount(asSqlite(store), range, branch);
+  const runs = await windowRunCount(store, range, branch);
   if (runs === 0) return null;
   const rows = await scanWindow(store, range, branch);
   const { summary } = windowTotals(rows);
@@ -121,7 +117,7 @@ async function previousPeriod(store: AnyStore, range: DayRange, branch: string |
 }
 
 async function storedRuns(store: AnyStore, branch: string | null) {
-  const span = await storedRunSpan(asSqlite(store), branch);
+  const span = await storedRunSpan(store, branch);
   return { runs: span.runs, newest: span.newest === null ? null : isoTime(span.newest), oldest: span.oldest === null ? null : isoTime(span.oldest) };
 }
 

@@ -116,6 +116,8 @@ function allTimeRollup(store: AnyStore): Promise<boolean> {
         ? Promise.resolve(true)
         : store.sql.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'test_totals'").then((found) => found !== undefined);
     hasTotals.set(base, known);
+    // A failed look-up (a closed store) is asked again next time, not kept.
+    known.catch(() => hasTotals.delete(base));
   }
   return known;
 }
