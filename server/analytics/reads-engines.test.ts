@@ -8,17 +8,14 @@ import type { GateTest } from '../../core/gate/types.js';
 import { ingestFile } from '../ingest.js';
 import {
   browserTotals,
-  loadTestBrowserTotals,
-  loadTestBrowserTotalsOf,
   recentRuns,
   storedRunSpan,
-  testBrowserTotals,
-  testBrowserTotalsOf,
   windowRunCount,
   windowSummary,
   type TestBrowserTotals,
 } from '../store/analytics.js';
 import { gateHistories } from '../store/gate-history.js';
+import { pairTotals, pairTotalsOf } from '../store/pair-totals.js';
 import { openStore, type AnyStore, type Store } from '../store/open.js';
 import { activeQuarantine, addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
 import { loadTestHistory } from '../store/test-history.js';
@@ -234,17 +231,19 @@ describeEachEngine('report, run, gate and branch reads on one history', (engine)
     if (publicReports().length > 0) expect(facts.shardedBuilds).toBe(1);
   });
 
-  it('the flaky reads’ totals per test and browser (async, for analytics/flaky.ts)', async () => {
+  it('the flaky reads’ totals per test and browser (pair-totals.ts, for analytics/flaky.ts)', async () => {
     const all = { from: 0, to: 10_000_000 };
-    const every = await loadTestBrowserTotals(store, all, false);
+    const every = await pairTotals(store, all, false);
     const byKey = (rows: TestBrowserTotals[]) => [...rows].sort((a, b) => a.test_id - b.test_id || (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0));
-    expect(byKey(every)).toEqual(byKey(testBrowserTotals(sqlite, all, false)));
+    expect(byKey(every)).toEqual(byKey(await pairTotals(sqlite, all, false)));
     expect(every.reduce((n, t) => n + t.runs, 0)).toBe(facts.results);
-    const flaky = await loadTestBrowserTotals(store, all, true);
+    const flaky = await pairTotals(store, all, true);
     expect(flaky.length).toBeGreaterThan(0);
-    expect(byKey(flaky)).toEqual(byKey(testBrowserTotals(sqlite, all, true)));
+    expect(byKey(flaky)).toEqual(byKey(await pairTotals(sqlite, all, true)));
     const ids = flaky.slice(0, 3).map((t) => t.test_id);
-    expect(byKey(await loadTestBrowserTotalsOf(store, all, ids))).toEqual(byKey(testBrowserTotalsOf(sqlite, all, ids)));
+    const some = await pairTotalsOf(store, all, ids);
+    expect(new Set(some.map((t) => t.test_id))).toEqual(new Set(ids));
+    expect(byKey(some)).toEqual(byKey(await pairTotalsOf(sqlite, all, ids)));
   });
 
   it('test history of the AI analysis: the same entries', async () => {

@@ -1,12 +1,9 @@
 import { SLOW_MS, VERY_SLOW_MS } from '../../core/analytics/formulas.js';
 import type { RecentRun, RunShard, SlowTest, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
-import type { AnyStore, SqliteDatabase, Store } from './open.js';
+import type { AnyStore } from './open.js';
 import { DAY_MS } from './rollups.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
-import { ensureBranchDays, onBranch } from './branch-days.js';
 import { readsText, sqlText, type DialectName } from './dialect.js';
-import { perConnection } from './per-connection.js';
-import type { Sql } from './sql.js';
 
 /** A range of UTC day numbers, both ends included. */
 export interface DayRange {
@@ -34,35 +31,6 @@ export interface TestBrowserTotals {
   duration_max: number;
 }
 
-// Per test and browser over a window of days: sums of the daily rollup, plus the pass/fail
-// changes between consecutive days (the last attempt of one day against the first of the next).
-export function totalsSql(dialect: DialectName): string {
-  const t = sqlText(dialect);
-  return `
-  WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to),
-  boundaries AS (
-    SELECT test_id, browser, sum(${t.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes
-    FROM (SELECT test_id, browser, first_outcome, LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous FROM w WHERE attempts > 0) days
-    GROUP BY test_id, browser
-  ),
-  totals AS (
-    SELECT test_id, browser, sum(runs) AS runs, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
-      sum(passed_on_retry) AS passed_on_retry, sum(scored_passed) AS scored_passed, sum(scored_failed) AS scored_failed,
-      sum(attempts) AS attempts, sum(changes) AS changes, sum(duration_sum) AS duration_sum, sum(timed_runs) AS timed_runs,
-      max(duration_max) AS duration_max
-    FROM w GROUP BY test_id, browser
-  )
-  SELECT t.id AS test_id, t.title AS test_title, t.title_path, t.file AS test_file, totals.browser, totals.runs, totals.passed, totals.failed,
-    totals.skipped, totals.passed_on_retry, totals.scored_passed, totals.scored_failed, totals.attempts,
-    totals.changes + coalesce(b.changes, 0) AS changes, totals.duration_sum, totals.timed_runs, totals.duration_max
-  FROM totals
-  JOIN tests t ON t.id = totals.test_id
-  LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
-}
-
-/** totalsSql on SQLite (store/flaky-page.ts reads it). */
-export const TOTALS_SQL = totalsSql('sqlite');
-
 /** Names of affected tests listed per error pattern; the count says how many there are. */
 export const AFFECTED_TESTS_LISTED = 20;
 
@@ -73,7 +41,6 @@ export const AFFECTED_TESTS_LISTED = 20;
 function textsFor(dialect: DialectName) {
   const t = sqlText(dialect);
   const r = readsText(dialect);
-  const totals = totalsSql(dialect);
   // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`;
   // Grouped by test and browser: the test's and the browser's project columns are one per group.
@@ -92,10 +59,6 @@ function textsFor(dialect: DialectName) {
       coalesce(sum(${t.boolInt(`avg_duration > ${VERY_SLOW_MS}`)}), 0) AS very_slow
     FROM (${avgDurations}) averages`;
   return {
-    totals,
-    flakyTotals: `SELECT * FROM (${totals}) w WHERE scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)`,
-    // The same, for some tests only (JSON array of ids): the trends of one page of the flaky list.
-    totalsOf: totals.replace('WHERE day BETWEEN @from AND @to', `WHERE day BETWEEN @from AND @to AND ${t.inJsonNumbers('test_id', '@ids')}`),
     runCount: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS n FROM runs WHERE ${runFilter}`,
     // Every run the analytics count, whatever the window (a build's shards once): what an empty window points to.
     storedRuns: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected' AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`,
@@ -145,47 +108,7 @@ function textsFor(dialect: DialectName) {
 const TEXTS = { sqlite: textsFor('sqlite'), postgres: textsFor('postgres') };
 const textsOf = (store: AnyStore) => TEXTS[store.dialect];
 
-// testBrowserTotals and testBrowserTotalsOf stay synchronous on SQLite's connection for their
-// callers (analytics/flaky.ts, flaky-page.ts: another branch ports them); the async
-// loadTestBrowserTotals and loadTestBrowserTotalsOf below are the same on either engine.
-const sqliteTotals = perConnection((sqlite: SqliteDatabase) => {
-  ensureBranchDays(sqlite);
-  return {
-    totals: sqlite.prepare(TEXTS.sqlite.totals),
-    flakyTotals: sqlite.prepare(TEXTS.sqlite.flakyTotals),
-    totalsOf: sqlite.prepare(TEXTS.sqlite.totalsOf),
-    branchTotalsOf: sqlite.prepare(onBranch(TEXTS.sqlite.totalsOf)),
-  };
-});
-
 const bounds = (range: DayRange) => ({ from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
-
-export function testBrowserTotals(store: Store, range: DayRange, onlyFlaky: boolean): TestBrowserTotals[] {
-  const s = sqliteTotals(store.sqlite);
-  return (onlyFlaky ? s.flakyTotals : s.totals).all(bounds(range)) as TestBrowserTotals[];
-}
-
-/** `branch`: one branch, whose days fillBranchDays has made for `range`; null: every branch. */
-export function testBrowserTotalsOf(store: Store, range: DayRange, testIds: readonly number[], branch: string | null = null): TestBrowserTotals[] {
-  const s = sqliteTotals(store.sqlite);
-  return (branch !== null ? s.branchTotalsOf : s.totalsOf).all({ ...bounds(range), ids: JSON.stringify(testIds) }) as TestBrowserTotals[];
-}
-
-/** testBrowserTotals on either engine. */
-export async function loadTestBrowserTotals(store: AnyStore, range: DayRange, onlyFlaky: boolean): Promise<TestBrowserTotals[]> {
-  const s = textsOf(store);
-  return store.sql.all<TestBrowserTotals>(onlyFlaky ? s.flakyTotals : s.totals, bounds(range));
-}
-
-/**
- * testBrowserTotalsOf on either engine. With a branch it reads the branch's days (branch-days.ts
- * onBranch), which live per connection: `sql` is then the connection (transaction) that filled them.
- */
-export async function loadTestBrowserTotalsOf(store: AnyStore, range: DayRange, testIds: readonly number[], branch: string | null = null, sql: Sql = store.sql): Promise<TestBrowserTotals[]> {
-  const text = branch !== null ? BRANCH_TOTALS_OF[store.dialect] : textsOf(store).totalsOf;
-  return sql.all<TestBrowserTotals>(text, { ...bounds(range), ids: JSON.stringify(testIds) });
-}
-const BRANCH_TOTALS_OF = { sqlite: onBranch(TEXTS.sqlite.totalsOf), postgres: onBranch(TEXTS.postgres.totalsOf) };
 
 export async function windowSummary(store: AnyStore, range: DayRange) {
   const s = textsOf(store);

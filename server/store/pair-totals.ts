@@ -6,8 +6,7 @@ import type { AnyStore } from './open.js';
 /**
  * Per test and browser over a window of days, on either engine: sums of the daily rollup, plus
  * the pass/fail changes between consecutive days (the last attempt of one day against the first
- * of the next). The same figures as analytics.ts's TOTALS_SQL (SQLite's text), which the flaky
- * list (flaky-page.ts) and flaky.ts read through here.
+ * of the next): what the flaky list (flaky-page.ts) and flaky.ts read.
  * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
  */
 export function totalsSql(dialect: DialectName, ofIds = false): string {
