@@ -87,6 +87,7 @@ export function postgresError(shownUrl: string, error: unknown): StoreError {
     return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text || code}; check that the server runs and the URL's host and port`, 'unavailable');
   }
   if (code === '28P01' || code === '28000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; check the user and password`, 'unavailable');
+  if (code === '25006') return new StoreError(`PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only): ${text}; point the URL at the primary`, 'unavailable');
   if (code === '3D000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; create it first (createdb)`, 'unavailable');
   return new StoreError(`PostgreSQL at ${shownUrl}: ${text}`, 'unavailable');
 }
