@@ -20,6 +20,13 @@ export interface PostgresOptions {
   max?: number;
   /** How long to wait for a connection before saying the server cannot be reached. */
   connectTimeoutMs?: number;
+  /**
+   * false: open the database as it is, without migrating it (nor connecting before the first
+   * query), for a reader that checks the schema version itself (mcp, like SQLite's read-only open).
+   */
+  migrate?: boolean;
+  /** Every transaction read-only: PostgreSQL refuses a write, as a SQLite file opened read-only does (mcp). */
+  readOnly?: boolean;
 }
 
 // Any fixed number: every flakeboard process migrating the same database takes the same lock.
@@ -37,6 +44,7 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'flakeboard',
     types: POSTGRES_TYPES,
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   // An idle connection the server drops (a restart) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
@@ -52,7 +60,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const shown = redactUrl(url);
   const pool = createPool(url, options);
   try {
-    await migratePostgres(pool, shown);
+    if (options.migrate !== false) await migratePostgres(pool, shown);
   } catch (error) {
     await pool.end();
     throw error instanceof StoreError ? error : postgresError(shown, error);
