@@ -1,12 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { createTestTarget, type TestTarget } from '../../fixtures/testing/engines.js';
 import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixtures/testing/postgres.js';
 import { ownReports } from '../../fixtures/testing/public-reports.js';
 import { startServe } from '../../fixtures/testing/serve-process.js';
+import { POSTGRES_LOCK_ROLLUPS } from '../../server/store/dialect.js';
 import { describePostgresTrouble } from './import.js';
 
 const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });
@@ -32,6 +34,8 @@ onPostgres('import on PostgreSQL', () => {
   beforeAll(async () => {
     target = await createTestTarget('postgres');
     url = target.target;
+    // Migrated once here, so each test may run alone.
+    await (await target.open()).close();
     dir = mkdtempSync(join(tmpdir(), 'flakeboard-import-pg-'));
   });
   afterAll(async () => {
@@ -86,8 +90,7 @@ onPostgres('import on PostgreSQL', () => {
     expect(await count('runs')).toBe(runsBefore + 5);
     // Only the original has results of its own; the duplicates point at it.
     expect(await count('results')).toBe(resultsBefore + originals[0]!.tests);
-    const dupes = await queryRows<{ duplicate_of: number | null }>(url, 'SELECT duplicate_of FROM runs WHERE id > $1 ORDER BY id', [originals[0]!.runId! - 1]);
-    expect(dupes.filter((d) => d.duplicate_of === originals[0]!.runId)).toHaveLength(4);
+    expect(await queryRows(url, 'SELECT count(*) AS n FROM runs WHERE duplicate_of = $1', [originals[0]!.runId])).toEqual([{ n: 4 }]);
   });
 
   it('a bad report stores nothing and is named', async () => {
@@ -119,6 +122,37 @@ onPostgres('import on PostgreSQL', () => {
       await queryRows(POSTGRES_URL, `ALTER DATABASE ${new URL(url).pathname.slice(1)} RESET default_transaction_read_only`);
     }
     expect(await count('runs')).toBe(runsBefore);
+  });
+
+  it('the connection ended while a report is stored (a restart, a failover): one line that says so, nothing stored', async () => {
+    const runsBefore = await count('runs');
+    const resultsBefore = await count('results');
+    const file = join(dir, 'cut-off.json');
+    writeFileSync(file, readFileSync(ownReports()[1]!, 'utf8').replace(/"title": ?"/g, '"title": "cut off '));
+    // Another writer holds the rollup lock: the import has written its results and waits inside its transaction.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(POSTGRES_LOCK_ROLLUPS);
+      const importing = runCli(['import', file, '--db', url, '--branch', 'main', '--commit', 'abc1234', '--approve'], { env });
+      let waiting: number[] = [];
+      for (let i = 0; i < 200 && waiting.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // From another connection: inside the holder's transaction pg_stat_activity is one snapshot.
+        waiting = (await queryRows<{ pid: number }>(url, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).map((r) => r.pid);
+      }
+      expect(waiting).toHaveLength(1);
+      await queryRows(url, 'SELECT pg_terminate_backend($1)', [waiting[0]]);
+      const r = await importing;
+      expect(r.exitCode).toBe(1);
+      // pg says it with a message only (no SQLSTATE reaches a query whose connection was ended).
+      expect(r.stderr.trim()).toBe(`✗ ${file}: lost the connection to PostgreSQL at ${url} (Connection terminated unexpectedly); nothing was stored: check that the server runs, then import again`);
+    } finally {
+      await holder.query('COMMIT').catch(() => {});
+      await holder.end();
+    }
+    expect([await count('runs'), await count('results')]).toEqual([runsBefore, resultsBefore]);
   });
 });
 
