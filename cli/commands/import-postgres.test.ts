@@ -76,12 +76,39 @@ onPostgres('import on PostgreSQL', () => {
   });
 
   it('five concurrent imports of the same report store one run and four duplicates', async () => {
+    // Reports the database has not seen: the own report with every title changed; its tests are
+    // stored first from a copy a day earlier, so the five imports write their results side by side
+    // (no new-tests lock orders them) and reach the duplicate check together.
+    const text = readFileSync(ownReports()[0]!, 'utf8').replace(/"title": ?"/g, '"title": "concurrent ');
+    const earlier = join(dir, 'concurrent-earlier.json');
+    writeFileSync(earlier, text.replaceAll('"2026-11-21T', '"2026-11-20T'));
+    const file = join(dir, 'concurrent.json');
+    writeFileSync(file, text);
+    const first = (await importJson([earlier], ['--approve'])).outcomes[0];
+    expect([first?.duplicate, first?.error]).toEqual([false, undefined]);
     const runsBefore = await count('runs');
     const resultsBefore = await count('results');
-    // A report the database has not seen: the own report with every title changed.
-    const file = join(dir, 'concurrent.json');
-    writeFileSync(file, readFileSync(ownReports()[0]!, 'utf8').replace(/"title": ?"/g, '"title": "concurrent '));
-    const all = await Promise.all(Array.from({ length: 5 }, () => importJson([file])));
+    // Another writer holds the rollup lock until all five wait on a lock: without the report lock
+    // they would all have found no original by then, and all five be stored as originals.
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    let all: Awaited<ReturnType<typeof importJson>>[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query(POSTGRES_LOCK_ROLLUPS);
+      const importing = Promise.all(Array.from({ length: 5 }, () => importJson([file], ['--approve'])));
+      let waiting = 0;
+      for (let i = 0; i < 300 && waiting < 5; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        waiting = (await queryRows(url, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length;
+      }
+      expect(waiting).toBe(5);
+      await holder.query('COMMIT');
+      all = await importing;
+    } finally {
+      await holder.query('COMMIT').catch(() => {});
+      await holder.end();
+    }
     for (const r of all) expect([r.exitCode, r.stderr]).toEqual([0, '']);
     const outcomes = all.map((r) => r.outcomes[0]!);
     const originals = outcomes.filter((o) => !o.duplicate);
