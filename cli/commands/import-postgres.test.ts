@@ -120,6 +120,14 @@ onPostgres('import on PostgreSQL', () => {
     expect(await queryRows(url, 'SELECT count(*) AS n FROM runs WHERE duplicate_of = $1', [originals[0]!.runId])).toEqual([{ n: 4 }]);
   });
 
+  it('reads the database from FLAKEBOARD_DATABASE_URL without --db, as a team server is started', async () => {
+    const r = await runCli(['import', ownReports()[0]!, '--json', '--branch', 'main', '--commit', 'abc1234'], { env: { ...env, FLAKEBOARD_DATABASE_URL: url } });
+    expect([r.exitCode, r.stderr]).toEqual([0, '']);
+    const [outcome] = JSON.parse(r.stdout) as Outcome[];
+    const stored = await queryRows<{ id: number }>(url, 'SELECT id FROM runs WHERE id = $1', [outcome!.runId]);
+    expect(stored).toEqual([{ id: outcome!.runId }]);
+  });
+
   it('a bad report stores nothing and is named', async () => {
     const runsBefore = await count('runs');
     const resultsBefore = await count('results');

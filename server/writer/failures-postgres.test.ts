@@ -7,6 +7,7 @@ import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixt
 import { registerErrorHandler } from '../plugins/error-handler.js';
 import { POSTGRES_LOCK_ROLLUPS } from '../store/dialect.js';
 import type { AnyStore } from '../store/open.js';
+import { errorOf, failureOf } from './jobs.js';
 import { createWriter, type Writer } from './runner.js';
 
 const bytes = (title: string) => Buffer.from(JSON.stringify({ testResults: smallReport(title, 'failed'), metadata: { fileName: `${title}.json` } }));
@@ -126,5 +127,33 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
       await app.close();
       await writer.stop();
     }
+  });
+});
+
+describe("a database failure as it crosses the writer's thread boundary", () => {
+  // failureOf in the worker, errorOf in the server, then the server's error handler.
+  async function answerFor(error: unknown) {
+    const app = Fastify();
+    registerErrorHandler(app);
+    const failure = JSON.parse(JSON.stringify(failureOf(error))) as ReturnType<typeof failureOf>;
+    app.get('/', async () => {
+      throw errorOf(failure);
+    });
+    const res = await app.inject({ method: 'GET', url: '/' });
+    await app.close();
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> };
+  }
+  const withCode = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+  it("keeps PostgreSQL's and SQLite's meaning: full 507, unreachable or read-only 503, anything else 500", async () => {
+    const full = { status: 507, body: { error: 'The server cannot store data: its disk is full. Nothing was stored.' } };
+    expect(await answerFor(withCode('53100', 'could not extend file "base/16384/16385": No space left on device'))).toEqual(full);
+    expect(await answerFor(withCode('SQLITE_FULL', 'database or disk is full'))).toEqual(full);
+    const unavailable = { status: 503, body: UNAVAILABLE };
+    expect(await answerFor(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toEqual(unavailable);
+    expect(await answerFor(withCode('57P01', 'terminating connection due to administrator command'))).toEqual(unavailable);
+    expect(await answerFor(withCode('SQLITE_BUSY', 'database is locked'))).toEqual(unavailable);
+    expect(await answerFor(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    expect(await answerFor(withCode('42P01', 'relation "runs" does not exist'))).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 });
