@@ -96,6 +96,23 @@ onPostgres('mcp on PostgreSQL', () => {
     expect(onPostgres.stderr()).toContain(`flakeboard mcp: answering MCP on stdio from ${copy.store.target} (read-only)`);
   });
 
+  it('a client that closes stdin still gets the answers under way, and the process ends at once (idle connections do not hold it)', async () => {
+    const messages = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'diagnose_test', arguments: { file: CHECKOUT, title: 'applies a discount code' } } },
+    ];
+    const started = performance.now();
+    const r = await runCli(['mcp', '--db', url], { env: cleanEnv(), input: messages.map((m) => JSON.stringify(m)).join('\n') + '\n' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Idle pooled connections kept it alive for pg's idle timeout (10 s) after the last answer; now it ends at once.
+    expect(performance.now() - started).toBeLessThan(8_000);
+    const lines = r.stdout.split('\n').map((line) => JSON.parse(line) as { id: number; result: { isError?: boolean; structuredContent?: { test: unknown } } });
+    expect(lines.map((l) => l.id)).toEqual([1, 2]);
+    expect(lines[1]!.result.isError).toBeFalsy();
+    expect(lines[1]!.result.structuredContent!.test).toMatchObject({ title: 'applies a discount code' });
+  });
+
   it('never migrates: an empty database, an older or a newer schema is named and left as it is', async () => {
     const latest = MIGRATIONS.at(-1)!.version;
     const empty = await createTestTarget('postgres');

@@ -70,12 +70,13 @@ const stderrLog = {
 /**
  * Read-only, the database is never migrated: one of an older or newer schema is named, not
  * misread. PostgreSQL: a pool of two (one agent asks one thing at a time), every transaction
- * read-only, its schema version read before anything else.
+ * read-only, its schema version read before anything else; idle connections do not keep the
+ * process alive, so it ends when the client closes stdin, as on a file.
  */
 async function openReadOnly(target: string): Promise<AnyStore> {
   if (isPostgresUrl(target)) {
     const { openPostgres, postgresError, postgresSchemaVersion } = await import('../server/store/open-postgres.js');
-    const store = await openPostgres(target, { max: 2, migrate: false, readOnly: true });
+    const store = await openPostgres(target, { max: 2, migrate: false, readOnly: true, exitOnIdle: true });
     let have: number;
     try {
       have = await postgresSchemaVersion(store.pool);

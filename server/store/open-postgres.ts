@@ -27,6 +27,8 @@ export interface PostgresOptions {
   migrate?: boolean;
   /** Every transaction read-only: PostgreSQL refuses a write, as a SQLite file opened read-only does (mcp). */
   readOnly?: boolean;
+  /** Idle connections do not keep the process alive (mcp ends when its client closes stdin, as it does on a file). */
+  exitOnIdle?: boolean;
 }
 
 // Any fixed number: every flakeboard process migrating the same database takes the same lock.
@@ -45,6 +47,7 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
     application_name: 'flakeboard',
     types: POSTGRES_TYPES,
     ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    ...(options.exitOnIdle ? { allowExitOnIdle: true } : {}),
   });
   // An idle connection the server drops (a restart) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
