@@ -2,22 +2,13 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { isLoopback } from '../server/plugins/security.js';
-import { isPostgresUrl, redactUrl } from '../server/store/dialect.js';
+import { isPostgresUrl } from '../server/store/dialect.js';
 
 export const DEFAULT_DB = '.flakeboard/flakeboard.db';
 
 /** --db, shared by every command that opens the store. */
 export function dbOption(): Option {
   return new Option('--db <path>', 'SQLite database file, or a postgres:// URL (also FLAKEBOARD_DATABASE_URL)').env('FLAKEBOARD_DB').default(DEFAULT_DB);
-}
-
-/**
- * The SQLite file a command that works on SQLite only opens (import and mcp until their queries
- * are ported, backup for good): a PostgreSQL URL is refused with one line that says so.
- */
-export function resolveDbPath(db: string | undefined, command = 'this command'): string {
-  if (db !== undefined && isPostgresUrl(db)) throw new PostgresNotServedError(redactUrl(db), command);
-  return resolve(db ?? DEFAULT_DB);
 }
 
 export type DatabaseTarget = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
@@ -31,14 +22,6 @@ export function resolveDatabase(db: string | undefined): DatabaseTarget {
 export function resolveDbTarget(db: string | undefined): string {
   const target = resolveDatabase(db);
   return target.kind === 'postgres' ? target.url : target.path;
-}
-
-export class PostgresNotServedError extends Error {
-  readonly exitCode = 2;
-  constructor(url: string, command = 'this command') {
-    super(`${command} cannot use PostgreSQL (${url}) yet: it works on a SQLite file only`);
-    this.name = 'PostgresNotServedError';
-  }
 }
 
 /**

@@ -55,7 +55,7 @@ beforeAll(async () => {
   const store = openStore(db);
   MESSAGES.forEach((message, i) => ingestValue(store, report(message, i + 1), { fileName: `run-${i}.json`, approve: true, fallbackGit: () => ({ branch: 'main', commit: `0123abc\n${INJECTION}` }) }));
   await store.close();
-  source = openLocalSource(db);
+  source = await openLocalSource(db);
   const [a, b] = InMemoryTransport.createLinkedPair();
   await createMcpServer(source, { version: 'test' }).connect(a);
   client = new Client({ name: 'hostile-test', version: '1' });

@@ -3,22 +3,22 @@ import type { FastifyBaseLogger } from 'fastify';
 import { QUERIES } from '../server/analytics/queries.js';
 import { analyseTest } from '../server/ai/analyse.js';
 import { MIGRATIONS } from '../server/store/migrations.js';
-import { openStore, schemaVersion, type Store } from '../server/store/open.js';
+import { isPostgresUrl } from '../server/store/dialect.js';
+import { openStore, schemaVersion, type AnyStore } from '../server/store/open.js';
 import { listQuarantine } from '../server/store/quarantine.js';
 import { findUpload, recentUploadCount, recentUploads } from '../server/store/uploads.js';
 import type { HistorySource } from './source.js';
 
 /**
- * The history in a database file, opened read-only: the same query functions the API routes
- * run (server/analytics/queries.ts, server/store/*), on this thread, for one agent at a time.
+ * The history in a database file or a PostgreSQL database (a postgres:// URL), opened
+ * read-only: the same query functions the API routes run (server/analytics/queries.ts,
+ * server/store/*), on this thread, for one agent at a time.
  */
-export function openLocalSource(path: string, options: { now?: () => number } = {}): HistorySource {
+export async function openLocalSource(target: string, options: { now?: () => number } = {}): Promise<HistorySource> {
   const now = options.now ?? Date.now;
-  if (!existsSync(path)) throw new Error(`no database at ${path}: point --db at the file the runs are stored in (FLAKEBOARD_DB), or ask a server with --server`);
-  const store = openStore(path, { readonly: true, busyTimeoutMs: 5_000 });
-  checkSchema(store);
+  const store = await openReadOnly(target);
   return {
-    where: path,
+    where: store.target,
     async flakyTests(q) {
       return QUERIES.flakyTestsPage(store, {
         days: q.days,
@@ -67,12 +67,36 @@ const stderrLog = {
   warn: (obj: unknown, message?: string) => process.stderr.write(`flakeboard mcp: ${message ?? ''} ${JSON.stringify(obj)}\n`),
 } as unknown as Pick<FastifyBaseLogger, 'warn'>;
 
-/** Read-only, the file is never migrated: an older one is named, not misread. */
-function checkSchema(store: Store): void {
-  const have = schemaVersion(store.sqlite);
+/**
+ * Read-only, the database is never migrated: one of an older or newer schema is named, not
+ * misread. PostgreSQL: a pool of two (one agent asks one thing at a time), every transaction
+ * read-only, its schema version read before anything else; idle connections do not keep the
+ * process alive, so it ends when the client closes stdin, as on a file.
+ */
+async function openReadOnly(target: string): Promise<AnyStore> {
+  if (isPostgresUrl(target)) {
+    const { openPostgres, postgresError, postgresSchemaVersion } = await import('../server/store/open-postgres.js');
+    const store = await openPostgres(target, { max: 2, migrate: false, readOnly: true, exitOnIdle: true });
+    let have: number;
+    try {
+      have = await postgresSchemaVersion(store.pool);
+    } catch (error) {
+      await store.close();
+      throw postgresError(store.target, error);
+    }
+    await checkSchema(store, have);
+    return store;
+  }
+  if (!existsSync(target)) throw new Error(`no database at ${target}: point --db at the file the runs are stored in (FLAKEBOARD_DB), or ask a server with --server`);
+  const store = openStore(target, { readonly: true, busyTimeoutMs: 5_000 });
+  await checkSchema(store, schemaVersion(store.sqlite));
+  return store;
+}
+
+async function checkSchema(store: AnyStore, have: number): Promise<void> {
   const want = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
   if (have === want) return;
-  void store.close();
-  if (have > want) throw new Error(`the database ${store.path} was written by a newer flakeboard (schema ${have}, this version knows ${want}): upgrade flakeboard`);
-  throw new Error(`the database ${store.path} has schema ${have}, this flakeboard reads ${want}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it (mcp opens it read-only)`);
+  await store.close();
+  if (have > want) throw new Error(`the database ${store.target} was written by a newer flakeboard (schema ${have}, this version knows ${want}): upgrade flakeboard`);
+  throw new Error(`the database ${store.target} has schema ${have}, this flakeboard reads ${want}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it (mcp opens it read-only)`);
 }

@@ -27,7 +27,7 @@ const digest = (path: string) => createHash('sha256').update(readFileSync(path))
 beforeAll(async () => {
   history = await buildHistoryDb();
   fileBefore = digest(history.db);
-  source = openLocalSource(history.db);
+  source = await openLocalSource(history.db);
   const server = createMcpServer(source, { version: 'test' });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -197,8 +197,8 @@ describe('flakeboard mcp tools over a local database', () => {
 });
 
 describe('opening the database', () => {
-  it('names a missing file', () => {
-    expect(() => openLocalSource('/nonexistent/flakeboard.db')).toThrow('no database at /nonexistent/flakeboard.db: point --db at the file the runs are stored in');
+  it('names a missing file', async () => {
+    await expect(openLocalSource('/nonexistent/flakeboard.db')).rejects.toThrow('no database at /nonexistent/flakeboard.db: point --db at the file the runs are stored in');
   });
 
   it('names a file of an older or newer schema instead of misreading it (read-only, it is never migrated)', async () => {
@@ -213,9 +213,9 @@ describe('opening the database', () => {
         raw.close();
       };
       setVersion(1);
-      expect(() => openLocalSource(path)).toThrow(`the database ${path} has schema 1, this flakeboard reads ${latest}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it`);
+      await expect(openLocalSource(path)).rejects.toThrow(`the database ${path} has schema 1, this flakeboard reads ${latest}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it`);
       setVersion(latest + 1);
-      expect(() => openLocalSource(path)).toThrow(`the database ${path} was written by a newer flakeboard (schema ${latest + 1}, this version knows ${latest}): upgrade flakeboard`);
+      await expect(openLocalSource(path)).rejects.toThrow(`the database ${path} was written by a newer flakeboard (schema ${latest + 1}, this version knows ${latest}): upgrade flakeboard`);
     } finally {
       temp.cleanup();
     }

@@ -5,7 +5,7 @@ import { createMcpServer } from './server.js';
 import type { HistorySource } from './source.js';
 
 export interface McpCommandOptions {
-  /** Resolved database path; ignored when `server` is given. */
+  /** The database file's resolved path or a postgres:// URL (printed only redacted); ignored when `server` is given. */
   db: string;
   server?: string | undefined;
   token?: string | undefined;
@@ -19,7 +19,7 @@ export interface McpCommandOptions {
 export async function runMcpStdio(options: McpCommandOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
-  const source: HistorySource = options.server ? openHttpSource(options.server, options.token ?? '') : openLocalSource(options.db);
+  const source: HistorySource = options.server ? openHttpSource(options.server, options.token ?? '') : await openLocalSource(options.db);
   const server = createMcpServer(source, { version: options.version });
   const transport = new StdioServerTransport();
   // When the client closes stdin the process ends by itself once the calls under way have

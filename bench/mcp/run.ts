@@ -26,7 +26,7 @@ const dbPath = join(data, `mcp-${RUNS}.db`);
 process.stderr.write(`building or reusing ${dbPath}\n`);
 const built = await buildDatabase(dbPath, RUNS);
 
-const source = openLocalSource(dbPath);
+const source = await openLocalSource(dbPath);
 const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
 await createMcpServer(source, { version: 'bench' }).connect(serverSide);
 const client = new Client({ name: 'bench', version: '1' });

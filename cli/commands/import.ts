@@ -2,11 +2,12 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, type IngestResult } from '../../server/ingest.js';
+import { databaseTrouble } from '../../server/store/dialect.js';
 import { openAnyStore } from '../../server/store/open-any.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type AnyStore } from '../../server/store/open.js';
 import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 
 interface ImportOptions {
@@ -37,7 +38,7 @@ export interface FileOutcome {
 export function registerImport(program: Command): void {
   program
     .command('import')
-    .description('store Playwright JSON reports in the local SQLite database')
+    .description('store Playwright JSON reports in the database (a SQLite file, or PostgreSQL with --db postgres://…)')
     .argument('<paths...>', 'report files, folders (searched for .json) or globs')
     .addOption(dbOption())
     .option('--project <name>', 'project name (default: from the report)')
@@ -73,7 +74,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   if (files.length > 0) {
     try {
       // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk (issue 16).
-      store = await openAnyStore(resolveDbPath(options.db));
+      store = await openAnyStore(resolveDbTarget(options.db));
     } catch (error) {
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
       return 1;
@@ -105,7 +106,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         progress.clear();
         print(describeStored(file, result));
       } catch (error) {
-        const message = describeImportError(file, error);
+        const message = describeImportError(file, error, store!);
         outcomes.push(refused(file, message));
         progress.clear();
         printError(`✗ ${message}`);
@@ -120,15 +121,35 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 }
 
-function describeImportError(file: string, error: unknown): string {
+function describeImportError(file: string, error: unknown, store: AnyStore): string {
   if (error instanceof InvalidReportError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
+  if (store.dialect === 'postgres') {
+    const trouble = describePostgresTrouble(store.target, error);
+    if (trouble !== null) return `${file}: ${trouble}`;
+  }
   if (typeof code === 'string' && code.startsWith('E')) return `${file}: cannot read the file: ${describeFsError(error)}`;
   if (code === 'SQLITE_FULL') return `${file}: the disk is full; nothing was stored`;
   if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return `${file}: the database is read-only; nothing was stored`;
   // Writers wait for each other (openStore's busy timeout); this is only a lock never released.
   if (code === 'SQLITE_BUSY') return `${file}: another program kept the database locked for ${DEFAULT_BUSY_TIMEOUT_MS / 60_000} minutes; nothing was stored`;
   return `${file}: ${(error as Error).message}`;
+}
+
+/**
+ * What PostgreSQL's error means for the user, naming the database (its URL without the
+ * password) and what to do; null for an error that is not the database's (a file unreadable).
+ * The report's transaction rolled back: nothing of it was stored.
+ */
+export function describePostgresTrouble(shownUrl: string, error: unknown): string | null {
+  const code = String((error as { code?: unknown }).code ?? '');
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === '53100') return `the disk of PostgreSQL at ${shownUrl} is full; nothing was stored: free space on the database server, then import again`;
+  if (code === '25006') return `PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only); nothing was stored: point --db at the primary`;
+  if (/^57P0[123]$/.test(code)) return `PostgreSQL at ${shownUrl} is shutting down or restarting; nothing was stored: import again once it is back`;
+  if (/^28/.test(code)) return `PostgreSQL at ${shownUrl} refused the login (${message}); nothing was stored: check the user and password`;
+  if (databaseTrouble(error) !== 'unavailable') return null;
+  return `lost the connection to PostgreSQL at ${shownUrl} (${message || code}); nothing was stored: check that the server runs, then import again`;
 }
 
 function stored(file: string, r: IngestResult): FileOutcome {

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { dbOption, resolveDbPath } from '../options.js';
+import { dbOption, resolveDbTarget } from '../options.js';
 
 interface McpOptions {
   db: string;
@@ -12,12 +12,12 @@ export function registerMcp(program: Command, version: string): void {
     .command('mcp')
     .description('an MCP server on stdio for coding agents: flaky tests, a test\'s history, errors and diagnosis, the last run\'s failures (read-only)')
     .addOption(dbOption())
-    .addOption(new Option('--server <url>', 'read a flakeboard server instead of a database file').env('FLAKEBOARD_SERVER'))
+    .addOption(new Option('--server <url>', 'read a flakeboard server instead of a database').env('FLAKEBOARD_SERVER'))
     .addOption(new Option('--token <token>', 'an API token from `flakeboard token create` (with --server)').env('FLAKEBOARD_TOKEN'))
     .action(async (options: McpOptions, command: Command) => {
       if (options.server && command.getOptionValueSource('db') === 'cli') throw new Error('mcp: give --db or --server, not both');
       // Loaded only here: the MCP SDK costs other commands nothing.
       const { runMcpStdio } = await import('../../mcp/stdio.js');
-      await runMcpStdio({ db: resolveDbPath(options.db, '`mcp`'), server: options.server, token: options.token, version });
+      await runMcpStdio({ db: resolveDbTarget(options.db), server: options.server, token: options.token, version });
     });
 }

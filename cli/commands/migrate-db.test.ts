@@ -22,9 +22,15 @@ describe('a PostgreSQL URL on the command line', () => {
     }
   });
 
-  it('mcp, which reads a SQLite file only in this version, exits 2 with one line before connecting', async () => {
-    const r = await runCli(['mcp', '--db', 'postgres://fb:s3cret-pw@127.0.0.1:1/flakeboard'], { env });
-    expect([r.exitCode, r.stderr.trim()]).toEqual([2, 'flakeboard: `mcp` cannot use PostgreSQL (postgres://fb:***@127.0.0.1:1/flakeboard) yet: it works on a SQLite file only']);
+  it('mcp and import connect to it too, and say in one line when they cannot, password hidden', async () => {
+    const url = 'postgres://fb:s3cret-pw@127.0.0.1:1/flakeboard';
+    for (const args of [['mcp'], ['import', ownReports()[0]!]]) {
+      const r = await runCli([...args, '--db', url], { env });
+      expect([r.exitCode, r.stderr.trim().split('\n')], args[0]).toEqual([
+        1,
+        ["flakeboard: cannot connect to PostgreSQL at postgres://fb:***@127.0.0.1:1/flakeboard: connect ECONNREFUSED 127.0.0.1:1; check that the server runs and the URL's host and port"],
+      ]);
+    }
   });
 
   it('a command told to ask a server (check --server) is not stopped by FLAKEBOARD_DATABASE_URL', async () => {

@@ -20,6 +20,15 @@ export interface PostgresOptions {
   max?: number;
   /** How long to wait for a connection before saying the server cannot be reached. */
   connectTimeoutMs?: number;
+  /**
+   * false: open the database as it is, without migrating it (nor connecting before the first
+   * query), for a reader that checks the schema version itself (mcp, like SQLite's read-only open).
+   */
+  migrate?: boolean;
+  /** Every transaction read-only: PostgreSQL refuses a write, as a SQLite file opened read-only does (mcp). */
+  readOnly?: boolean;
+  /** Idle connections do not keep the process alive (mcp ends when its client closes stdin, as it does on a file). */
+  exitOnIdle?: boolean;
 }
 
 // Any fixed number: every flakeboard process migrating the same database takes the same lock.
@@ -37,6 +46,8 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'flakeboard',
     types: POSTGRES_TYPES,
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    ...(options.exitOnIdle ? { allowExitOnIdle: true } : {}),
   });
   // An idle connection the server drops (a restart) must not crash the process: the pool replaces it.
   pool.on('error', () => {});
@@ -52,7 +63,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const shown = redactUrl(url);
   const pool = createPool(url, options);
   try {
-    await migratePostgres(pool, shown);
+    if (options.migrate !== false) await migratePostgres(pool, shown);
   } catch (error) {
     await pool.end();
     throw error instanceof StoreError ? error : postgresError(shown, error);
@@ -87,6 +98,7 @@ export function postgresError(shownUrl: string, error: unknown): StoreError {
     return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text || code}; check that the server runs and the URL's host and port`, 'unavailable');
   }
   if (code === '28P01' || code === '28000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; check the user and password`, 'unavailable');
+  if (code === '25006') return new StoreError(`PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only): ${text}; point the URL at the primary`, 'unavailable');
   if (code === '3D000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; create it first (createdb)`, 'unavailable');
   return new StoreError(`PostgreSQL at ${shownUrl}: ${text}`, 'unavailable');
 }

@@ -1,7 +1,8 @@
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
 import { ingestValue, type IngestResult } from '../ingest.js';
-import type { AnyStore } from '../store/open.js';
+import { databaseTrouble } from '../store/dialect.js';
+import { StoreError, type AnyStore } from '../store/open.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
 import { whenWritable } from '../store/waiting-driver.js';
 import { parseUploadBody, type bodyCharset } from '../upload-body.js';
@@ -21,10 +22,16 @@ export interface JobValues {
   clear: number;
 }
 
-/** A failed job as it crosses the thread boundary: an HTTP status, or SQLite's code for the error handler. */
+/** A failed job as it crosses the thread boundary: an HTTP status, or the database's code for the error handler. */
 export interface JobFailure {
   status: number | null;
   code: string | null;
+  /**
+   * The database cannot be reached or written (dialect.ts databaseTrouble), said here because
+   * not every such error has a code to carry: pg's "Connection terminated unexpectedly" is a
+   * message only, and a store that failed to open is a StoreError, whose class does not cross.
+   */
+  unavailable?: boolean;
   message: string;
 }
 
@@ -97,12 +104,16 @@ export function failureOf(error: unknown): JobFailure {
   if (error instanceof InvalidReportError) return { status: 400, code: null, message: error.message };
   if (error instanceof ReviewError) return { status: error.statusCode, code: null, message: error.message };
   const code = (error as { code?: unknown }).code;
-  return { status: null, code: typeof code === 'string' ? code : null, message: (error as Error).stack ?? String(error) };
+  const failure: JobFailure = { status: null, code: typeof code === 'string' ? code : null, message: (error as Error).stack ?? String(error) };
+  if (error instanceof StoreError || databaseTrouble(error) === 'unavailable') failure.unavailable = true;
+  return failure;
 }
 
 /** The error the route throws for a failure: the error handler maps it (400, 409, 503, 507...). */
 export function errorOf(failure: JobFailure): Error {
   if (failure.status !== null) return new HttpError(failure.status, failure.message);
+  // The error handler answers a StoreError 503, and logs the message (the worker's stack).
+  if (failure.unavailable) return new StoreError(failure.message, 'unavailable');
   const error = new Error(failure.message);
   return failure.code ? Object.assign(error, { code: failure.code }) : error;
 }

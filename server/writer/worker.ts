@@ -30,9 +30,15 @@ const data = workerData as WriterData;
 const stop = new Int32Array(data.stop);
 // busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
 // Opened once; a job waits for it (a PostgreSQL pool connects asynchronously).
-const opening = openAnyStore(data.location, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
-// A store that cannot be opened fails each job with its error, rather than an unhandled rejection.
-opening.catch(() => {});
+const open = () => {
+  const store = openAnyStore(data.location, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
+  // A store that cannot be opened fails the job with its error, rather than an unhandled rejection.
+  store.catch(() => {});
+  return store;
+};
+let opening = open();
+/** The open store; one that failed to open (PostgreSQL down when the first upload came) is opened again for the next job. */
+const storeForJob = () => opening.catch(() => (opening = open()));
 const context = { stopping: () => Atomics.load(stop, 0) === 1, lockWaitMs: data.lockWaitMs, uploadLimits: data.uploadLimits };
 
 // One job at a time, in the order they came: SQLite has one writer anyway (on PostgreSQL, other
@@ -42,7 +48,7 @@ port.on('message', (request: WriterRequest) => {
   queue = queue.then(async () => {
     let reply: WriterReply;
     try {
-      reply = { id: request.id, value: await runJob(await opening, request.job, context) };
+      reply = { id: request.id, value: await runJob(await storeForJob(), request.job, context) };
     } catch (error) {
       reply = { id: request.id, failure: failureOf(error) };
     }
