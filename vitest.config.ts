@@ -1,11 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+// The store and API tests run a second time on PostgreSQL (issue 16): the "postgres" project
+// takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
+// app or store on a fresh database of the server FLAKEBOARD_TEST_POSTGRES_URL names.
+// Files that compare both engines themselves (describeEachEngine, *-engines) are not listed.
+const POSTGRES_FILES = [
+  'server/routes/*.test.ts',
+  'server/app.test.ts',
+  'server/consistency.test.ts',
+  'server/hostile-text.test.ts',
+  'server/issue-12-accounts.test.ts',
+  'server/upload-fuzz.test.ts',
+  'server/store/{accounts,rate-limits,run-results,store,test-history}.test.ts',
+];
+const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
+if (!HAS_POSTGRES && process.env.VITEST_POOL_ID === undefined) {
+  console.log('PostgreSQL runs of the store and API tests skipped: set FLAKEBOARD_TEST_POSTGRES_URL to run them (README: "Tests on PostgreSQL")');
+}
+
 export default defineConfig({
   test: {
-    include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
     // CLI and e2e tests run the built product; the machine has two cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
+        },
+      },
+      ...(HAS_POSTGRES
+        ? [{ extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } }]
+        : []),
+    ],
   },
 });

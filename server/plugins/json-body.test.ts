@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, smallReport, type Signed, type SqliteTestApp } from '../../fixtures/testing/app.js';
 
-let t: TestApp;
+let t: SqliteTestApp;
 let max: Signed;
 beforeEach(async () => {
-  t = await buildTestApp();
+  t = await buildSqliteTestApp();
   max = await signIn(t.app, 'max');
 });
 afterEach(() => t.close());
