@@ -51,6 +51,15 @@ describe('POST /api/upload', () => {
     expect(await count('SELECT count(*) AS n FROM runs')).toBe(0);
   });
 
+  it('stores a report whose file name holds a lone UTF-16 surrogate (fuzz finding: 500 on PostgreSQL)', async () => {
+    const report = smallReport('surrogate');
+    const file = 'odd\uD800.spec.ts';
+    const odd = { ...report, suites: report.suites.map((s) => ({ ...s, file, specs: s.specs.map((spec) => ({ ...spec, file })) })) };
+    const res = await upload(max, odd);
+    expect([res.statusCode, res.json().testsProcessed]).toEqual([200, 2]);
+    expect(await count('SELECT count(*) AS n FROM results')).toBe(2);
+  });
+
   it('answers 413 past the body limit', async () => {
     await t.close();
     t = await buildTestApp({ bodyLimit: 10_000 });
