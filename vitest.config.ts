@@ -14,7 +14,10 @@ const POSTGRES_FILES = [
   'server/store/{accounts,rate-limits,run-results,store,test-history}.test.ts',
 ];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
-if (!HAS_POSTGRES && process.env.VITEST_POOL_ID === undefined) {
+// Vitest may evaluate this file more than once per run: say it once.
+const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
+if (!HAS_POSTGRES && !said.flakeboardSaidPostgresSkip) {
+  said.flakeboardSaidPostgresSkip = true;
   console.log('PostgreSQL runs of the store and API tests skipped: set FLAKEBOARD_TEST_POSTGRES_URL to run them (README: "Tests on PostgreSQL")');
 }
 
