@@ -11,7 +11,10 @@ const POSTGRES_FILES = [
   'server/hostile-text.test.ts',
   'server/issue-12-accounts.test.ts',
   'server/upload-fuzz.test.ts',
-  'server/store/{accounts,rate-limits,run-results,store,test-history}.test.ts',
+  // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
+  // *-engines) or are about SQLite's own machinery (open, waiting-driver, rollups, test-totals,
+  // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
+  'server/store/{run-results,store,test-history}.test.ts',
 ];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.
