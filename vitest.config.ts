@@ -11,6 +11,7 @@ const POSTGRES_FILES = [
   'server/hostile-text.test.ts',
   'server/issue-12-accounts.test.ts',
   'server/upload-fuzz.test.ts',
+  'server/plugins/json-body.test.ts',
   // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
   // *-engines) or are about SQLite's own machinery (open, waiting-driver, rollups, test-totals,
   // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
