@@ -1,11 +1,47 @@
 import { defineConfig } from 'vitest/config';
 
+// The store and API tests run a second time on PostgreSQL (issue 16): the "postgres" project
+// takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
+// app or store on a fresh database of the server FLAKEBOARD_TEST_POSTGRES_URL names.
+// Files that compare both engines themselves (describeEachEngine, *-engines) are not listed.
+const POSTGRES_FILES = [
+  'server/routes/*.test.ts',
+  'server/app.test.ts',
+  'server/consistency.test.ts',
+  'server/hostile-text.test.ts',
+  'server/issue-12-accounts.test.ts',
+  'server/upload-fuzz.test.ts',
+  'server/plugins/json-body.test.ts',
+  // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
+  // *-engines) or are about SQLite's own machinery (open, waiting-driver, rollups, test-totals,
+  // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
+  'server/store/{run-results,store,test-history}.test.ts',
+];
+const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
+// Vitest may evaluate this file more than once per run: say it once.
+const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
+if (!HAS_POSTGRES && !said.flakeboardSaidPostgresSkip) {
+  said.flakeboardSaidPostgresSkip = true;
+  console.log('PostgreSQL runs of the store and API tests skipped: set FLAKEBOARD_TEST_POSTGRES_URL to run them (README: "Tests on PostgreSQL")');
+}
+
 export default defineConfig({
   test: {
-    include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
     // CLI and e2e tests run the built product; the machine has two cores.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
+        },
+      },
+      ...(HAS_POSTGRES
+        ? [{ extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } }]
+        : []),
+    ],
   },
 });

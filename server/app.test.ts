@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, signIn, smallReport, type TestApp } from '../fixtures/testing/app.js';
+import { buildSqliteTestApp, buildTestApp, signIn, smallReport, type TestApp } from '../fixtures/testing/app.js';
+import { TEST_ENGINE } from '../fixtures/testing/store.js';
 import { DEFAULT_BODY_LIMIT } from './app.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
@@ -85,16 +86,19 @@ describe('authentication and roles on every protected call', () => {
 });
 
 describe('a database that cannot be written', () => {
-  it('answers 503 for writes, stores nothing, and still serves reads', async () => {
+  // SQLite only: the test makes the database read-only with SQLite's per-connection query_only
+  // PRAGMA; PostgreSQL has no such switch on a live pool's connections.
+  it.skipIf(TEST_ENGINE === 'postgres')('answers 503 for writes, stores nothing, and still serves reads', async () => {
     // query_only is set on this connection: the writer must use it, not a worker's own.
-    t = await buildTestApp({ writerWorker: false });
+    const sqliteApp = await buildSqliteTestApp({ writerWorker: false });
+    t = sqliteApp;
     const max = await signIn(t.app, 'max');
-    t.store.sqlite.pragma('query_only = ON');
+    sqliteApp.store.sqlite.pragma('query_only = ON');
     const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('ro') } });
     expect([res.statusCode, res.json().error]).toEqual([503, 'The database cannot be written right now. Nothing was stored; try again later.']);
     expect((await t.app.inject({ method: 'GET', url: '/api/recent-uploads', headers: max.headers })).statusCode).toBe(200);
-    t.store.sqlite.pragma('query_only = OFF');
-    expect(t.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
+    sqliteApp.store.sqlite.pragma('query_only = OFF');
+    expect(sqliteApp.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });
   });
 });
 

@@ -60,13 +60,13 @@ beforeAll(async () => {
   t = await buildTestApp({ now: () => NOW });
   who = await signIn(t.app, 'max');
   for (const run of generateHistory({ seed: 15, runs: 40, days: 60, tests: 40, outageRuns: 1, endDate: NOW })) {
-    ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
+    await ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
   }
   const own = join(import.meta.dirname, '../fixtures/reports/own');
-  for (const name of readdirSync(own).filter((n) => n.endsWith('.json'))) ingestFile(t.store, join(own, name), { fileName: name, approve: true });
+  for (const name of readdirSync(own).filter((n) => n.endsWith('.json'))) await ingestFile(t.store, join(own, name), { fileName: name, approve: true });
   for (const daysAgo of [1, 4, 9]) {
     const start = new Date(NOW - daysAgo * DAY).toISOString();
-    ingestValue(t.store, retriedReport(start), { fileName: `retried-${daysAgo}.json`, approve: true });
+    await ingestValue(t.store, retriedReport(start), { fileName: `retried-${daysAgo}.json`, approve: true });
   }
 }, 300_000);
 afterAll(() => t.close());
@@ -156,13 +156,12 @@ describe('the same figures on every screen, for the same window', () => {
     const d = await get<DashboardResponse>('/api/dashboard?days=30');
     const from = (today - 59) * DAY;
     const to = (today - 29) * DAY;
-    const raw = t.store.sqlite
-      .prepare(
-        `SELECT count(*) AS tests, total(r.status = 'passed') AS passed, avg(CASE WHEN r.status != 'skipped' THEN r.duration_ms END) AS avg_duration,
-           count(DISTINCT r.run_id) AS runs
-         FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.status != 'rejected' AND runs.is_duplicate = 0 AND r.started_at >= ? AND r.started_at < ?`,
-      )
-      .get(from, to) as { tests: number; passed: number; avg_duration: number; runs: number };
+    const raw = (await t.store.sql.get(
+      `SELECT count(*) AS tests, sum(CASE WHEN r.status = 'passed' THEN 1 ELSE 0 END) AS passed,
+         avg(CASE WHEN r.status != 'skipped' THEN r.duration_ms END) AS avg_duration, count(DISTINCT r.run_id) AS runs
+       FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.status != 'rejected' AND runs.is_duplicate = 0 AND r.started_at >= @from AND r.started_at < @to`,
+      { from, to },
+    )) as { tests: number; passed: number; avg_duration: number; runs: number };
     expect(raw.tests).toBeGreaterThan(0);
     expect(d.previous).toMatchObject({ from: '2026-09-22', to: '2026-10-21', total_tests: raw.tests, total_passed: raw.passed });
     expect(d.previous!.avg_duration).toBeCloseTo(raw.avg_duration, 6);
@@ -194,7 +193,7 @@ describe('the same figures on every screen, for the same window', () => {
     const empty = await buildTestApp({ now: () => NOW + 400 * DAY });
     try {
       const signed = await signIn(empty.app, 'max');
-      ingestValue(empty.store, retriedReport(new Date(NOW).toISOString()), { fileName: 'old.json', approve: true });
+      await ingestValue(empty.store, retriedReport(new Date(NOW).toISOString()), { fileName: 'old.json', approve: true });
       const res = await empty.app.inject({ method: 'GET', url: '/api/dashboard?days=30', headers: signed.headers });
       const d = res.json() as DashboardResponse;
       expect(d.summary[0].total_tests).toBe(0);

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, signIn, smallReport, type TestApp } from '../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../fixtures/testing/app.js';
 import { generateHistory } from '../fixtures/generator/history.js';
 import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
@@ -61,7 +61,7 @@ describe('a report read in parts is stored exactly as the report held whole', ()
 });
 
 describe('POST /api/upload refuses reports nested past the limits with a 400 and stores nothing', () => {
-  let t: TestApp;
+  let t: SqliteTestApp;
   afterEach(() => t.close());
 
   const post = async (testResults: string) => {
@@ -76,7 +76,7 @@ describe('POST /api/upload refuses reports nested past the limits with a 400 and
   const stored = () => t.store.sqlite.prepare('SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM results) + (SELECT count(*) FROM tests)').pluck().get();
 
   it('suites nested 3,000 deep, steps 3,000 deep, arrays 100,000 deep in config.metadata', async () => {
-    t = await buildTestApp();
+    t = await buildSqliteTestApp();
     const suites = `{"config":{},"suites":[${'{"title":"d","suites":['.repeat(3000)}{}${']}'.repeat(3000)}]}`;
     const report = JSON.stringify(smallReport('deep'));
     const steps = report.replace('"duration":1200', `"duration":1200,"steps":${'[{"title":"s","steps":'.repeat(3000)}[]${'}]'.repeat(3000)}`);

@@ -16,7 +16,7 @@ describe('POST /api/upload with fuzzed reports', () => {
     const answered = new Map<number, number>();
     await fc.assert(
       fc.asyncProperty(reportLikeText, async (text) => {
-        const before = t.store.sqlite.prepare('SELECT count(*) FROM runs').pluck().get() as number;
+        const before = (await t.store.sql.value<number>('SELECT count(*) FROM runs'))!;
         const res = await t.app.inject({
           method: 'POST',
           url: '/api/upload',
@@ -25,7 +25,7 @@ describe('POST /api/upload with fuzzed reports', () => {
         });
         answered.set(res.statusCode, (answered.get(res.statusCode) ?? 0) + 1);
         expect([200, 400]).toContain(res.statusCode);
-        const after = t.store.sqlite.prepare('SELECT count(*) FROM runs').pluck().get() as number;
+        const after = (await t.store.sql.value<number>('SELECT count(*) FROM runs'))!;
         if (res.statusCode === 400) {
           expect(typeof res.json().error).toBe('string');
           expect(res.json().error.length).toBeGreaterThan(0);

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   try {
     const started = performance.now();
     for (const run of generateHistory({ seed: 14, runs: RUNS, tests: 60, days: 60 })) ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
-    console.log(`history: ${RUNS} runs of 60 tests on 4 browsers imported in ${((performance.now() - started) / 1000).toFixed(1)} s (${join(t.dbPath)})`);
+    console.log(`history: ${RUNS} runs of 60 tests on 4 browsers imported in ${((performance.now() - started) / 1000).toFixed(1)} s (${join(t.target)})`);
 
     const pairs = await t.store.db
       .selectFrom('results')

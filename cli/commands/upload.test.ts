@@ -3,19 +3,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken } from '../../server/store/api-tokens.js';
 
-let t: TestApp;
+let t: SqliteTestApp;
 let temp: ReturnType<typeof makeTempDir>;
 let server: string;
 let token: string;
 
-async function startApp(options: Parameters<typeof buildTestApp>[0] = {}): Promise<void> {
-  t = await buildTestApp(options);
+async function startApp(options: Parameters<typeof buildSqliteTestApp>[0] = {}): Promise<void> {
+  t = await buildSqliteTestApp(options);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   token = newToken(API_TOKEN_PREFIX);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DashboardResponse } from '../../core/api/analytics.js';
-import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/open.js';
 import { AnalyticsCache } from './cache.js';
 
-let t: TestApp | undefined;
+let t: SqliteTestApp | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe('cached analytics answers', () => {
   it('change as soon as runs are written, by the server or by another process on the same file', async () => {
-    const app = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
+    const app = await buildSqliteTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
     t = app;
     const max = await signIn(app.app, 'max');
     const runs = async () => ((await app.app.inject({ method: 'GET', url: '/api/dashboard?days=7', headers: max.headers })).json() as DashboardResponse).summary[0].total_runs;
@@ -24,7 +24,7 @@ describe('cached analytics answers', () => {
     expect(await runs()).toBe(1);
 
     // `flakeboard import` into the same database while the server runs.
-    const other = openStore(app.dbPath);
+    const other = openStore(app.target);
     ingestValue(other, smallReport('two'), { fileName: 'two.json' });
     await other.close();
     expect(await runs()).toBe(2);
@@ -42,7 +42,7 @@ describe('cached analytics answers', () => {
 
 describe('trend counts kept between answers', () => {
   it('follow the data: a failing run written by another process shows in the next answers', async () => {
-    const app = await buildTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
+    const app = await buildSqliteTestApp({ now: () => Date.parse('2026-11-20T12:00:00Z') });
     t = app;
     const max = await signIn(app.app, 'max');
     const get = async (url: string) => (await app.app.inject({ method: 'GET', url, headers: max.headers })).json() as { total: number; counts: Record<string, number> };
@@ -50,7 +50,7 @@ describe('trend counts kept between answers', () => {
     expect((await get('/api/flaky-trends?counts=true')).total).toBe(0);
     expect((await get('/api/dashboard?days=7')) as unknown as DashboardResponse).toMatchObject({ flakyCount: 0 });
 
-    const other = openStore(app.dbPath);
+    const other = openStore(app.target);
     ingestValue(other, smallReport('two', 'failed'), { fileName: 'two.json' });
     await other.close();
     // The report's test failed today on both its browsers for the first time: two new records, one test.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { riskScore, trendDirection, type TrendDirection } from '../../core/analytics/formulas.js';
 import type { DashboardResponse, TrendListPage, TrendRecord } from '../../core/api/analytics.js';
 import { generateHistory } from '../../fixtures/generator/history.js';
-import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, type Signed, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 
 // A big suite: 3,000 tests on 4 browsers in every report, 10 reports over 10 days (120,000
@@ -12,11 +12,11 @@ const DAY = 86_400_000;
 const OPTIONS = { seed: 5, runs: 10, days: 10, tests: 3_000, outageRuns: 1, endDate: NOW };
 const LIMIT_BYTES = 512 * 1024;
 
-let t: TestApp;
+let t: SqliteTestApp;
 let who: Signed;
 
 beforeAll(async () => {
-  t = await buildTestApp({ now: () => NOW });
+  t = await buildSqliteTestApp({ now: () => NOW });
   who = await signIn(t.app, 'max');
   for (const run of generateHistory(OPTIONS)) ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
 }, 300_000);

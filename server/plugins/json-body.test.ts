@@ -9,7 +9,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const runs = () => (t.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+const runs = async () => (await t.store.sql.value<number>('SELECT count(*) AS n FROM runs'))!;
 const body = JSON.stringify({ testResults: smallReport('utf-16'), metadata: { fileName: 'ps.json' } });
 const utf16le = (text: string, bom: boolean) => Buffer.concat([Buffer.from(bom ? [0xff, 0xfe] : []), Buffer.from(text, 'utf16le')]);
 const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
@@ -30,7 +30,7 @@ describe('request bodies', () => {
       expect([contentType, res.statusCode, res.json()]).toEqual([contentType, 200, expect.objectContaining({ testsProcessed: 2 })]);
     }
     // The same content each time: one run and its duplicates.
-    expect(runs()).toBe(cases.length);
+    expect(await runs()).toBe(cases.length);
   });
 
   it('refuses a charset it does not read, by name', async () => {
@@ -38,13 +38,13 @@ describe('request bodies', () => {
     expect([res.statusCode, res.json()]).toEqual([415, { error: 'Unsupported charset "iso-8859-1": send the JSON as UTF-8 or UTF-16' }]);
     const login = await post('{"username":"max","password":"x"}', 'application/json; charset=shift_jis', '/api/auth/login');
     expect([login.statusCode, login.json().error]).toEqual([415, 'Unsupported charset "shift_jis": send the JSON as UTF-8 or UTF-16']);
-    expect(runs()).toBe(0);
+    expect(await runs()).toBe(0);
   });
 
   it('answers text/plain with 415 that says to send application/json', async () => {
     const res = await post(body, 'text/plain');
     expect([res.statusCode, res.json()]).toEqual([415, { error: 'Unsupported content type "text/plain": send application/json' }]);
-    expect(runs()).toBe(0);
+    expect(await runs()).toBe(0);
   });
 
   it('says where invalid JSON breaks, by line and column, for an upload and for any other call', async () => {
@@ -56,7 +56,7 @@ describe('request bodies', () => {
     // UTF-16 text is counted in characters, not bytes.
     const wide = await post(utf16le(broken, true), 'application/json; charset=utf-16le');
     expect(wide.json().error).toBe("Invalid JSON: Expected ',' or '}' after property value at line 4, column 5");
-    expect(runs()).toBe(0);
+    expect(await runs()).toBe(0);
   });
 
   it('refuses an empty upload and a body that is not an object, as the schema did', async () => {
@@ -64,7 +64,7 @@ describe('request bodies', () => {
     expect((await post('[1]', 'application/json')).json()).toEqual({ error: 'Invalid request: body must be object' });
     expect((await post('{"testResults":{},"metadata":{"fileSize":-1}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/fileSize must be a whole number from 0 to 2^53' });
     expect((await post('{"testResults":{},"metadata":{"project":7}}', 'application/json')).json()).toEqual({ error: 'Invalid request: body/metadata/project must be string,null' });
-    expect(runs()).toBe(0);
+    expect(await runs()).toBe(0);
   });
 });
 

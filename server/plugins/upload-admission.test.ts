@@ -8,13 +8,13 @@ import { connect, type Socket } from 'node:net';
 import Database from 'better-sqlite3';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, signIn, smallReport, type TestApp } from '../../fixtures/testing/app.js';
+import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { MAX_QUEUED_UPLOADS } from '../writer/runner.js';
 
-let t: TestApp;
+let t: SqliteTestApp;
 let sockets: Socket[] = [];
 beforeEach(async () => {
-  t = await buildTestApp({ bodyLimit: 1024 * 1024 });
+  t = await buildSqliteTestApp({ bodyLimit: 1024 * 1024 });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterEach(async () => {
@@ -98,7 +98,7 @@ describe('uploads still arriving', () => {
     const url = `http://127.0.0.1:${port}/api/upload`;
     const max = await signIn(t.app, 'max');
     // Another process holds the write lock: the writer waits, its uploads stay unanswered.
-    const other = new Database(t.dbPath);
+    const other = new Database(t.target);
     other.exec('BEGIN IMMEDIATE');
     const send = (title: string, signal?: AbortSignal) =>
       fetch(url, { method: 'POST', signal, headers: { ...max.headers, 'content-type': 'application/json' }, body: JSON.stringify({ testResults: smallReport(title), metadata: { fileName: `${title}.json` } }) });

@@ -1,16 +1,15 @@
-import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_BROWSER_PATTERNS, type AiAnalysisRequest } from '../../core/api/ai.js';
 import { PASSWORD, signIn, TEST_SCRYPT, type Signed } from '../../fixtures/testing/app.js';
-import { makeTempDir } from '../../fixtures/testing/temp.js';
-import { MODEL_FINDINGS, requestFromStore, seedHistory, startChatServer, testOfKind, type ChatServer } from '../../fixtures/testing/ai.js';
+import { openTestStore } from '../../fixtures/testing/store.js';
+import { MODEL_FINDINGS, requestFromStore, seedHistoryOn, startChatServer, testOfKind, type ChatServer } from '../../fixtures/testing/ai.js';
 import { DEFAULT_LOCKOUT } from '../auth/lockout.js';
 import { hashPassword } from '../auth/passwords.js';
 import { registerAuthentication } from '../plugins/authenticate.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
 import { registerJsonBodyParser } from '../plugins/json-body.js';
-import { openStore, type Store } from '../store/open.js';
+import type { AnyStore } from '../store/open.js';
 import { databaseSecret } from '../store/settings.js';
 import { createUser } from '../store/users.js';
 import { registerAuthRoutes } from './auth.js';
@@ -20,9 +19,9 @@ import { registerAiRoutes, type AiRouteOptions } from './ai.js';
  * buildApp() is ready (closed to new routes) when it returns, so these tests wire the same
  * plugins as server/app.ts around the AI route on a real temporary database.
  */
-async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app: FastifyInstance; store: Store; close(): Promise<void> }> {
-  const temp = makeTempDir('flakeboard-ai-');
-  const store = openStore(join(temp.dir, 'flakeboard.db'));
+async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app: FastifyInstance; store: AnyStore; close(): Promise<void> }> {
+  const database = await openTestStore();
+  const { store } = database;
   const hash = await hashPassword(PASSWORD, TEST_SCRYPT);
   for (const username of ['max', 'mia']) await createUser(store, { username, passwordHash: hash, role: 'member' });
   const app = Fastify({ logger: false });
@@ -40,8 +39,7 @@ async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app:
     store,
     async close() {
       await app.close();
-      await store.close();
-      temp.cleanup();
+      await database.remove();
     },
   };
 }
@@ -95,7 +93,7 @@ describe('POST /api/ai-analysis', () => {
   });
 
   it('analyses a stored test with the local engine and answers the result object', async () => {
-    const truth = seedHistory(t.store);
+    const truth = await seedHistoryOn(t.store);
     const test = testOfKind(truth, 'browser-specific');
     const res = await post(await requestFromStore(t.store, test, test.failingBrowser!));
     expect(res.statusCode).toBe(200);

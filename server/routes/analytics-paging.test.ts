@@ -21,7 +21,7 @@ let all: FlakyTestGroup[];
 beforeAll(async () => {
   t = await buildTestApp({ now: () => NOW });
   who = await signIn(t.app, 'max');
-  for (const run of generateHistory(OPTIONS)) ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
+  for (const run of generateHistory(OPTIONS)) await ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
   all = await flakyGroups(t.store, lastDays(0, NOW));
 }, 180_000);
 afterAll(() => t.close());

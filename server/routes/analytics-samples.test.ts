@@ -14,7 +14,7 @@ const files = [...publicReports(), ...ownReports()];
 beforeAll(async () => {
   t = await buildTestApp();
   who = await signIn(t.app, 'max');
-  for (const file of files) ingestBytes(t.store, readFileSync(file), { fileName: basename(file), approve: true });
+  for (const file of files) await ingestBytes(t.store, readFileSync(file), { fileName: basename(file), approve: true });
 });
 afterAll(() => t.close());
 
@@ -27,7 +27,7 @@ const get = async <T>(url: string): Promise<T> => {
 describe('the analytics calls on real reports', () => {
   it('answer every call in the shapes of SPEC.md section 3', async () => {
     const d = await get<DashboardResponse>('/api/dashboard?days=0');
-    const stored = t.store.sqlite.prepare('SELECT count(*) AS runs, sum(total_tests) AS tests FROM runs WHERE is_duplicate = 0').get() as { runs: number; tests: number };
+    const stored = (await t.store.sql.get('SELECT count(*) AS runs, sum(total_tests) AS tests FROM runs WHERE is_duplicate = 0')) as { runs: number; tests: number };
     expect(d.summary[0]).toMatchObject({ total_runs: stored.runs, total_tests: stored.tests });
     expect(Object.keys(d.summary[0]).sort()).toEqual(['avg_duration', 'total_failed', 'total_passed', 'total_passed_on_retry', 'total_runs', 'total_skipped', 'total_tests']);
     for (const b of d.browserComparison) expect(Object.keys(b)).toEqual(expect.arrayContaining(['browser', 'passed', 'failed', 'avg_duration']));

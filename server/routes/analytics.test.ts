@@ -21,7 +21,7 @@ beforeAll(async () => {
   who = await signIn(t.app, 'max');
   for (const run of generateHistory({ ...OPTIONS, browsers: [...OPTIONS.browsers] })) {
     reports.push(run.report);
-    ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
+    await ingestValue(t.store, run.report, { fileName: run.fileName, approve: true });
   }
 }, 120_000);
 afterAll(() => t.close());

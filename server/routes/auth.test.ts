@@ -20,9 +20,9 @@ describe('POST /api/auth/login', () => {
     expect(Object.keys(body).sort()).toEqual(['sessionToken', 'token', 'user']);
     expect(body.user).toEqual({ id: expect.any(Number), username: 'rita', role: 'reviewer' });
     expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = t.store.sqlite.prepare('SELECT token_hash, session_hash FROM sessions').get() as { token_hash: string; session_hash: string };
+    const row = (await t.store.sql.get('SELECT token_hash, session_hash FROM sessions')) as { token_hash: string; session_hash: string };
     expect(row).toEqual({ token_hash: hashToken(body.token), session_hash: hashToken(body.sessionToken) });
-    expect(JSON.stringify(t.store.sqlite.prepare('SELECT * FROM sessions').all())).not.toContain(body.token);
+    expect(JSON.stringify(await t.store.sql.all('SELECT * FROM sessions'))).not.toContain(body.token);
     const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN')!;
     expect(cookie).toMatchObject({ path: '/', sameSite: 'Strict' });
     expect(cookie.httpOnly).toBeUndefined();
@@ -46,7 +46,7 @@ describe('POST /api/auth/login', () => {
     ]);
     // Locked means locked, even with the right password, from that address.
     expect((await login('max', PASSWORD)).statusCode).toBe(423);
-    expect(t.store.sqlite.prepare('SELECT address, failures FROM login_failures').all()).toEqual([{ address: '127.0.0.1', failures: 5 }]);
+    expect(await t.store.sql.all('SELECT address, failures FROM login_failures')).toEqual([{ address: '127.0.0.1', failures: 5 }]);
     expect((await login('max', PASSWORD, '10.0.0.9')).statusCode).toBe(200);
   });
 

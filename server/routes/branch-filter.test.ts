@@ -21,8 +21,8 @@ let headers: { all: Record<string, string>; onlyMain: Record<string, string> };
 beforeAll(async () => {
   all = await buildTestApp({ now: () => END });
   onlyMain = await buildTestApp({ now: () => END });
-  for (const run of history) ingestValue(all.store, run.report, { fileName: run.fileName, approve: true });
-  for (const run of mainRuns) ingestValue(onlyMain.store, run.report, { fileName: run.fileName, approve: true });
+  for (const run of history) await ingestValue(all.store, run.report, { fileName: run.fileName, approve: true });
+  for (const run of mainRuns) await ingestValue(onlyMain.store, run.report, { fileName: run.fileName, approve: true });
   headers = { all: (await signIn(all.app, 'max')).headers, onlyMain: (await signIn(onlyMain.app, 'max')).headers };
 }, 120_000);
 afterAll(async () => {

@@ -44,11 +44,11 @@ describe('the shards of one CI build', () => {
     const whole = await buildTestApp({ now: () => NOW });
     const sharded = await buildTestApp({ now: () => NOW });
     apps.push(whole, sharded);
-    ingestFile(whole.store, UNSHARDED.pathname, { fileName: 'run-1.json', gitBranch: 'main', gitCommit: 'c0ffee' });
+    await ingestFile(whole.store, UNSHARDED.pathname, { fileName: 'run-1.json', gitBranch: 'main', gitCommit: 'c0ffee' });
     const build = { buildId: '9001', buildUrl: 'https://ci.example.com/builds/9001', gitBranch: 'main', gitCommit: 'c0ffee' };
     // Out of order, as parallel CI jobs finish.
     const files = shardFiles(temp.dir);
-    for (const file of [files[2]!, files[0]!, files[1]!]) ingestFile(sharded.store, file, { fileName: file, ...build });
+    for (const file of [files[2]!, files[0]!, files[1]!]) await ingestFile(sharded.store, file, { fileName: file, ...build });
 
     const one = await figures(whole);
     const three = await figures(sharded);
@@ -78,9 +78,9 @@ describe('the shards of one CI build', () => {
     const t = await buildTestApp({ now: () => NOW });
     apps.push(t);
     const [first, second] = shardFiles(temp.dir);
-    ingestFile(t.store, first!, { fileName: 'a', buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
-    ingestFile(t.store, second!, { fileName: 'b', buildId: '2', gitBranch: 'main', gitCommit: 'c1' });
-    ingestFile(t.store, UNSHARDED.pathname, { fileName: 'c', buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
+    await ingestFile(t.store, first!, { fileName: 'a', buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
+    await ingestFile(t.store, second!, { fileName: 'b', buildId: '2', gitBranch: 'main', gitCommit: 'c1' });
+    await ingestFile(t.store, UNSHARDED.pathname, { fileName: 'c', buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
     const { runs, dashboard } = await figures(t);
     expect(runs).toBe(3);
     expect(dashboard.recentRuns.map((r) => r.shards?.length ?? null).sort()).toEqual([1, 1, null]);
@@ -94,9 +94,9 @@ describe('the CI gate', () => {
     const t = await buildTestApp({ now: () => NOW });
     apps.push(t);
     // Imported from the command line, pending, while a member account exists (buildTestApp makes one): such runs count.
-    for (const file of shardFiles(temp.dir)) ingestFile(t.store, file, { fileName: file, buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
+    for (const file of shardFiles(temp.dir)) await ingestFile(t.store, file, { fileName: file, buildId: '1', gitBranch: 'main', gitCommit: 'c1' });
     expect((await gateHistories(t.store, { tests: [], base: 'main', since: 0 })).baseRuns).toBe(1);
-    ingestFile(t.store, UNSHARDED.pathname, { fileName: 'whole', gitBranch: 'main', gitCommit: 'c2' });
+    await ingestFile(t.store, UNSHARDED.pathname, { fileName: 'whole', gitBranch: 'main', gitCommit: 'c2' });
     expect((await gateHistories(t.store, { tests: [], base: 'main', since: 0 })).baseRuns).toBe(2);
   });
 });
@@ -132,6 +132,6 @@ describe('the CI build of an upload', () => {
       expect(res.statusCode, JSON.stringify(metadata).slice(0, 60)).toBe(400);
       expect((res.json() as { error: string }).error).toMatch(message);
     }
-    expect(t.store.sqlite.prepare('SELECT count(*) FROM runs').pluck().get()).toBe(0);
+    expect(await t.store.sql.value('SELECT count(*) FROM runs')).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { openStore } from '../store/open.js';
+import { openAnyStore } from '../store/open-any.js';
 
 /** The polled answers are cached (polled-answers.ts): every write that changes them must show at once. */
 let t: TestApp;
@@ -31,10 +31,10 @@ describe('pending count, recent uploads and a run’s details under the cache', 
     expect((await recent()).items).toMatchObject([{ id, status: 'approved' }]);
     expect((await get(`/api/uploads/${id}`)).upload).toMatchObject({ status: 'approved', reviewed_by_username: 'rita' });
 
-    // `flakeboard import` into the same file while the server runs: another connection.
-    const other = openStore(t.dbPath);
+    // `flakeboard import` into the same database while the server runs: another connection.
+    const other = await openAnyStore(t.target);
     try {
-      ingestValue(other, smallReport('b'), { fileName: 'cli.json' });
+      await ingestValue(other, smallReport('b'), { fileName: 'cli.json' });
     } finally {
       await other.close();
     }

@@ -16,7 +16,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const count = (sql: string) => (t.store.sqlite.prepare(sql).get() as { n: number }).n;
+const count = async (sql: string) => (await t.store.sql.value<number>(sql))!;
 const upload = (who: Signed, report: unknown, metadata: Record<string, unknown> = { fileName: 'results.json' }) =>
   t.app.inject({ method: 'POST', url: '/api/upload', headers: who.headers, payload: { testResults: report, metadata } });
 
@@ -48,7 +48,16 @@ describe('POST /api/upload', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/upload', ...request, headers: { ...max.headers, ...('headers' in request ? request.headers : {}) } } as never);
       expect([res.statusCode, res.json().error]).toEqual([status, expect.stringMatching(message)]);
     }
-    expect(count('SELECT count(*) AS n FROM runs')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM runs')).toBe(0);
+  });
+
+  it('stores a report whose file name holds a lone UTF-16 surrogate (fuzz finding: 500 on PostgreSQL)', async () => {
+    const report = smallReport('surrogate');
+    const file = 'odd\uD800.spec.ts';
+    const odd = { ...report, suites: report.suites.map((s) => ({ ...s, file, specs: s.specs.map((spec) => ({ ...spec, file })) })) };
+    const res = await upload(max, odd);
+    expect([res.statusCode, res.json().testsProcessed]).toEqual([200, 2]);
+    expect(await count('SELECT count(*) AS n FROM results')).toBe(2);
   });
 
   it('answers 413 past the body limit', async () => {
@@ -58,7 +67,7 @@ describe('POST /api/upload', () => {
     const res = await upload(who, smallReport('x'.repeat(20_000)));
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe('The request body is larger than the limit of 10 KB');
-    expect(count('SELECT count(*) AS n FROM runs')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM runs')).toBe(0);
   });
 
   it('twenty simultaneous uploads of one file store one run and nineteen duplicates', async () => {
@@ -66,10 +75,10 @@ describe('POST /api/upload', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => upload(max, report)));
     expect(answers.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(answers.filter((r) => !r.json().duplicate)).toHaveLength(1);
-    expect(count('SELECT count(*) AS n FROM runs WHERE is_duplicate = 0')).toBe(1);
-    expect(count('SELECT count(*) AS n FROM runs WHERE is_duplicate = 1')).toBe(19);
+    expect(await count('SELECT count(*) AS n FROM runs WHERE is_duplicate = 0')).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM runs WHERE is_duplicate = 1')).toBe(19);
     // Only the original holds results, and all of them.
-    expect(count('SELECT count(*) AS n FROM results')).toBe(2);
+    expect(await count('SELECT count(*) AS n FROM results')).toBe(2);
   });
 
   it('accepts a CI API token without XSRF; the token cannot review', async () => {
@@ -122,8 +131,8 @@ describe('review', () => {
   it('rejecting keeps the run as a record and removes its results from the analytics', async () => {
     const a = await uploaded(max, 'a');
     await t.app.inject({ method: 'PATCH', url: `/api/uploads/${a}/review`, headers: rita.headers, payload: { action: 'reject' } });
-    expect(count(`SELECT count(*) AS n FROM runs WHERE id = ${a} AND status = 'rejected'`)).toBe(1);
-    expect(count(`SELECT count(*) AS n FROM results WHERE run_id = ${a}`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM runs WHERE id = ${a} AND status = 'rejected'`)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM results WHERE run_id = ${a}`)).toBe(0);
   });
 
   it('a duplicate cannot be approved, only rejected', async () => {
@@ -139,11 +148,11 @@ describe('review', () => {
     const original = await uploaded(max, 'same');
     const dup = await uploaded(max, 'same');
     await t.app.inject({ method: 'PATCH', url: `/api/uploads/${original}/review`, headers: rita.headers, payload: { action: 'reject' } });
-    expect(t.store.sqlite.prepare('SELECT status, reviewed_by FROM runs WHERE id = ?').get(dup)).toEqual({ status: 'rejected', reviewed_by: 2 });
+    expect(await t.store.sql.get('SELECT status, reviewed_by FROM runs WHERE id = @dup', { dup })).toEqual({ status: 'rejected', reviewed_by: 2 });
     const again = await uploaded(max, 'again');
     const againDup = await uploaded(max, 'again');
     await t.app.inject({ method: 'DELETE', url: `/api/test-run/${again}`, headers: rita.headers });
-    expect(t.store.sqlite.prepare('SELECT count(*) AS n FROM runs WHERE id IN (?, ?)').get(again, againDup)).toEqual({ n: 0 });
+    expect(await t.store.sql.get('SELECT count(*) AS n FROM runs WHERE id IN (@again, @againDup)', { again, againDup })).toEqual({ n: 0 });
   });
 
   it('bulk review is all or nothing', async () => {
@@ -157,8 +166,8 @@ describe('review', () => {
       payload: { uploads: [{ id: a, action: 'approve' }, { id: b, action: 'reject' }, { id: dup, action: 'approve' }] },
     });
     expect(bad.statusCode).toBe(400);
-    expect(count("SELECT count(*) AS n FROM runs WHERE status = 'pending'")).toBe(3);
-    expect(count('SELECT count(*) AS n FROM results')).toBe(4);
+    expect(await count("SELECT count(*) AS n FROM runs WHERE status = 'pending'")).toBe(3);
+    expect(await count('SELECT count(*) AS n FROM results')).toBe(4);
     const missing = await t.app.inject({ method: 'POST', url: '/api/uploads/bulk-review', headers: rita.headers, payload: { uploads: [{ id: a, action: 'approve' }, { id: 999, action: 'reject' }] } });
     expect([missing.statusCode, missing.json().error]).toEqual([404, 'Upload 999 not found']);
     const ok = await t.app.inject({
@@ -193,7 +202,7 @@ describe('upload detail, delete and clear', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/test-run/${id}`, headers: max.headers })).statusCode).toBe(403);
     const res = await t.app.inject({ method: 'DELETE', url: `/api/test-run/${id}`, headers: rita.headers });
     expect(res.json()).toEqual({ success: true });
-    expect(count('SELECT count(*) AS n FROM runs') + count('SELECT count(*) AS n FROM results') + count('SELECT count(*) AS n FROM attempts')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM runs') + await count('SELECT count(*) AS n FROM results') + await count('SELECT count(*) AS n FROM attempts')).toBe(0);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/test-run/${id}`, headers: rita.headers })).statusCode).toBe(404);
   });
 
@@ -204,7 +213,7 @@ describe('upload detail, delete and clear', () => {
     expect([refused.statusCode, refused.json().error]).toEqual([403, 'This action needs the admin role; you are signed in as a reviewer']);
     const res = await t.app.inject({ method: 'DELETE', url: '/api/clear-all', headers: admin.headers });
     expect(res.json()).toEqual({ success: true, deletedRuns: 2 });
-    expect(count('SELECT count(*) AS n FROM runs') + count('SELECT count(*) AS n FROM tests')).toBe(0);
-    expect(count('SELECT count(*) AS n FROM users')).toBe(3);
+    expect(await count('SELECT count(*) AS n FROM runs') + await count('SELECT count(*) AS n FROM tests')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM users')).toBe(3);
   });
 });

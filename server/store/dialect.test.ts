@@ -30,6 +30,9 @@ describe('dialect: names and URLs', () => {
   it('writes NUL, which PostgreSQL text cannot hold, as U+FFFD and keeps everything else', () => {
     expect(postgresText('a\0b\0')).toBe('a\uFFFDb\uFFFD');
     expect(postgresText('plain ü 😀')).toBe('plain ü 😀');
+    // A lone surrogate becomes U+FFFD, as UTF-8 encoding to the server makes it; pairs are kept.
+    expect(postgresText('a\uD800b\uDC00c\uD83D')).toBe('a\uFFFDb\uFFFDc\uFFFD');
+    expect(postgresText('😀\uDE00')).toBe('😀\uFFFD');
   });
 });
 

@@ -119,10 +119,15 @@ export const POSTGRES_NUMBER_TYPES: readonly number[] = [20, 1700];
 
 /**
  * PostgreSQL's text cannot hold U+0000 (SQLite's can, and report output sometimes has it):
- * it is written as U+FFFD, the character for "unrepresentable". Every other character is kept.
+ * it is written as U+FFFD, the character for "unrepresentable". A lone UTF-16 surrogate (a
+ * JS string can hold one, UTF-8 cannot) becomes U+FFFD on the way to the server anyway; it is
+ * replaced here too, so text used as a lookup key equals the text PostgreSQL stores and returns.
+ * Every other character is kept. The pattern looks one character either side: linear time.
  */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 export function postgresText(value: string): string {
-  return value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+  const text = value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+  return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 // ---------------------------------------------------------------------------------------------

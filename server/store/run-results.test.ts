@@ -4,11 +4,10 @@
  * and it read them twice, once for the page and once for the total. Counted here through
  * stripAnsi, which the search calls once per error message it reads.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { openTestStore, type TestStore } from '../../fixtures/testing/store.js';
 import { ingestValue } from '../ingest.js';
-import { openStore, type Store } from './open.js';
+import type { AnyStore } from './open.js';
 import { runResultsPage } from './run-results.js';
 
 const strips = vi.hoisted(() => ({ calls: 0 }));
@@ -24,13 +23,13 @@ vi.mock('../../core/ansi.js', async (importOriginal) => {
 });
 
 const COUNT = 40;
-let temp: ReturnType<typeof makeTempDir>;
-let store: Store;
+let database: TestStore;
+let store: AnyStore;
 let runId: number;
 
-beforeAll(() => {
-  temp = makeTempDir('flakeboard-run-search-');
-  store = openStore(join(temp.dir, 'search.db'));
+beforeAll(async () => {
+  database = await openTestStore();
+  store = database.store;
   const specs = Array.from({ length: COUNT }, (_, i) => ({
     title: `case ${i}`,
     file: 'a.spec.ts',
@@ -45,13 +44,10 @@ beforeAll(() => {
       },
     ],
   }));
-  runId = ingestValue(store, { config: { version: '1.50.0', projects: [{ name: 'chromium' }] }, suites: [{ title: 'a.spec.ts', file: 'a.spec.ts', specs }] }, { fileName: 'a.json', approve: true }).runId;
+  runId = (await ingestValue(store, { config: { version: '1.50.0', projects: [{ name: 'chromium' }] }, suites: [{ title: 'a.spec.ts', file: 'a.spec.ts', specs }] }, { fileName: 'a.json', approve: true })).runId;
 });
 
-afterAll(async () => {
-  await store.close();
-  temp.cleanup();
-});
+afterAll(() => database.remove());
 
 describe("a search of a run's results", () => {
   it('reads each error message once for the page and the total together', async () => {

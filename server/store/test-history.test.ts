@@ -1,16 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { openStore, type Store } from './open.js';
+import { openTestStore, type TestStore } from '../../fixtures/testing/store.js';
+import type { AnyStore } from './open.js';
 import { reviewUploads } from './uploads.js';
 import { createUser } from './users.js';
 import { lastTitlePart, loadTestHistory } from './test-history.js';
 
-let store: Store;
-beforeEach(() => {
-  store = openStore(':memory:');
+// On the run's engine (FLAKEBOARD_TEST_ENGINE): a fresh database per test.
+let database: TestStore;
+let store: AnyStore;
+beforeEach(async () => {
+  database = await openTestStore();
+  store = database.store;
 });
-afterEach(() => store.close());
+afterEach(() => database.remove());
 
 /** smallReport in another file, started on another day (so each is its own content). */
 function report(options: { file?: string; day: number; status?: 'passed' | 'failed'; title?: string }) {
@@ -26,12 +30,12 @@ function report(options: { file?: string; day: number; status?: 'passed' | 'fail
   return r;
 }
 
-const ingest = (value: unknown, approve = true) => ingestValue(store, value, { fileName: 'r.json', approve, gitCommit: 'abc1234', gitBranch: 'main' });
+const ingest = async (value: unknown, approve = true) => ingestValue(store, value, { fileName: 'r.json', approve, gitCommit: 'abc1234', gitBranch: 'main' });
 
 describe('loadTestHistory', () => {
   it('reads every browser of the test, oldest first, with the run commit and error', async () => {
-    ingest(report({ day: 2, status: 'failed' }));
-    ingest(report({ day: 1 }));
+    await ingest(report({ day: 2, status: 'failed' }));
+    await ingest(report({ day: 1 }));
     const history = await loadTestHistory(store, { title: 'checkout works' });
     expect(history.tests).toEqual([{ id: 1, file: 'shop.spec.ts' }]);
     expect(history.entries.map((e) => [e.browser, e.status])).toEqual([
@@ -51,8 +55,8 @@ describe('loadTestHistory', () => {
   });
 
   it('narrows a shared title by the file the UI sends, even as an absolute path', async () => {
-    ingest(report({ day: 1, file: 'shop.spec.ts' }));
-    ingest(report({ day: 2, file: 'cart/cart.spec.ts' }));
+    await ingest(report({ day: 1, file: 'shop.spec.ts' }));
+    await ingest(report({ day: 2, file: 'cart/cart.spec.ts' }));
     expect((await loadTestHistory(store, { title: 'checkout works' })).tests).toHaveLength(2);
     const narrowed = await loadTestHistory(store, { title: 'checkout works', file: '/home/ci/app/tests/cart/cart.spec.ts' });
     expect(narrowed.tests).toEqual([{ id: 2, file: 'cart/cart.spec.ts' }]);
@@ -62,7 +66,7 @@ describe('loadTestHistory', () => {
   });
 
   it('is bounded, keeping the newest results', async () => {
-    for (let day = 1; day <= 3; day++) ingest(report({ day }));
+    for (let day = 1; day <= 3; day++) await ingest(report({ day }));
     const history = await loadTestHistory(store, { title: 'checkout works', limit: 3 });
     expect(history.truncated).toBe(true);
     expect(history.entries.map((e) => new Date(e.startedAt).getUTCDate())).toEqual([2, 3, 3]);
@@ -70,11 +74,11 @@ describe('loadTestHistory', () => {
 
   it('leaves out rejected runs and duplicates', async () => {
     const reviewer = await createUser(store, { username: 'rita', passwordHash: 'x', role: 'reviewer' });
-    ingest(report({ day: 1 }));
-    const duplicate = ingest(report({ day: 1 }), false);
+    await ingest(report({ day: 1 }));
+    const duplicate = await ingest(report({ day: 1 }), false);
     expect(duplicate.duplicate).toBe(true);
-    const rejected = ingest(report({ day: 2, status: 'failed' }), false);
-    reviewUploads(store, [{ id: rejected.runId, action: 'reject' }], { id: reviewer.id, notes: null });
+    const rejected = await ingest(report({ day: 2, status: 'failed' }), false);
+    await reviewUploads(store, [{ id: rejected.runId, action: 'reject' }], { id: reviewer.id, notes: null });
     const history = await loadTestHistory(store, { title: 'checkout works' });
     expect(history.entries.map((e) => [e.runId, e.status])).toEqual([
       [1, 'passed'],
