@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { dashboardText, type DialectName } from './dialect.js';
+import { dashboardText, POSTGRES_TEXT, type DialectName } from './dialect.js';
 import type { AnyStore, SqliteDatabase } from './open.js';
 import { aggregate, DAY_MS, STATS_COLUMNS } from './rollups.js';
 
@@ -34,50 +34,6 @@ const byBranch = (runsFrom: string) => `
     WHERE runs.git_branch = @branch AND runs.started_at >= ${runsFrom} AND runs.started_at < @toMs
       AND r.started_at >= @fromMs AND r.started_at < @toMs`;
 
-/**
- * rollups.ts's aggregate in PostgreSQL's words: its conditions summed as 0/1 (PostgreSQL's
- * comparisons are booleans, which sum() does not take). SQLite runs the rollup's own text;
- * branch-days.test.ts checks this one gives daily_test_stats's rows on a one-branch history.
- */
-const postgresAggregate = (scoped: string) => `
-  WITH scoped AS (${scoped}),
-  outcomes AS (
-    SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
-      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
-    FROM scoped s JOIN attempts a ON a.result_id = s.id
-    WHERE s.outage = 0
-  ),
-  ordered AS (
-    SELECT test_id, browser, day, outcome, LAG(outcome) OVER w AS previous, ROW_NUMBER() OVER w AS n
-    FROM outcomes WHERE outcome IS NOT NULL
-    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
-  ),
-  flips AS (
-    SELECT test_id, browser, day, count(*) AS attempts, sum((previous IS NOT NULL AND previous != outcome)::int) AS changes,
-      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome, max(n * 2 + outcome) % 2 AS last_outcome
-    FROM ordered GROUP BY test_id, browser, day
-  )
-  SELECT s.test_id, s.browser, s.day,
-    count(*),
-    sum((s.status = 'passed')::int),
-    sum((s.status IN ('failed', 'timedOut'))::int),
-    sum((s.status = 'skipped')::int),
-    sum((s.outage = 0 AND s.passed_on_retry <> 0)::int),
-    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
-    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
-    sum((s.status != 'skipped')::int),
-    sum((s.outage = 0)::int),
-    sum((s.outage = 0 AND s.status = 'passed')::int),
-    sum((s.outage = 0 AND s.status IN ('failed', 'timedOut'))::int),
-    coalesce(max(f.attempts), 0),
-    coalesce(max(f.changes), 0),
-    max(f.first_outcome),
-    max(f.last_outcome),
-    max(s.started_at)
-  FROM scoped s
-  LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
-  GROUP BY s.test_id, s.browser, s.day`;
-
 // Built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
 const TEXTS = {
   sqlite: {
@@ -88,7 +44,7 @@ const TEXTS = {
   postgres: {
     create: createSql('postgres'),
     clear: `DELETE FROM pg_temp.${TABLE}`,
-    fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${postgresAggregate(byBranch('@runsFromMs'))}`,
+    fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(byBranch('@runsFromMs'), POSTGRES_TEXT)}`,
   },
 } as const;
 
