@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page, Request } from '@playwright/test';
 import type { PendingUploadsResponse } from '../core/api/uploads.js';
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
 import type { RunningServer } from './support/cli.js';
@@ -29,13 +29,43 @@ async function settledText(region: Locator): Promise<string> {
   return last;
 }
 
+/**
+ * Waits until the page has had no API call under way for half a second: a screen's regions load
+ * by separate calls, and a region still showing its previous answer can look settled on a busy machine.
+ */
+function apiQuiet(page: Page): () => Promise<void> {
+  let inFlight = 0;
+  let changed = Date.now();
+  const isApi = (url: string) => new URL(url).pathname.startsWith('/api/');
+  const count = (step: number) => (r: Request) => {
+    if (!isApi(r.url())) return;
+    inFlight += step;
+    changed = Date.now();
+  };
+  page.on('request', count(1));
+  page.on('requestfinished', count(-1));
+  page.on('requestfailed', count(-1));
+  return () => expect.poll(() => inFlight === 0 && Date.now() - changed >= 500, { intervals: [100] }).toBe(true);
+}
+
 /** The visible figures of every report screen, read from the page, keyed by screen and region. */
 async function readScreens(page: Page, server: RunningServer, search: string): Promise<Map<string, string>> {
   const seen = new Map<string, string>();
+  const quiet = apiQuiet(page);
+  // The pointer goes to a corner: left over a chart, it opens a tooltip whose text is read too.
+  const open = async (hash: string) => {
+    await page.goto(`${server.url}#${hash}`);
+    await page.mouse.move(0, 0);
+  };
   await openDashboard(page, server);
   for (const [days, period] of [['30', 'Last 30 Days'], ['7', 'Last 7 Days']] as const) {
-    if (days !== '30') await page.getByLabel('Time Range').selectOption(days);
+    if (days !== '30') {
+      const answer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('days') === days);
+      await page.getByLabel('Time Range').selectOption(days);
+      await answer;
+    }
     await expect(page.getByTestId('report-period')).toHaveText(period);
+    await quiet();
     seen.set(`Dashboard ${days} days: stat cards`, await settledText(page.getByTestId('stat-cards')));
     seen.set(`Dashboard ${days} days: executive summary`, await settledText(page.getByTestId('executive-summary')));
     seen.set(`Dashboard ${days} days: most critical flaky tests`, await settledText(page.getByTestId('most-critical')));
@@ -45,27 +75,32 @@ async function readScreens(page: Page, server: RunningServer, search: string): P
     seen.set(`Dashboard ${days} days: flaky trends`, await settledText(trends.last()));
   }
 
-  await page.goto(`${server.url}#/flaky-tests`);
+  await open('/flaky-tests');
   await expect(page.getByTestId('flaky-group').first()).toBeVisible();
+  await quiet();
   seen.set('Flaky Tests: count', await settledText(page.getByRole('button', { name: /^All Tests/ })));
   seen.set('Flaky Tests: first page', await settledText(page.getByTestId('flaky-table')));
   seen.set('Flaky Tests: pager', await settledText(page.getByTestId('flaky-pager-text')));
   const searched = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/flaky-tests' && new URL(r.url()).searchParams.get('search') === search);
   await page.getByTestId('flaky-search').fill(search);
   await searched;
+  await quiet();
   seen.set(`Flaky Tests: search "${search}"`, await settledText(page.getByTestId('flaky-table')));
   seen.set(`Flaky Tests: search "${search}" pager`, await settledText(page.getByTestId('flaky-pager-text')));
 
-  await page.goto(`${server.url}#/trends`);
+  await open('/trends');
   await expect(page.getByTestId('daily-breakdown')).toBeVisible();
+  await quiet();
   seen.set('Trends', await settledText(page.locator('main')));
 
-  await page.goto(`${server.url}#/error-patterns`);
+  await open('/error-patterns');
   await expect(page.getByTestId('error-pattern').first()).toBeVisible();
+  await quiet();
   seen.set('Error Patterns', await settledText(page.locator('main')));
 
-  await page.goto(`${server.url}#/slow-tests`);
+  await open('/slow-tests');
   await expect(page.getByTestId('slow-tests-table')).toBeVisible();
+  await quiet();
   seen.set('Slow Tests', await settledText(page.locator('main')));
   return seen;
 }
