@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
+import { createTestDatabase, type TestDatabase } from '../../fixtures/testing/postgres.js';
 import { ADMIN, runCli, serve, type RunningServer } from './cli.js';
 import { copyTemplate, type Template } from './templates.js';
 
 export interface StartOptions {
   /** Which prepared database to start from (default demo). */
   template?: Template;
+  /** A database to serve instead of a template copy: a postgres:// URL from `postgres()`, shared by every server started on it. */
+  db?: string;
   /** Reports imported with the real CLI before the server starts. */
   imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string; buildId?: string; buildUrl?: string }>;
 }
@@ -15,6 +18,11 @@ export interface StartOptions {
 export interface Flakeboard {
   /** A server on a fresh copy of a prepared database, stopped after the test. */
   start(options?: StartOptions): Promise<RunningServer>;
+  /**
+   * A fresh PostgreSQL database (FLAKEBOARD_TEST_POSTGRES_URL's server) holding a prepared
+   * database, copied by the real `migrate-db`; its URL, for `start({ db })`. Dropped after the test.
+   */
+  postgres(template?: Template): Promise<string>;
 }
 
 export const test = base.extend<{ flakeboard: Flakeboard }>({
@@ -22,12 +30,19 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
   flakeboard: async ({}, use) => {
     const dirs: string[] = [];
     const servers: RunningServer[] = [];
+    const databases: TestDatabase[] = [];
+    const tempDir = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'flakeboard-e2e-test-'));
+      dirs.push(dir);
+      return dir;
+    };
     await use({
       async start(options = {}) {
-        const dir = mkdtempSync(join(tmpdir(), 'flakeboard-e2e-test-'));
-        dirs.push(dir);
-        const dbPath = join(dir, 'flakeboard.db');
-        copyTemplate(options.template ?? 'demo', dbPath);
+        let dbPath = options.db;
+        if (dbPath === undefined) {
+          dbPath = join(tempDir(), 'flakeboard.db');
+          copyTemplate(options.template ?? 'demo', dbPath);
+        }
         for (const batch of options.imports ?? []) {
           const args = ['import', ...batch.paths, '--db', dbPath];
           if (batch.approve) args.push('--approve');
@@ -42,8 +57,18 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
         servers.push(server);
         return server;
       },
+      async postgres(template = 'demo') {
+        const database = await createTestDatabase();
+        databases.push(database);
+        const source = join(tempDir(), 'flakeboard.db');
+        copyTemplate(template, source);
+        runCli(['migrate-db', '--from', source, '--to', database.url]);
+        return database.url;
+      },
     });
     await Promise.all(servers.map((s) => s.stop()));
+    // After the servers: a database is dropped once nothing serves it.
+    for (const database of databases) await database.drop();
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   },
 });
