@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestTarget, describeEachEngine, sameDataOn, type TestTarget } from '../../fixtures/testing/engines.js';
+import { describeEachEngine, freshDatabase, sameDataOn } from '../../fixtures/testing/engines.js';
 import { buildHistoryDb } from '../../fixtures/testing/history-db.js';
 import { OWN_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
 import type { GateTest } from '../../core/gate/types.js';
@@ -255,16 +255,9 @@ describeEachEngine('report, run, gate and branch reads on one history', (engine)
 });
 
 describeEachEngine('the quarantine list', (engine) => {
-  let target: TestTarget;
+  const db = freshDatabase(engine);
   let store: AnyStore;
-  beforeAll(async () => {
-    target = await createTestTarget(engine);
-    store = await target.open();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await target?.remove();
-  });
+  beforeAll(() => void ([store] = db.stores as [AnyStore]));
 
   it('adds, lists, tells the entries in force, and removes', async () => {
     const entry = { title: 'pays', file: 'cart.spec.ts', project: null, reason: 'TICKET-1', owner: 'shop', createdBy: null };

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachEngine, freshDatabase } from '../../fixtures/testing/engines.js';
 import { admitAttempt } from '../auth/lockout.js';
 import { createApiToken, findApiToken, listApiTokens, revokeApiToken, touchApiToken } from './api-tokens.js';
 import { beginLoginAttempt, clearLoginFailures, lockoutSummary, unlockAccount } from './login-failures.js';
-import { openAnyStore } from './open-any.js';
 import type { AnyStore } from './open.js';
 import { createSession, deleteExpiredSessions, deleteSession, findSession, touchSession } from './sessions.js';
 import { databaseSecret } from './settings.js';
@@ -17,21 +16,12 @@ const T0 = Date.UTC(2026, 10, 20, 10);
  * both engines, and on PostgreSQL what two servers see when each has its own pool on one database.
  */
 describeEachEngine('accounts in the store', (engine) => {
-  let target: TestTarget;
+  // Two connections (pools) to the same database: two servers, or a server and a CLI command.
+  // busy_timeout 0: on one thread, SQLite's blocking wait for the other's lock would never end.
+  const db = freshDatabase(engine, { connections: 2, open: { busyTimeoutMs: 0, max: 4 } });
   let store: AnyStore;
   let other: AnyStore;
-  beforeAll(async () => {
-    target = await createTestTarget(engine);
-    // Two connections (pools) to the same database: two servers, or a server and a CLI command.
-    // busy_timeout 0: on one thread, SQLite's blocking wait for the other's lock would never end.
-    store = await openAnyStore(target.target, { busyTimeoutMs: 0, max: 4 });
-    other = await openAnyStore(target.target, { busyTimeoutMs: 0, max: 4 });
-  });
-  afterAll(async () => {
-    await other?.close();
-    await store?.close();
-    await target?.remove();
-  });
+  beforeAll(() => void ([store, other] = db.stores as [AnyStore, AnyStore]));
 
   it('creates, finds (ignoring case), lists, changes and removes users; a taken name is UserExistsError', async () => {
     const alice = await createUser(store, { username: 'Alice', passwordHash: 'h1', role: 'admin' }, T0);

@@ -1,28 +1,18 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachEngine, freshDatabase } from '../../fixtures/testing/engines.js';
 import { RateLimiter } from '../auth/rate-limit.js';
-import { openAnyStore } from './open-any.js';
 import type { AnyStore } from './open.js';
 import { countHit, deleteEndedWindows } from './rate-limits.js';
 
 const T0 = Date.UTC(2026, 10, 20, 10);
 
 describeEachEngine('rate limits in the store', (engine) => {
-  let target: TestTarget;
+  // Two servers on one database; busy_timeout 0 so SQLite's two connections on one thread wait asynchronously.
+  const db = freshDatabase(engine, { connections: 2, open: { busyTimeoutMs: 0, max: 4 } });
   let store: AnyStore;
   let other: AnyStore;
-  beforeAll(async () => {
-    target = await createTestTarget(engine);
-    // Two servers on one database; busy_timeout 0 so SQLite's two connections on one thread wait asynchronously.
-    store = await openAnyStore(target.target, { busyTimeoutMs: 0, max: 4 });
-    other = await openAnyStore(target.target, { busyTimeoutMs: 0, max: 4 });
-  });
-  afterAll(async () => {
-    await other?.close();
-    await store?.close();
-    await target?.remove();
-  });
+  beforeAll(() => void ([store, other] = db.stores as [AnyStore, AnyStore]));
 
   it('counts hits of a key in its window, from either connection, and starts a new window when it ended', async () => {
     expect(await countHit(store, 'k', T0, 60_000)).toEqual({ hits: 1, windowEnd: T0 + 60_000 });
@@ -78,7 +68,7 @@ describeEachEngine('rate limits in the store', (engine) => {
       await limiter.hit('10.8.8.8', T0);
       expect(await limiter.hit('10.8.8.8', T0 + 1)).toBe(60);
       // Another process storing a big upload: it holds the write lock for as long as that takes.
-      const writer = new Database(target.target);
+      const writer = new Database(db.target.target);
       writer.exec('BEGIN IMMEDIATE');
       try {
         const started = performance.now();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestTarget, describeEachEngine, sameDataOn, type TestTarget } from '../../fixtures/testing/engines.js';
+import { describeEachEngine, freshDatabase, sameDataOn } from '../../fixtures/testing/engines.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestFile } from '../ingest.js';
 import { sqlText } from './dialect.js';
@@ -11,16 +11,9 @@ import { compileNamed } from './sql.js';
 const OWN_RUN = fileURLToPath(new URL('../../fixtures/reports/own/run-1.json', import.meta.url));
 
 describeEachEngine('SQL texts with named parameters', (engine) => {
-  let target: TestTarget;
+  const db = freshDatabase(engine);
   let store: AnyStore;
-  beforeAll(async () => {
-    target = await createTestTarget(engine);
-    store = await target.open();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await target?.remove();
-  });
+  beforeAll(() => void ([store] = db.stores as [AnyStore]));
 
   it('binds a name used twice, and leaves @ inside quoted text alone', async () => {
     const row = await store.sql.get<{ a: number; b: number; c: string }>(`SELECT CAST(@x AS INTEGER) AS a, CAST(@x AS INTEGER) + CAST(@y AS INTEGER) AS b, '@x' AS c`, { x: 2, y: 3 });

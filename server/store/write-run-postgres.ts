@@ -3,16 +3,14 @@
  * batches, never a statement per result) in one transaction of the store's pool, so a report is
  * stored whole or not at all and several writers (servers, CLI imports) store reports at once.
  */
-import { isOutage } from '../../core/analytics/outage.js';
 import type { NormalisedTest } from '../../core/report/normalised.js';
 import { POSTGRES_LOCK_NEW_TESTS, POSTGRES_LOCK_REPORT, postgresText } from './dialect.js';
 import type { PostgresStore } from './open-postgres.js';
 import { addRunToRollupsPostgres } from './rollups-postgres.js';
 import { RunFigures } from './run-figures.js';
-import type { ReviewStatus } from './schema.js';
 import type { Sql } from './sql.js';
 import { UNNEST_BATCH, UnnestWriter } from './unnest-writer.js';
-import type { RunEnding, RunHeader, StoredRun } from './write-run.js';
+import { finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
 import { NO_START } from './write-results.js';
 
 const INSERT_RUN = `INSERT INTO runs (
@@ -29,8 +27,6 @@ const FINISH_RUN = `UPDATE runs SET
     passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
     load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
   WHERE id = @id`;
-
-const txt = (value: string | null | undefined): string | null => (value == null ? null : postgresText(value));
 
 /**
  * write-run.ts writeRunInParts on PostgreSQL: the run row, then the results as `read` gives the
@@ -58,36 +54,10 @@ export async function writeRunPostgres(
     if (duplicate) await sql.run('ROLLBACK TO SAVEPOINT run_results');
     else await sql.run(FIX_STARTS, { start: runStart, run: runId, none: NO_START });
     await sql.run('RELEASE SAVEPOINT run_results');
-    const status: ReviewStatus = header.approve && !duplicate ? 'approved' : 'pending';
-    const outage = isOutage(run);
-    await sql.run(FINISH_RUN, {
-      id: runId,
-      status,
-      is_duplicate: duplicate ? 1 : 0,
-      duplicate_of: original?.id ?? null,
-      content_hash: ending.contentHash,
-      project: txt(ending.project),
-      browser: postgresText(run.detected.browser),
-      git_branch: txt(ending.gitBranch),
-      git_commit: txt(ending.gitCommit),
-      metadata_json: postgresText(JSON.stringify(run.metadata)),
-      playwright_version: txt(run.playwrightVersion),
-      shard_current: run.shard?.current ?? null,
-      shard_total: run.shard?.total ?? null,
-      started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
-      duration_ms: run.durationMs,
-      reviewed_at: header.approve && !duplicate ? now : null,
-      total_tests: run.counts.tests,
-      passed_tests: run.counts.passed,
-      failed_tests: run.counts.failed,
-      skipped_tests: run.counts.skipped,
-      flaky_tests: run.counts.flaky,
-      load_failed: run.loadFailed ? 1 : 0,
-      outage: outage ? 1 : 0,
-      errors_json: run.errors.length > 0 ? postgresText(JSON.stringify(run.errors)) : null,
-      build_id: txt(ending.buildId),
-      build_url: txt(ending.buildUrl),
-    });
+    const row = finishedRunRow(runId, header, ending, original?.id ?? null, now, postgresText);
+    const { status } = row;
+    const outage = row.outage === 1;
+    await sql.run(FINISH_RUN, row);
     if (!duplicate) {
       await addRunToRollupsPostgres(sql, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink), () => writer.writeNames());
     }

@@ -104,37 +104,10 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
       if (error !== DUPLICATE) throw error;
     }
     const duplicate = original !== undefined;
-    const { run } = ending!;
-    const status: ReviewStatus = header.approve && !duplicate ? 'approved' : 'pending';
-    const outage = isOutage(run);
-    statements.finishRun.run({
-      id: runId,
-      status,
-      is_duplicate: duplicate ? 1 : 0,
-      duplicate_of: original?.id ?? null,
-      content_hash: ending!.contentHash,
-      project: ending!.project,
-      browser: run.detected.browser,
-      git_branch: ending!.gitBranch,
-      git_commit: ending!.gitCommit,
-      metadata_json: JSON.stringify(run.metadata),
-      playwright_version: run.playwrightVersion,
-      shard_current: run.shard?.current ?? null,
-      shard_total: run.shard?.total ?? null,
-      started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
-      duration_ms: run.durationMs,
-      reviewed_at: header.approve && !duplicate ? now : null,
-      total_tests: run.counts.tests,
-      passed_tests: run.counts.passed,
-      failed_tests: run.counts.failed,
-      skipped_tests: run.counts.skipped,
-      flaky_tests: run.counts.flaky,
-      load_failed: run.loadFailed ? 1 : 0,
-      outage: outage ? 1 : 0,
-      errors_json: run.errors.length > 0 ? JSON.stringify(run.errors) : null,
-      build_id: ending!.buildId ?? null,
-      build_url: ending!.buildUrl ?? null,
-    });
+    const row = finishedRunRow(runId, header, ending!, original?.id ?? null, now);
+    const { status } = row;
+    const outage = row.outage === 1;
+    statements.finishRun.run(row);
     if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });
@@ -164,5 +137,44 @@ function prepare(sqlite: SqliteDatabase) {
         load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
       WHERE id = @id`),
     fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
+  };
+}
+
+/**
+ * The columns a run gets once its report is read, on either engine (write-run-postgres.ts);
+ * `text` makes report text storable (PostgreSQL's postgresText; SQLite stores it as it is).
+ */
+export function finishedRunRow(id: number, header: RunHeader, ending: RunEnding, duplicateOf: number | null, now: number, text: (value: string) => string = (value) => value) {
+  const { run } = ending;
+  const duplicate = duplicateOf !== null;
+  const maybe = (value: string | null | undefined) => (value == null ? null : text(value));
+  const outage = isOutage(run);
+  return {
+    id,
+    status: (header.approve && !duplicate ? 'approved' : 'pending') as ReviewStatus,
+    is_duplicate: duplicate ? 1 : 0,
+    duplicate_of: duplicateOf,
+    content_hash: ending.contentHash,
+    project: maybe(ending.project),
+    browser: text(run.detected.browser),
+    git_branch: maybe(ending.gitBranch),
+    git_commit: maybe(ending.gitCommit),
+    metadata_json: text(JSON.stringify(run.metadata)),
+    playwright_version: maybe(run.playwrightVersion),
+    shard_current: run.shard?.current ?? null,
+    shard_total: run.shard?.total ?? null,
+    started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
+    duration_ms: run.durationMs,
+    reviewed_at: header.approve && !duplicate ? now : null,
+    total_tests: run.counts.tests,
+    passed_tests: run.counts.passed,
+    failed_tests: run.counts.failed,
+    skipped_tests: run.counts.skipped,
+    flaky_tests: run.counts.flaky,
+    load_failed: run.loadFailed ? 1 : 0,
+    outage: outage ? 1 : 0,
+    errors_json: run.errors.length > 0 ? text(JSON.stringify(run.errors)) : null,
+    build_id: maybe(ending.buildId),
+    build_url: maybe(ending.buildUrl),
   };
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
-import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
+import { describeEachEngine, freshDatabase } from '../../fixtures/testing/engines.js';
 import { POSTGRES_LOCK_ROLLUPS } from '../store/dialect.js';
 import type { AnyStore } from '../store/open.js';
 import { createWriter } from './runner.js';
@@ -9,16 +9,11 @@ import { createWriter } from './runner.js';
 const bytes = (title: string) => Buffer.from(JSON.stringify({ testResults: smallReport(title, 'failed'), metadata: { fileName: `${title}.json` } }));
 
 describeEachEngine('the writer worker on its engine', (engine) => {
-  let target: TestTarget;
+  const db = freshDatabase(engine);
   let store: AnyStore;
   beforeAll(async () => {
-    target = await createTestTarget(engine);
-    store = await target.open();
+    [store] = db.stores as [AnyStore];
     await store.sql.run(`INSERT INTO users (id, username, password_hash, role, created_at, updated_at) VALUES (1, 'max', 'x', 'member', 0, 0)`);
-  });
-  afterAll(async () => {
-    await store?.close();
-    await target?.remove();
   });
   const count = async (table: string) => Number(await store.sql.value(`SELECT count(*) FROM ${table}`));
 
@@ -46,7 +41,7 @@ describeEachEngine('the writer worker on its engine', (engine) => {
   it.runIf(engine === 'postgres')('rolls an upload back when the server stops while it waits inside its transaction', async () => {
     const writer = createWriter(store);
     // Another server's writer holds the rollup lock: the upload has written its results and waits for it.
-    const other = new pg.Client({ connectionString: target.target });
+    const other = new pg.Client({ connectionString: db.target.target });
     await other.connect();
     try {
       await writer.upload(bytes('warm'), null, 1);
