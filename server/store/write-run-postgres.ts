@@ -10,7 +10,7 @@ import { addRunToRollupsPostgres } from './rollups-postgres.js';
 import { RunFigures } from './run-figures.js';
 import type { Sql } from './sql.js';
 import { UNNEST_BATCH, UnnestWriter } from './unnest-writer.js';
-import { finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
+import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
 import { NO_START } from './write-results.js';
 
 const INSERT_RUN = `INSERT INTO runs (
@@ -19,14 +19,6 @@ const INSERT_RUN = `INSERT INTO runs (
   ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
 const FIND_BY_HASH = `SELECT id FROM runs WHERE content_hash = @hash AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`;
 const FIX_STARTS = 'UPDATE results SET started_at = @start WHERE run_id = @run AND started_at = @none';
-const FINISH_RUN = `UPDATE runs SET
-    status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
-    project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
-    playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
-    started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
-    passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
-    load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
-  WHERE id = @id`;
 
 /**
  * write-run.ts writeRunInParts on PostgreSQL: the run row, then the results as `read` gives the
@@ -57,7 +49,7 @@ export async function writeRunPostgres(
     const row = finishedRunRow(runId, header, ending, original?.id ?? null, now, postgresText);
     const { status } = row;
     const outage = row.outage === 1;
-    await sql.run(FINISH_RUN, row);
+    await sql.run(FINISH_RUN_SQL, row);
     if (!duplicate) {
       await addRunToRollupsPostgres(sql, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink), () => writer.writeNames());
     }

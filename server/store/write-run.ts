@@ -128,17 +128,20 @@ function prepare(sqlite: SqliteDatabase) {
         status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
         total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
       ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
-    finishRun: sqlite.prepare(`UPDATE runs SET
-        status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
-        project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
-        playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
-        started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
-        passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
-        load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
-      WHERE id = @id`),
+    finishRun: sqlite.prepare(FINISH_RUN_SQL),
     fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
   };
 }
+
+/** Sets finishedRunRow's columns (both engines). */
+export const FINISH_RUN_SQL = `UPDATE runs SET
+    status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
+    project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
+    playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
+    started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
+    passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
+    load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
+  WHERE id = @id`;
 
 /**
  * The columns a run gets once its report is read, on either engine (write-run-postgres.ts);
