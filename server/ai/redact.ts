@@ -125,6 +125,8 @@ const VALUE = /(?:[^\s"'&,;)}\][]|\[REDACTED\]|\[)+/y;
 const SCHEME = /(?:Bearer|Basic|Token|Digest)[ \t]+/iy;
 const REDACTED_LENGTH = REDACTED.length;
 const isWordChar = (c: number): boolean => isTokenChar(c) && c !== 45;
+/** A character of KEY_RUN ([A-Za-z0-9_.-]): a key may hold dots ("db.password"). */
+const isKeyChar = (c: number): boolean => isTokenChar(c) || c === 46;
 
 /**
  * A key of [\w.-] naming a secret, SEPARATOR, then the value: inside quotes, up to the closing
@@ -194,7 +196,8 @@ const SEPARATOR_CHARS = ':= \t"\'\\';
 function trailingKeyStart(text: string, from: number, end: number): number {
   let i = end;
   while (i > from && SEPARATOR_CHARS.includes(text.charAt(i - 1))) i--;
-  while (i > from && isTokenChar(text.charCodeAt(i - 1))) i--;
+  // Back over a whole key run, dots too: "password." read from its "." would find no key.
+  while (i > from && isKeyChar(text.charCodeAt(i - 1))) i--;
   return i;
 }
 

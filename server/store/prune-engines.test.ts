@@ -22,7 +22,8 @@ async function importAndPrune(store: AnyStore): Promise<{ plan: PrunePlan; batch
   preparePrune(store);
   let batches = 0;
   let removed = 0;
-  for (let batch = await pruneBatch(store, cut, 50); batch; batch = await pruneBatch(store, cut, 50)) {
+  // Batches of at most 10 results: more than one even with only the own reports (no ../shared).
+  for (let batch = await pruneBatch(store, cut, 10); batch; batch = await pruneBatch(store, cut, 10)) {
     batches++;
     removed += batch.results;
   }
