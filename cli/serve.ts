@@ -6,7 +6,7 @@ import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
 import { isPostgresUrl } from '../server/store/dialect.js';
 import { openAnyStore } from '../server/store/open-any.js';
-import { exposedMode, type AnyStore } from '../server/store/open.js';
+import { exposedMode, SERVER_CACHE_MB, type AnyStore } from '../server/store/open.js';
 import { countUsers, createUser, UserExistsError } from '../server/store/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
 
@@ -37,7 +37,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // not sleep inside SQLite with every request waiting; it waits asynchronously (waiting-driver.ts).
   let store: AnyStore;
   try {
-    store = await openAnyStore(settings.dbPath, { busyTimeoutMs: 0 });
+    store = await openAnyStore(settings.dbPath, { busyTimeoutMs: 0, cacheMb: SERVER_CACHE_MB });
   } catch (error) {
     process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
     return 1;
@@ -58,6 +58,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     scrypt,
     // bench:api compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
+    warmAnalytics: true,
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
   });

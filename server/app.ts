@@ -55,6 +55,8 @@ export interface AppOptions {
   now?: () => number;
   /** Compute cold analytics answers in a worker thread (default true for a database file). */
   analyticsWorker?: boolean;
+  /** Start that worker before the app is ready, not on the first cold answer (serve; tests need not). */
+  warmAnalytics?: boolean;
   /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
   writerWorker?: boolean;
 }
@@ -108,6 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
+  if (options.warmAnalytics) await analytics.ready();
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });

@@ -6,7 +6,7 @@ import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { onOneConnection } from '../store/one-connection.js';
 import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
-import { trendRows as keptTrendRows } from './trend-rows.js';
+import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
 
 export const FLAKY_TREND_PERIOD = 7;
@@ -33,7 +33,13 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   // One branch: its days of the window, the window before and the trend periods, made once for this answer.
   if (branch !== null) await fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
   const rows = await scanWindow(store, window, branch);
-  const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch)).map((r) => [pairKey(r), r]));
+  // The window before, read when it holds runs; for 7 days the two windows are the trend's
+  // periods, and their sums are the trend counts: no third pass over the rollup.
+  const beforeRuns = before ? await windowRunCount(store, before, branch) : 0;
+  const beforeRows = before && beforeRuns > 0 ? await scanWindow(store, before, branch) : null;
+  const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
+  const known = samePeriods ? trendCountsOf(rows, beforeRows ?? []) : undefined;
+  const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));
     return counts ? trendFigures(counts) : null;
@@ -84,7 +90,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     criticalFlakyCount: distinctTests(critical),
     criticalFlakyTests: worstCritical.map(summary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
-    previous: before ? await previousPeriod(store, before, branch) : null,
+    previous: before && beforeRows ? previousPeriod(before, beforeRuns, beforeRows) : null,
     stored: await storedRuns(store, branch),
   };
 }
@@ -98,11 +104,8 @@ async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<num
 /** A flaky test counts once whatever its browsers, as the Flaky Tests screen groups them. */
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
 
-/** The window before, of the same length, from the same rollup and by the same rules; null when it holds no runs. */
-async function previousPeriod(store: AnyStore, range: DayRange, branch: string | null): Promise<PreviousPeriod | null> {
-  const runs = await windowRunCount(store, range, branch);
-  if (runs === 0) return null;
-  const rows = await scanWindow(store, range, branch);
+/** The window before, of the same length, from the same rollup and by the same rules (read only when it holds runs). */
+function previousPeriod(range: DayRange, runs: number, rows: readonly PairWindow[]): PreviousPeriod {
   const { summary } = windowTotals(rows);
   const flaky = rows.map(flakyFigures).filter((f): f is PairFlaky => f !== null);
   return {

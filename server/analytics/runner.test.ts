@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
@@ -71,6 +72,23 @@ describe('the analytics runner', () => {
     await expect(r.json(DAY, 'nope' as 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
     ingestValue(store, smallReport('two'), { fileName: 'two.json', approve: true });
     expect(await runs()).toBe(2);
+  });
+
+  it('starts its worker ahead with ready(): it resolves once the store is open, and also when it cannot be opened', async () => {
+    const store = fileStore();
+    ingestValue(store, smallReport('one', 'failed'), { fileName: 'one.json', approve: true });
+    const r = runner(store, true);
+    await r.ready();
+    expect(JSON.parse(await r.json(DAY, 'dashboard', { days: 0, now: NOW })).summary[0].total_failed).toBe(2);
+    // Without a worker there is nothing to wait for.
+    await runner(store, false).ready();
+
+    // The file gone before the worker opens it: serve must still start, and the query say why.
+    const gone = fileStore();
+    rmSync(gone.path);
+    const broken = runner(gone, true);
+    await broken.ready();
+    await expect(broken.json(DAY, 'dashboard', { days: 0, now: NOW })).rejects.toThrow(/analytics query failed/);
   });
 
   it('keys answers by query and arguments, not by the clock or extra URL parameters', () => {

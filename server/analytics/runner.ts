@@ -12,6 +12,11 @@ export interface AnalyticsRunner {
    * every request would cost the server's thread more than reading the cache.
    */
   json<N extends QueryName>(today: number, name: N, args: QueryArgs<N>): Promise<string>;
+  /**
+   * Starts the worker now and waits until its store is open (at once without a worker): a
+   * server that does this before it listens does not spend the first cold answer on it.
+   */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,9 @@ export function createAnalyticsRunner(store: AnyStore, options: { worker?: boole
     json(today, name, args) {
       return cache.answer(today, queryKey(name, args), () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
     },
+    async ready() {
+      await worker?.ready();
+    },
     async close() {
       await worker?.close();
     },
@@ -67,6 +75,28 @@ class QueryWorker {
     });
   }
 
+  /** Resolves when the worker has opened its store; a worker that fails to open it is started again by the next run(). */
+  ready(): Promise<void> {
+    const { worker, waiting } = this.current ?? this.start();
+    // Held while waiting: nothing else may keep the process alive yet.
+    worker.ref();
+    return new Promise((resolve) => {
+      const said = (reply: WorkerReply) => {
+        if (!('ready' in reply)) return;
+        worker.off('message', said);
+        worker.off('exit', gone);
+        if (waiting.size === 0) worker.unref();
+        resolve();
+      };
+      const gone = () => {
+        worker.off('message', said);
+        resolve();
+      };
+      worker.on('message', said);
+      worker.once('exit', gone);
+    });
+  }
+
   async close(): Promise<void> {
     const current = this.current;
     this.current = null;
@@ -90,6 +120,7 @@ class QueryWorker {
       return waiter;
     };
     worker.on('message', (reply: WorkerReply) => {
+      if ('ready' in reply) return;
       const waiter = settle(reply.id);
       if (!waiter) return;
       if ('error' in reply) waiter.reject(new Error(`analytics query failed: ${reply.error}`));

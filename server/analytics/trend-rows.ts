@@ -1,6 +1,7 @@
 import type { AnyStore } from '../store/open.js';
 import { baseStore } from '../store/one-connection.js';
-import { dataSignature, scanTrend, type PairTrendCounts } from '../store/window-scan.js';
+import { dataSignature, scanTrend, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { pairKey } from './pair-figures.js';
 import type { DayRange } from '../store/analytics.js';
 
 /**
@@ -28,14 +29,36 @@ export function forgetTrendRows(): void {
   kept.clear();
 }
 
-/** `branch`: one branch, whose days fillBranchDays has made for both periods on this store's connection; null: every branch. */
-export async function trendRows(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null): Promise<PairTrendCounts[]> {
+/**
+ * `branch`: one branch, whose days fillBranchDays has made for both periods on this store's
+ * connection; null: every branch. `known`: the rows, when the caller has read them already.
+ */
+export async function trendRows(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null, known?: PairTrendCounts[]): Promise<PairTrendCounts[]> {
   const key = `${storeId(store)}\u0000${await dataSignature(store)}\u0000${current.from}:${current.to}:${previous.from}\u0000${branch ?? ''}`;
   let rows = kept.get(key);
   if (!rows) {
-    rows = await scanTrend(store, current, previous, branch);
+    // `known`: the same rows, already read with the windows of the same periods (scanTwoWindows).
+    rows = known ?? (await scanTrend(store, current, previous, branch));
     if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
     kept.set(key, rows);
   }
   return rows;
+}
+
+/**
+ * The trend counts of two periods from their window scans (each pair's sums over each period's
+ * days): what scanTrend reads, for a caller that has both windows already (the 7-day dashboard's
+ * window and the one before are the trend's periods). Order is not kept: readers sort.
+ */
+export function trendCountsOf(current: readonly PairWindow[], previous: readonly PairWindow[]): PairTrendCounts[] {
+  const rows = new Map<string, PairTrendCounts>();
+  const rowOf = (w: PairWindow) => {
+    const key = pairKey(w);
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { test_id: w.test_id, browser: w.browser, cur_passed: 0, cur_failed: 0, cur_retry: 0, prev_passed: 0, prev_failed: 0, prev_retry: 0 }));
+    return row;
+  };
+  for (const w of current) Object.assign(rowOf(w), { cur_passed: w.scored_passed, cur_failed: w.scored_failed, cur_retry: w.passed_on_retry });
+  for (const w of previous) Object.assign(rowOf(w), { prev_passed: w.scored_passed, prev_failed: w.scored_failed, prev_retry: w.passed_on_retry });
+  return [...rows.values()];
 }

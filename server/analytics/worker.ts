@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openAnyStore } from '../store/open-any.js';
+import { SERVER_CACHE_MB } from '../store/open.js';
 import { answerJson, type QueryName } from './queries.js';
 
 export interface WorkerRequest {
@@ -13,11 +14,17 @@ export interface WorkerRequest {
   args: unknown;
 }
 
-export type WorkerReply = { id: number; json: string } | { id: number; error: string };
+export type WorkerReply = { id: number; json: string } | { id: number; error: string } | { ready: boolean };
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
-const opened = openAnyStore((workerData as { path: string }).path, { readonly: true, max: 2 });
+const opened = openAnyStore((workerData as { path: string }).path, { readonly: true, max: 2, cacheMb: SERVER_CACHE_MB });
+
+// Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits for this.
+opened.then(
+  () => port.postMessage({ ready: true } satisfies WorkerReply),
+  () => port.postMessage({ ready: false } satisfies WorkerReply),
+);
 
 // One query at a time, in the order they came (the worker's connection is one).
 let queue: Promise<void> = Promise.resolve();

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
-import { openStore, StoreError } from './open.js';
+import { openStore, SERVER_CACHE_MB, StoreError } from './open.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 const undo: Array<() => void> = [];
@@ -82,5 +82,22 @@ describe('openStore names the database in every error', () => {
     const notDb = join(temp.dir, 'notes.db');
     writeFileSync(notDb, 'these are notes, not a database'.repeat(100));
     expect(openError(notDb).message).toBe(`the file ${notDb} is not a flakeboard (SQLite) database`);
+  });
+});
+
+describe('the page cache of a connection', () => {
+  it('is 64 MB for an import and what the caller asks for a server (SERVER_CACHE_MB)', async () => {
+    const path = join(temp.dir, 'cache.db');
+    const writer = openStore(path);
+    const server = openStore(path, { cacheMb: SERVER_CACHE_MB });
+    const reader = openStore(path, { readonly: true, cacheMb: SERVER_CACHE_MB });
+    try {
+      expect(writer.sqlite.pragma('cache_size', { simple: true })).toBe(-64 * 1024);
+      expect(server.sqlite.pragma('cache_size', { simple: true })).toBe(-SERVER_CACHE_MB * 1024);
+      expect(reader.sqlite.pragma('cache_size', { simple: true })).toBe(-SERVER_CACHE_MB * 1024);
+      expect(SERVER_CACHE_MB).toBeLessThan(64);
+    } finally {
+      for (const store of [reader, server, writer]) await store.close();
+    }
   });
 });

@@ -60,7 +60,18 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** How long Kysely statements and store.write() wait, asynchronously, for the write lock. */
   lockWaitMs?: number;
+  /**
+   * SQLite's page cache of this connection, in MB. An import's inserts walk the indexes and gain
+   * from a large one; a server's reads scan the rollups, far larger than any cache, so a small
+   * one serves them as fast (measured on the 50,000-test history: 16 MB, same answer times,
+   * about 50 MB less resident for serve).
+   */
+  cacheMb?: number;
 }
+
+const DEFAULT_CACHE_MB = 64;
+/** The page cache of the server's reading connections (its thread and the analytics worker's). */
+export const SERVER_CACHE_MB = 16;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -87,7 +98,7 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     // NORMAL is durable in WAL mode except for the last transactions before a power loss.
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma(`cache_size = -${Math.round((options.cacheMb ?? DEFAULT_CACHE_MB) * 1024)}`);
     if (!readonly) {
       migrate(sqlite, path);
       createRollupScratch(sqlite);
