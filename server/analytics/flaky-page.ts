@@ -6,6 +6,7 @@ import type { AnyStore } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { onOneConnection } from '../store/one-connection.js';
 import { pairTotalsOf } from '../store/pair-totals.js';
+import { allTimeAnswers } from '../store/window-scan.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
 import { trendRecord, trendWindows } from './flaky.js';
 import { isoTime, lastDays, today } from './windows.js';
@@ -43,8 +44,11 @@ export async function flakyTestsPage(store: AnyStore, a: FlakyListArgs): Promise
 async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null): Promise<FlakyTestsPage> {
   const toDay = today(a.now);
   // One branch has no all-time rollup: its window (all of its days when `days` is 0) and the
-  // trend periods are made from its runs, once for this answer.
-  const range = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
+  // trend periods are made from its runs, once for this answer. Every branch's window that holds
+  // every stored day (30 days of a 20-day history) is all time: the all-time rollup answers it
+  // with one row per test and browser (measured on the 50,000-test history: 1,090 → 70 ms).
+  const window = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
+  const range = window !== null && branch === null && (await allTimeAnswers(store, window)) ? null : window;
   if (branch !== null) await fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
   // The trend filter needs the trend of every flaky test; only then are they computed.
   const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;

@@ -167,6 +167,15 @@ describe('GET /api/flaky-tests, paged', () => {
     expect(byKey(items).map(withoutExtras)).toEqual(byKey(expected).map((g) => ({ ...g, last_failure: undefined, test_id: undefined })));
   });
 
+  it('answers a window that holds every stored day as all time (the all-time rollup), with the same groups, figures and last failures', async () => {
+    // 30 days of a 20-day history: every stored day.
+    const month = await everyPage<FlakyTestGroup>('/api/flaky-tests?days=30', 200);
+    const allTime = await everyPage<FlakyTestGroup>('/api/flaky-tests?days=0', 200);
+    expect(month.items.length).toBe(all.length);
+    expect(month.items).toEqual(allTime.items);
+    expect(byKey(month.items).map(withoutExtras)).toEqual(byKey(await flakyGroups(t.store, lastDays(30, NOW))).map((g) => ({ ...g, last_failure: undefined, test_id: undefined })));
+  });
+
   it('refuses what is not on the allow-lists, naming the parameter', async () => {
     for (const query of ['sort=title', 'order=sideways', 'pageSize=500', 'page=0', 'severity=urgent', 'trend=up']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/flaky-tests?${query}`, headers: who.headers });

@@ -143,8 +143,16 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
   if (branch !== null) return store.sql.all<PairWindow>(s.branch.window, days);
-  if ((await allTimeRollup(store)) && (await coversEveryDay(store, range))) return store.sql.all<PairWindow>(s.allTime);
+  if (await allTimeAnswers(store, range)) return store.sql.all<PairWindow>(s.allTime);
   return store.sql.all<PairWindow>(s.window[await plan(store, range)], days);
+}
+
+/**
+ * Whether every branch's window `range` holds every stored day, so the all-time rollup
+ * (test_totals) answers for it with one row per pair instead of one per pair and day.
+ */
+export async function allTimeAnswers(store: AnyStore, range: DayRange): Promise<boolean> {
+  return (await allTimeRollup(store)) && (await coversEveryDay(store, range));
 }
 
 async function coversEveryDay(store: AnyStore, range: DayRange): Promise<boolean> {
