@@ -68,8 +68,15 @@ const trendColumns = (t: SqlText) => `test_id, browser,
 // 0.19 µs per stored row plus 0.29 µs per window row in key order.
 // PostgreSQL's planner chooses on its statistics (withoutIndex is no hint there); its hash
 // grouping keeps no order, so the rows are ordered as SQLite's grouping leaves them (free there).
-const grouped = (t: SqlText, columns: string, byKey: boolean) =>
-  `SELECT ${columns} FROM daily_test_stats WHERE ${byKey ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
+const grouped = (t: SqlText, columns: string, read: 'byKey' | 'byDay' | 'byDayWithoutFigures') =>
+  `SELECT ${columns} FROM ${read === 'byDay' ? t.through('daily_test_stats', 'daily_test_stats_by_day') : 'daily_test_stats'}` +
+  ` WHERE ${read === 'byKey' ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
+const readings = (t: SqlText, columns: string) => ({
+  byKey: grouped(t, columns, 'byKey'),
+  byDay: grouped(t, columns, 'byDay'),
+  // A read-only file of a schema before migration 10 has only the index on day.
+  byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
+});
 
 const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
 
@@ -91,10 +98,10 @@ function texts(dialect: DialectName) {
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
-    window: { byKey: grouped(t, window, true), byDay: grouped(t, window, false) },
-    trend: { byKey: grouped(t, trend, true), byDay: grouped(t, trend, false) },
+    window: readings(t, window),
+    trend: readings(t, trend),
     // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
-    branch: { window: onBranch(grouped(t, window, true), dialect), trend: onBranch(grouped(t, trend, true), dialect) },
+    branch: { window: onBranch(grouped(t, window, 'byKey'), dialect), trend: onBranch(grouped(t, trend, 'byKey'), dialect) },
     // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
     signature: `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs`,
     names: 'SELECT id, title, file, title_path FROM tests WHERE id = @id',
@@ -105,34 +112,39 @@ function texts(dialect: DialectName) {
 }
 const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
-// Whether test_totals exists: a SQLite file of an older schema opened read-only may lack it
-// (migrations add it); PostgreSQL's schema is always migrated on open. Asked once per store.
-const hasTotals = new WeakMap<object, Promise<boolean>>();
-function allTimeRollup(store: AnyStore): Promise<boolean> {
+// Whether the schema has test_totals (migration 6) and the covering day index (10): a SQLite
+// file of an older schema opened read-only (mcp, doctor) may lack them; PostgreSQL's schema is
+// always migrated on open. Asked once per store.
+const schemaOf = new WeakMap<object, Promise<{ totals: boolean; dayIndex: boolean }>>();
+function schema(store: AnyStore): Promise<{ totals: boolean; dayIndex: boolean }> {
   const base = baseStore(store);
-  let known = hasTotals.get(base);
+  let known = schemaOf.get(base);
   if (!known) {
     known =
       store.dialect === 'postgres'
-        ? Promise.resolve(true)
-        : store.sql.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'test_totals'").then((found) => found !== undefined);
-    hasTotals.set(base, known);
+        ? Promise.resolve({ totals: true, dayIndex: true })
+        : store.sql
+            .all<{ name: string }>("SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day')")
+            .then((rows) => ({ totals: rows.some((r) => r.name === 'test_totals'), dayIndex: rows.some((r) => r.name === 'daily_test_stats_by_day') }));
+    schemaOf.set(base, known);
     // A failed look-up (a closed store) is asked again next time, not kept.
-    known.catch(() => hasTotals.delete(base));
+    known.catch(() => schemaOf.delete(base));
   }
   return known;
 }
+const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
 
 /** A window of fewer than 1/BY_DAY_BELOW of the stored days is read through the day index. */
 const BY_DAY_BELOW = 4;
 
 const dayOf = async (store: AnyStore, text: string) => (await store.sql.value<number | null>(text)) ?? null;
 
-async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay'> {
+async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
   const firstDay = (await dayOf(store, TEXTS[store.dialect].firstDay)) ?? range.to;
   const stored = range.to - firstDay + 1;
   const scanned = range.to - Math.max(range.from, firstDay) + 1;
-  return scanned * BY_DAY_BELOW >= stored ? 'byKey' : 'byDay';
+  if (scanned * BY_DAY_BELOW >= stored) return 'byKey';
+  return (await schema(store)).dayIndex ? 'byDay' : 'byDayWithoutFigures';
 }
 
 /**
