@@ -4,8 +4,8 @@ import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../sto
 import type { AnyStore } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { onOneConnection } from '../store/one-connection.js';
-import { browserProjects, scanWindow, testName, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
-import { byRisk, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
+import { browserProjects, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
 
@@ -36,7 +36,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   // The window before, read when it holds runs; for 7 days the two windows are the trend's
   // periods, and their sums are the trend counts: no third pass over the rollup.
   const beforeRuns = before ? await windowRunCount(store, before, branch) : 0;
-  const beforeRows = before && beforeRuns > 0 ? await scanWindow(store, before, branch) : null;
+  const beforeRows = before && beforeRuns > 0 ? await scanPeriod(store, before, branch) : null;
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
   const known = samePeriods ? trendCountsOf(rows, beforeRows ?? []) : undefined;
   const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
@@ -105,17 +105,28 @@ async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<num
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
 
 /** The window before, of the same length, from the same rollup and by the same rules (read only when it holds runs). */
-function previousPeriod(range: DayRange, runs: number, rows: readonly PairWindow[]): PreviousPeriod {
-  const { summary } = windowTotals(rows);
-  const flaky = rows.map(flakyFigures).filter((f): f is PairFlaky => f !== null);
+function previousPeriod(range: DayRange, runs: number, rows: readonly PairPeriod[]): PreviousPeriod {
+  let tests = 0;
+  let passed = 0;
+  let durationSum = 0;
+  let timed = 0;
+  const flaky = new Set<number>();
+  for (const r of rows) {
+    tests += r.runs;
+    passed += r.passed;
+    durationSum += r.duration_sum;
+    timed += r.timed_runs;
+    if (flakyChanges(r) !== null) flaky.add(r.test_id);
+  }
   return {
     from: isoDate(range.from),
     to: isoDate(range.to),
     total_runs: runs,
-    total_tests: summary.total_tests,
-    total_passed: summary.total_passed,
-    avg_duration: summary.avg_duration,
-    flaky_count: distinctTests(flaky),
+    total_tests: tests,
+    total_passed: passed,
+    avg_duration: timed > 0 ? durationSum / timed : 0,
+    // Counted per test, as the window's flaky count.
+    flaky_count: flaky.size,
   };
 }
 

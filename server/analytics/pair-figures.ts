@@ -23,11 +23,17 @@ export interface PairTrend {
 }
 
 export function flakyFigures(row: PairWindow): PairFlaky | null {
-  if (row.scored_passed + row.scored_failed === 0) return null;
-  const changes = row.changes + outcomeChanges(row.outcomes);
-  if (row.passed_on_retry === 0 && changes < 2) return null;
+  const changes = flakyChanges(row);
+  if (changes === null) return null;
   const passRate = passRateFraction(row.scored_passed, row.scored_passed + row.scored_failed, 0);
   return { row, pass_rate: passRate, flaky_score: flakyScore(changes, row.attempts), risk: riskScore(passRate, row.runs) };
+}
+
+/** The pass/fail changes of a flaky pair's window (within and between its days); null when it was not flaky. */
+export function flakyChanges(row: Pick<PairWindow, 'scored_passed' | 'scored_failed' | 'passed_on_retry' | 'changes' | 'outcomes'>): number | null {
+  if (row.scored_passed + row.scored_failed === 0) return null;
+  const changes = row.changes + outcomeChanges(row.outcomes);
+  return row.passed_on_retry === 0 && changes < 2 ? null : changes;
 }
 
 export function trendFigures(row: PairTrendCounts): PairTrend | null {

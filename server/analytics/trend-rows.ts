@@ -50,9 +50,11 @@ export async function trendRows(store: AnyStore, current: DayRange, previous: Da
  * days): what scanTrend reads, for a caller that has both windows already (the 7-day dashboard's
  * window and the one before are the trend's periods). Order is not kept: readers sort.
  */
-export function trendCountsOf(current: readonly PairWindow[], previous: readonly PairWindow[]): PairTrendCounts[] {
+type PeriodSums = Pick<PairWindow, 'test_id' | 'browser' | 'scored_passed' | 'scored_failed' | 'passed_on_retry'>;
+
+export function trendCountsOf(current: readonly PeriodSums[], previous: readonly PeriodSums[]): PairTrendCounts[] {
   const rows = new Map<string, PairTrendCounts>();
-  const rowOf = (w: PairWindow) => {
+  const rowOf = (w: PeriodSums) => {
     const key = pairKey(w);
     let row = rows.get(key);
     if (!row) rows.set(key, (row = { test_id: w.test_id, browser: w.browser, cur_passed: 0, cur_failed: 0, cur_retry: 0, prev_passed: 0, prev_failed: 0, prev_retry: 0 }));

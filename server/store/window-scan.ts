@@ -43,17 +43,35 @@ export interface PairTrendCounts {
   prev_retry: number;
 }
 
-const windowColumns = (t: SqlText) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
+/**
+ * What the period before a dashboard's window needs per test and browser: its totals, and
+ * whether it was flaky (pair-figures.ts isFlaky) with the sums the trend compares. Five sums
+ * fewer than a window: the scan costs per sum and row.
+ */
+export type PairPeriod = Pick<
+  PairWindow,
+  'test_id' | 'browser' | 'runs' | 'passed' | 'passed_on_retry' | 'scored_passed' | 'scored_failed' | 'changes' | 'outcomes' | 'duration_sum' | 'timed_runs'
+>;
+
+type Read = 'byKey' | 'byDay' | 'byDayWithoutFigures';
+
+// The outcomes of a window's days in day order: read in key order, the rows arrive so.
+const outcomes = (t: SqlText, read: Read) => t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day', read === 'byKey' ? 'inOrder' : undefined);
+
+const windowColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
     ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
-    ${t.total('attempts')} AS attempts, ${t.total('changes')} AS changes,
-    ${t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day')} AS outcomes,
+    ${t.total('attempts')} AS attempts, ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes,
     ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs, max(duration_max) AS duration_max`;
+
+const periodColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed,
+    ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
+    ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes, ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs`;
 
 // A day's first and last outcome (0/1) as two characters. SQLite joins numbers as text already;
 // PostgreSQL's || wants text.
 const outcomePair = (t: SqlText) => (t.dialect === 'postgres' ? 'CAST(first_outcome AS TEXT) || CAST(last_outcome AS TEXT)' : 'first_outcome || last_outcome');
 
-const trendColumns = (t: SqlText) => `test_id, browser,
+const trendColumns = (t: SqlText, _read: Read) => `test_id, browser,
     ${t.total('CASE WHEN day >= @curFrom THEN scored_passed END')} AS cur_passed,
     ${t.total('CASE WHEN day >= @curFrom THEN scored_failed END')} AS cur_failed,
     ${t.total('CASE WHEN day >= @curFrom THEN passed_on_retry END')} AS cur_retry,
@@ -68,14 +86,16 @@ const trendColumns = (t: SqlText) => `test_id, browser,
 // 0.19 µs per stored row plus 0.29 µs per window row in key order.
 // PostgreSQL's planner chooses on its statistics (withoutIndex is no hint there); its hash
 // grouping keeps no order, so the rows are ordered as SQLite's grouping leaves them (free there).
-const grouped = (t: SqlText, columns: string, read: 'byKey' | 'byDay' | 'byDayWithoutFigures') =>
-  `SELECT ${columns} FROM ${read === 'byDay' ? t.through('daily_test_stats', 'daily_test_stats_by_day') : 'daily_test_stats'}` +
+const grouped = (t: SqlText, columns: (t: SqlText, read: Read) => string, read: Read) =>
+  `SELECT ${columns(t, read)} FROM ${read === 'byDay' ? t.through('daily_test_stats', 'daily_test_stats_by_day') : 'daily_test_stats'}` +
   ` WHERE ${read === 'byKey' ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
-const readings = (t: SqlText, columns: string) => ({
+const readings = (t: SqlText, columns: (t: SqlText, read: Read) => string) => ({
   byKey: grouped(t, columns, 'byKey'),
   byDay: grouped(t, columns, 'byDay'),
   // A read-only file of a schema before migration 10 has only the index on day.
   byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
+  // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
+  branch: onBranch(grouped(t, columns, 'byKey'), t.dialect),
 });
 
 const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
@@ -89,8 +109,6 @@ const allTime = (t: SqlText) => `SELECT test_id, browser, runs, passed, failed, 
 // Every text built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
 function texts(dialect: DialectName) {
   const t = sqlText(dialect);
-  const window = windowColumns(t);
-  const trend = trendColumns(t);
   return {
     allTime: allTime(t),
     lastDay: 'SELECT max(day) AS day FROM daily_test_stats',
@@ -98,10 +116,9 @@ function texts(dialect: DialectName) {
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
-    window: readings(t, window),
-    trend: readings(t, trend),
-    // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
-    branch: { window: onBranch(grouped(t, window, 'byKey'), dialect), trend: onBranch(grouped(t, trend, 'byKey'), dialect) },
+    window: readings(t, windowColumns),
+    period: readings(t, periodColumns),
+    trend: readings(t, trendColumns),
     // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
     signature: `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs`,
     names: 'SELECT id, title, file, title_path FROM tests WHERE id = @id',
@@ -154,7 +171,7 @@ async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay'
 export async function scanWindow(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairWindow[]> {
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
-  if (branch !== null) return store.sql.all<PairWindow>(s.branch.window, days);
+  if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, days);
   if (await allTimeAnswers(store, range)) return store.sql.all<PairWindow>(s.allTime);
   return store.sql.all<PairWindow>(s.window[await plan(store, range)], days);
 }
@@ -173,11 +190,18 @@ async function coversEveryDay(store: AnyStore, range: DayRange): Promise<boolean
   return first === null || last === null || (range.from <= first && last <= range.to);
 }
 
+/** The period before a window (PairPeriod's sums), read as scanWindow reads a window. */
+export async function scanPeriod(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairPeriod[]> {
+  const s = TEXTS[store.dialect].period;
+  const days = { from: range.from, to: range.to };
+  return store.sql.all<PairPeriod>(branch !== null ? s.branch : s[await plan(store, range)], days);
+}
+
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
 export async function scanTrend(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null): Promise<PairTrendCounts[]> {
   const s = TEXTS[store.dialect];
   const range = { from: previous.from, to: current.to, curFrom: current.from };
-  if (branch !== null) return store.sql.all<PairTrendCounts>(s.branch.trend, range);
+  if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, range);
   return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
 }
 
