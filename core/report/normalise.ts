@@ -4,7 +4,7 @@ import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passe
 import { attemptError, normaliseError } from './errors.js';
 import { gitFromMetadata } from './metadata.js';
 import type { NormalisedAttempt, NormalisedRun, NormalisedStep, NormalisedTest, RunCounts } from './normalised.js';
-import type { PwConfig, PwError, PwReport, PwResult, PwSpec, PwStats, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
+import type { PwAttachment, PwConfig, PwError, PwReport, PwResult, PwSpec, PwStats, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
 
 /**
  * Turns a checked report of any Playwright version into one run. Specs may be merged across
@@ -173,24 +173,28 @@ function normaliseAttempt(result: PwResult, index: number): NormalisedAttempt {
     steps: (result.steps ?? []).map(normaliseStep),
     stdout: joinChunks(result.stdout),
     stderr: joinChunks(result.stderr),
-    attachments: (result.attachments ?? []).map((a) => ({
-      name: a.name,
-      contentType: a.contentType,
-      ...(a.path !== undefined ? { path: a.path } : {}),
-      // Bodies stay out of the store: a base64 trace can be megabytes. Keep its size.
-      ...(a.body !== undefined ? { size: Math.floor((a.body.length * 3) / 4) } : {}),
-    })),
+    attachments: (result.attachments ?? []).map(normaliseAttachment),
   };
 }
 
+// Fields added in this order (the stored JSON's key order), without spreading a new object per field.
+function normaliseAttachment(a: PwAttachment): NormalisedAttempt['attachments'][number] {
+  const out: NormalisedAttempt['attachments'][number] = { name: a.name, contentType: a.contentType };
+  if (a.path !== undefined) out.path = a.path;
+  // Bodies stay out of the store: a base64 trace can be megabytes. Keep its size.
+  if (a.body !== undefined) out.size = Math.floor((a.body.length * 3) / 4);
+  return out;
+}
+
 function normaliseStep(step: PwStep): NormalisedStep {
-  return {
+  const out: NormalisedStep = {
     title: step.title,
     category: 'test.step',
     duration: step.duration ?? 0,
     error: step.error ? (step.error.message ?? step.error.value ?? null) : null,
-    ...(step.steps?.length ? { steps: step.steps.map(normaliseStep) } : {}),
   };
+  if (step.steps?.length) out.steps = step.steps.map(normaliseStep);
+  return out;
 }
 
 function joinChunks(chunks: PwStdioChunk[] | undefined): string {
