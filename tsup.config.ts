@@ -14,4 +14,7 @@ export default defineConfig({
   clean: true,
   // Native and Node-only dependencies stay external: npm installs them beside the package.
   external: ['better-sqlite3'],
+  // Kysely ships as ~140 ES modules: resolving and loading them one by one cost every command
+  // (an import too) about 100 ms of CPU at start; bundled, what is used loads in a few ms.
+  noExternal: ['kysely'],
 });

@@ -4,6 +4,7 @@ import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/re
 import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
+import { HeldBytes } from './held-bytes.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
 import type { AnyStore, Store } from './store/open.js';
 import type { PostgresStore } from './store/open-postgres.js';
@@ -77,9 +78,9 @@ export function ingestValue(store: AnyStore, value: unknown, options: IngestOpti
 
 /**
  * Normalises, hashes and stores the parts as they come, inside one transaction. The canonical
- * text of each test is kept until the end: the hash starts with the run's header, which counts
- * the tests (so duplicates match the hashes of earlier versions), and it is far smaller than
- * the report. SQLite stores synchronously as the tests come; PostgreSQL awaits each batch.
+ * text of each test is kept until the end, as bytes off the heap (HeldBytes): the hash starts
+ * with the run's header, which counts the tests (so duplicates match the hashes of earlier
+ * versions), and it is far smaller than the report. SQLite stores synchronously as the tests come; PostgreSQL awaits each batch.
  */
 function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
   const header = {
@@ -114,21 +115,23 @@ function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: Inge
 function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number): Generator<NormalisedTest, RunEnding> {
   let normaliser: RunNormaliser | null = null;
   let end: Extract<ReportPart, { kind: 'end' }> | null = null;
-  const canonical: string[] = [];
+  const canonical = new HeldBytes();
+  let stored = 0;
   for (const part of parts) {
     if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
     else if (part.kind === 'end') end = part;
     else {
       for (const test of normaliser!.suiteTests(part.suite)) {
-        canonical.push(canonicalTest(test));
+        canonical.add(canonicalTest(test));
         yield test;
-        if (options.onProgress && canonical.length % PROGRESS_EVERY === 0) options.onProgress(canonical.length, estimateTotal(canonical.length));
+        stored++;
+        if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
       }
     }
   }
   const run = normaliser!.finish(end?.errors, end?.stats);
   const hash = createHash('sha256').update(canonicalHeader(run));
-  for (const text of canonical) hash.update(text);
+  for (const bytes of canonical.take()) hash.update(bytes);
   let gitBranch = options.gitBranch || run.git.branch;
   let gitCommit = options.gitCommit || run.git.commit;
   if ((!gitBranch || !gitCommit) && options.fallbackGit) {

@@ -106,7 +106,9 @@ function scenario(name: string, files: string[], results: number, bytes: number,
     floorCpuMs: Math.round(floor.cpuMs),
     importCpuMs: Math.round(imported.cpuMs),
     cpuRatio: +(imported.cpuMs / floor.cpuMs).toFixed(2),
-    ...(measured.before ? { beforeCpuMs: Math.round(measured.before.cpuMs), beforeCpuRatio: +(measured.before.cpuMs / floor.cpuMs).toFixed(2) } : {}),
+    ...(measured.before
+      ? { beforeCpuMs: Math.round(measured.before.cpuMs), beforeCpuRatio: +(measured.before.cpuMs / floor.cpuMs).toFixed(2), beforePeakRssMb: Math.round(measured.before.peakRssMb) }
+      : {}),
     resultsPerSecond: Math.round(results / (imported.ms / 1000)),
     floorPeakRssMb: Math.round(floor.peakRssMb),
     importPeakRssMb: Math.round(imported.peakRssMb),

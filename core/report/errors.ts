@@ -6,18 +6,42 @@ import type { PwError, PwLocation, PwResult } from './playwright-types.js';
 
 export function normaliseError(error: PwError, fallbackLocation?: Partial<PwLocation>, formatted?: string): NormalisedError {
   const message = error.message ?? error.value ?? '';
-  const stripped = stripAnsi(message);
-  const category = classifyError(stripped);
+  const { category, fingerprint, summary } = readMessage(message);
   const location = error.location ?? fallbackLocation;
   return {
     message,
     category,
-    fingerprint: fingerprintError(category, stripped),
-    summary: errorSummary(stripped),
+    fingerprint,
+    summary,
     location: location?.file !== undefined ? `${location.file}:${location.line ?? 0}:${location.column ?? 0}` : null,
     snippet: error.snippet ?? (formatted ? extractSnippet(formatted) : null),
     stack: error.stack ?? null,
   };
+}
+
+type MessageParts = Pick<NormalisedError, 'category' | 'fingerprint' | 'summary'>;
+
+/**
+ * What follows from a message alone, for messages seen lately: a report repeats its failures
+ * (each retry, each browser), and classifying, fingerprinting and summarising take several
+ * passes over the text. Short messages only and a bounded count, so memory stays small.
+ */
+const recentMessages = new Map<string, MessageParts>();
+const RECENT_LENGTH = 4096;
+const RECENT_COUNT = 2000;
+
+function readMessage(message: string): MessageParts {
+  const short = message.length <= RECENT_LENGTH;
+  const known = short ? recentMessages.get(message) : undefined;
+  if (known !== undefined) return known;
+  const stripped = stripAnsi(message);
+  const category = classifyError(stripped);
+  const parts = { category, fingerprint: fingerprintError(category, stripped), summary: errorSummary(stripped) };
+  if (short) {
+    if (recentMessages.size >= RECENT_COUNT) recentMessages.clear();
+    recentMessages.set(message, parts);
+  }
+  return parts;
 }
 
 /** The first error of one attempt: the raw `error`, else the pre-formatted `errors[0]`. */

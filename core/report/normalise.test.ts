@@ -46,6 +46,40 @@ describe('normaliseReport: status rules', () => {
     expect(run.tests[0]!.titlePath).toEqual(['group', 'works']);
   });
 
+  it('counts repeats as one key of place and project name did, NUL characters in names included', () => {
+    // Specs spread over suites and files, merged per project, and names holding '\u0000' whose
+    // joined keys meet (the counters are looked up by place, then by project name).
+    const spec = (title: string, projects: string[], file = 'a.spec.ts') => ({ title, file, line: 3, column: 5, tests: projects.map((p) => test([attempt('passed')], { projectName: p })) });
+    const r: PwReport = {
+      config: { projects: [{ name: 'chromium' }, { name: 'firefox' }], version: '1.50.0' },
+      suites: [
+        { title: 'a.spec.ts', file: 'a.spec.ts', specs: [spec('t', ['chromium', 'firefox', 'chromium']), spec('t\u0000x', ['y', 'y\u0000z'])], suites: [{ title: 'g', file: 'a.spec.ts', specs: [spec('t', ['chromium'])] }] },
+        { title: 'a.spec.ts', file: 'a.spec.ts', specs: [spec('t', ['firefox', 'x\u0000y', 'x\u0000y\u0000z']), spec('t\u0000x\u0000y', ['z']), spec('t\u0000x', ['y\u0000z'])] },
+        { title: 'b.spec.ts', file: 'b.spec.ts', specs: [spec('t', ['chromium'], 'b.spec.ts')], suites: [{ title: '', file: 'b.spec.ts', specs: [spec('t', ['chromium'], 'b.spec.ts')] }] },
+      ],
+      errors: [],
+    };
+    // The key this replaced, counted over the same tests in the same order.
+    const seen = new Map<string, number>();
+    const expected: number[] = [];
+    const walk = (suite: PwReport['suites'][number], describePath: string[]) => {
+      for (const s of suite.specs ?? []) {
+        for (const t of s.tests) {
+          const key = `${s.file}\u0000${s.line}\u0000${s.column}\u0000${describePath.join('\u0000')}\u0000${s.title}\u0000${t.projectName}`;
+          expected.push(seen.get(key) ?? 0);
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, [...describePath, child.title]);
+    };
+    for (const suite of r.suites) walk(suite, []);
+    const run = normaliseReport(r);
+    expect(run.tests.map((t) => t.repeatIndex)).toEqual(expected);
+    // The cases that meet: repeats of one test across files suites, 't' + 'x\0y' = 't\0x' + 'y',
+    // 't' + 'x\0y\0z' = 't\0x\0y' + 'z' = 't\0x' + 'y\0z', and an empty describe title.
+    expect(expected).toEqual([0, 0, 1, 0, 0, 0, 1, 1, 1, 2, 3, 0, 1]);
+  });
+
   it('a report with no tests and an error failed to load', () => {
     const run = normaliseReport({ ...report([]), suites: [], errors: [{ message: 'SyntaxError: boom' }] });
     expect(run.loadFailed).toBe(true);

@@ -4,7 +4,7 @@ import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passe
 import { attemptError, normaliseError } from './errors.js';
 import { gitFromMetadata } from './metadata.js';
 import type { NormalisedAttempt, NormalisedRun, NormalisedStep, NormalisedTest, RunCounts } from './normalised.js';
-import type { PwConfig, PwError, PwReport, PwResult, PwSpec, PwStats, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
+import type { PwAttachment, PwConfig, PwError, PwReport, PwResult, PwSpec, PwStats, PwStdioChunk, PwStep, PwSuite, PwTest } from './playwright-types.js';
 
 /**
  * Turns a checked report of any Playwright version into one run. Specs may be merged across
@@ -29,7 +29,13 @@ export type RunSummary = Omit<NormalisedRun, 'tests'>;
  */
 export class RunNormaliser {
   private readonly browserOfProject = new Map<string, string>();
-  private readonly repeats = new Map<string, number>();
+  /**
+   * How often each test has been seen, for repeatIndex: by its place (file, position, describe
+   * path and title, as one string) and then by project name, so a spec's tests look their place
+   * up once. The key is in effect place + '\u0000' + project name cut at its last '\u0000' (a
+   * project name may hold one), so the counters are those of that one string.
+   */
+  private readonly repeats = new Map<string, Map<string, number>>();
   private readonly projectNames = new Set<string>();
   private readonly counts: RunCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
   private earliestStart: number | null = null;
@@ -52,13 +58,26 @@ export class RunNormaliser {
     const stack: Array<{ suite: PwSuite; describePath: string[] }> = [{ suite: fileSuite, describePath: [] }];
     while (stack.length > 0) {
       const { suite, describePath } = stack.pop()!;
+      const describeKey = describePath.join('\u0000');
       for (const spec of suite.specs ?? []) {
+        const place = `${spec.file}\u0000${spec.line}\u0000${spec.column}\u0000${describeKey}\u0000${spec.title}`;
+        let counts: Map<string, number> | undefined;
+        // One title path for the spec's tests (one per project): read-only, and the writer
+        // knows a test it has just stored by it (write-results.ts).
+        const titlePath = [...describePath, spec.title];
         for (const test of spec.tests) {
-          const key = `${spec.file}\u0000${spec.line}\u0000${spec.column}\u0000${describePath.join('\u0000')}\u0000${spec.title}\u0000${test.projectName}`;
-          const repeatIndex = this.repeats.get(key) ?? 0;
-          this.repeats.set(key, repeatIndex + 1);
+          let project = `${test.projectName}`;
+          const nul = project.lastIndexOf('\u0000');
+          let byProject: Map<string, number>;
+          if (nul === -1) byProject = counts ??= this.countsAt(place);
+          else {
+            byProject = this.countsAt(`${place}\u0000${project.slice(0, nul)}`);
+            project = project.slice(nul + 1);
+          }
+          const repeatIndex = byProject.get(project) ?? 0;
+          byProject.set(project, repeatIndex + 1);
           const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(test.projectName);
-          const normalised = normaliseTest(spec, test, describePath, browser, repeatIndex);
+          const normalised = normaliseTest(spec, test, titlePath, browser, repeatIndex);
           this.count(normalised);
           yield normalised;
         }
@@ -66,6 +85,15 @@ export class RunNormaliser {
       const children = suite.suites ?? [];
       for (let i = children.length - 1; i >= 0; i--) stack.push({ suite: children[i]!, describePath: [...describePath, children[i]!.title] });
     }
+  }
+
+  private countsAt(place: string): Map<string, number> {
+    let counts = this.repeats.get(place);
+    if (counts === undefined) {
+      counts = new Map();
+      this.repeats.set(place, counts);
+    }
+    return counts;
   }
 
   finish(reportErrors: PwError[] | undefined, stats: PwStats | undefined): RunSummary {
@@ -104,7 +132,7 @@ export class RunNormaliser {
   }
 }
 
-function normaliseTest(spec: PwSpec, test: PwTest, describePath: string[], browser: string, repeatIndex: number): NormalisedTest {
+function normaliseTest(spec: PwSpec, test: PwTest, titlePath: string[], browser: string, repeatIndex: number): NormalisedTest {
   const expectedStatus = test.expectedStatus ?? 'passed';
   const attempts = test.results.map(normaliseAttempt);
   const last = test.results[test.results.length - 1];
@@ -112,7 +140,7 @@ function normaliseTest(spec: PwSpec, test: PwTest, describePath: string[], brows
   for (const a of attempts) durationMs += a.durationMs;
   return {
     file: spec.file,
-    titlePath: [...describePath, spec.title],
+    titlePath,
     title: spec.title,
     line: spec.line ?? 0,
     column: spec.column ?? 0,
@@ -145,24 +173,28 @@ function normaliseAttempt(result: PwResult, index: number): NormalisedAttempt {
     steps: (result.steps ?? []).map(normaliseStep),
     stdout: joinChunks(result.stdout),
     stderr: joinChunks(result.stderr),
-    attachments: (result.attachments ?? []).map((a) => ({
-      name: a.name,
-      contentType: a.contentType,
-      ...(a.path !== undefined ? { path: a.path } : {}),
-      // Bodies stay out of the store: a base64 trace can be megabytes. Keep its size.
-      ...(a.body !== undefined ? { size: Math.floor((a.body.length * 3) / 4) } : {}),
-    })),
+    attachments: (result.attachments ?? []).map(normaliseAttachment),
   };
 }
 
+// Fields added in this order (the stored JSON's key order), without spreading a new object per field.
+function normaliseAttachment(a: PwAttachment): NormalisedAttempt['attachments'][number] {
+  const out: NormalisedAttempt['attachments'][number] = { name: a.name, contentType: a.contentType };
+  if (a.path !== undefined) out.path = a.path;
+  // Bodies stay out of the store: a base64 trace can be megabytes. Keep its size.
+  if (a.body !== undefined) out.size = Math.floor((a.body.length * 3) / 4);
+  return out;
+}
+
 function normaliseStep(step: PwStep): NormalisedStep {
-  return {
+  const out: NormalisedStep = {
     title: step.title,
     category: 'test.step',
     duration: step.duration ?? 0,
     error: step.error ? (step.error.message ?? step.error.value ?? null) : null,
-    ...(step.steps?.length ? { steps: step.steps.map(normaliseStep) } : {}),
   };
+  if (step.steps?.length) out.steps = step.steps.map(normaliseStep);
+  return out;
 }
 
 function joinChunks(chunks: PwStdioChunk[] | undefined): string {

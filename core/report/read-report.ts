@@ -23,36 +23,15 @@ const WHOLE_TEXT_LIMIT = 16 * 1024 * 1024;
  */
 export function* readReportParts(chunks: () => Iterable<string>, fileName: string): Generator<ReportPart, void, undefined> {
   const state = new PartsState(fileName);
-  let scanner: JsonPieceScanner | null = null;
-  let head: string[] = [];
-  let headLength = 0;
+  const scanner = new ReportScanner(fileName);
   try {
-    for (const chunk of chunks()) {
-      if (scanner) {
-        yield* state.take(scanner.feed(chunk));
-        continue;
-      }
-      head.push(chunk);
-      headLength += chunk.length;
-      const text = head.length === 1 ? chunk : head.join('');
-      const first = text.search(/\S/);
-      if (first === -1) continue;
-      let start = first;
-      if (text.charCodeAt(first) === 123) {
-        scanner = new JsonPieceScanner('suites', start);
-      } else {
-        // Lines printed before the JSON (stdout capture), or not an object at all. Small
-        // inputs go through parseReportText, which has always told these apart.
-        if (headLength < WHOLE_TEXT_LIMIT) continue;
-        start = text.search(/^\{/m);
-        if (start === -1) throw new InvalidReportError(fileName, `not a Playwright JSON report: expected a JSON object at the top level, found ${kindOfText(text[first]!)}`);
-        scanner = new JsonPieceScanner('suites', start, true);
-      }
-      head = [];
-      yield* state.take(scanner.feed(text.slice(start)));
-    }
-    if (!scanner) {
-      yield* partsOf(parseReportText(head.join(''), fileName));
+    // Every chunk takes the same path here: a generator's frame keeps what its last run through
+    // a branch left behind, and a branch taken for the first chunk alone kept it (16 MB of a
+    // 94 MB report) for the whole import.
+    for (const chunk of chunks()) yield* state.take(scanner.feed(chunk));
+    const whole = scanner.wholeText();
+    if (whole !== null) {
+      yield* partsOf(parseReportText(whole, fileName));
       return;
     }
     yield* state.take(scanner.end());
@@ -61,6 +40,48 @@ export function* readReportParts(chunks: () => Iterable<string>, fileName: strin
     throw error;
   }
   yield state.finish();
+}
+
+const NO_PIECES: readonly RawPiece[] = [];
+
+/** Finds where the report's JSON object starts in its first chunks, then scans it in pieces. */
+class ReportScanner {
+  private scanner: JsonPieceScanner | null = null;
+  private head: string[] = [];
+  private headLength = 0;
+
+  constructor(private readonly fileName: string) {}
+
+  feed(chunk: string): readonly RawPiece[] {
+    if (this.scanner) return this.scanner.feed(chunk);
+    this.head.push(chunk);
+    this.headLength += chunk.length;
+    const text = this.head.length === 1 ? chunk : this.head.join('');
+    const first = text.search(/\S/);
+    if (first === -1) return NO_PIECES;
+    let start = first;
+    if (text.charCodeAt(first) === 123) {
+      this.scanner = new JsonPieceScanner('suites', start);
+    } else {
+      // Lines printed before the JSON (stdout capture), or not an object at all. Small
+      // inputs go through parseReportText, which has always told these apart.
+      if (this.headLength < WHOLE_TEXT_LIMIT) return NO_PIECES;
+      start = text.search(/^\{/m);
+      if (start === -1) throw new InvalidReportError(this.fileName, `not a Playwright JSON report: expected a JSON object at the top level, found ${kindOfText(text[first]!)}`);
+      this.scanner = new JsonPieceScanner('suites', start, true);
+    }
+    this.head = [];
+    return this.scanner.feed(text.slice(start));
+  }
+
+  /** All the text, when it never came to a '{' to scan from (small inputs); else null. */
+  wholeText(): string | null {
+    return this.scanner ? null : this.head.join('');
+  }
+
+  end(): RawPiece[] {
+    return this.scanner!.end();
+  }
 }
 
 /** The parts of a report already parsed whole (an upload's body), checked first. */
@@ -85,7 +106,7 @@ class PartsState {
 
   constructor(private readonly fileName: string) {}
 
-  *take(pieces: RawPiece[]): Generator<ReportPart, void, undefined> {
+  *take(pieces: readonly RawPiece[]): Generator<ReportPart, void, undefined> {
     for (const piece of pieces) {
       if (piece.key === 'suites') {
         if (piece.kind === 'member') this.check({ text: `"suites" must be an array, found ${kindOf(parsePiece(piece.text, piece.offset))}`, limit: false });

@@ -15,6 +15,14 @@ interface ResultFigures {
   fingerprint: string | null;
 }
 
+interface ResultGroup {
+  testId: number;
+  browser: string;
+  results: ResultFigures[];
+  /** The same test's group for another browser. */
+  next: ResultGroup | undefined;
+}
+
 /** One daily_test_stats row (rollups.ts STATS_COLUMNS order). */
 export type DayRow = [
   testId: number, browser: string, day: number, runs: number, passed: number, failed: number, skipped: number, passedOnRetry: number,
@@ -51,7 +59,10 @@ const isFailed = (status: string) => status === 'failed' || status === 'timedOut
  * Holds a few numbers per result of one run (memory follows the run, like its canonical text).
  */
 export class RunFigures {
-  private readonly byKey = new Map<string, { testId: number; browser: string; results: ResultFigures[] }>();
+  /** Each test and browser's results, in the order first stored (the order rows are emitted in). */
+  private readonly groups: ResultGroup[] = [];
+  /** A test's groups, one per browser, chained: found by the test's id, a number, not a string key. */
+  private readonly byTest = new Map<number, ResultGroup>();
 
   /** A result as stored; `startedAt` is the stored value (NO_START until the run's start is known). */
   add(testId: number, test: NormalisedTest, startedAt: number): void {
@@ -60,11 +71,13 @@ export class RunFigures {
       if (a.status === 'skipped' || a.status === 'interrupted') continue;
       outcomes += a.status === test.expectedStatus ? '1' : '0';
     }
-    const key = `${testId}\u0000${test.browser}`;
-    let group = this.byKey.get(key);
-    if (!group) {
-      group = { testId, browser: test.browser, results: [] };
-      this.byKey.set(key, group);
+    const first = this.byTest.get(testId);
+    let group = first;
+    while (group !== undefined && group.browser !== test.browser) group = group.next;
+    if (group === undefined) {
+      group = { testId, browser: test.browser, results: [], next: first };
+      this.byTest.set(testId, group);
+      this.groups.push(group);
     }
     group.results.push({
       startedAt,
@@ -82,7 +95,7 @@ export class RunFigures {
    */
   emit(noStart: number, runStart: number, outage: boolean, sink: RowSink): void {
     const scored = !outage;
-    for (const { testId, browser, results } of this.byKey.values()) {
+    for (const { testId, browser, results } of this.groups) {
       for (const r of results) if (r.startedAt === noStart) r.startedAt = runStart;
       // A stable sort: results that started at the same moment keep the order they were stored in (as ids do in SQL).
       if (results.length > 1) results.sort((a, b) => a.startedAt - b.startedAt);

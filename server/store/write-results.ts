@@ -27,6 +27,9 @@ export class ResultWriter {
   readonly figures = new RunFigures();
   private tests: NormalisedTest[] = [];
   private params: unknown[] = [];
+  private lastTitlePath: readonly string[] | null = null;
+  private lastFile = '';
+  private lastTestId = 0;
 
   constructor(
     private readonly sqlite: SqliteDatabase,
@@ -35,13 +38,14 @@ export class ResultWriter {
 
   add(test: NormalisedTest): void {
     const s = statementsFor(this.sqlite);
-    const titlePath = JSON.stringify(test.titlePath);
-    const key = `${test.file}\u0000${titlePath}`;
-    let testId = this.testIds.get(key);
-    if (testId === undefined) {
-      const existing = s.findTest.get(test.file, titlePath) as { id: number } | undefined;
-      testId = existing ? existing.id : Number(s.insertTest.run(test.file, titlePath, test.title).lastInsertRowid);
-      this.testIds.set(key, testId);
+    // A spec's tests (one per project) come one after another with one titlePath array
+    // (normalise.ts): the same test row, known without serialising and looking it up again.
+    let testId = this.lastTestId;
+    if (test.titlePath !== this.lastTitlePath || test.file !== this.lastFile) {
+      testId = this.testIdOf(test, s);
+      this.lastTitlePath = test.titlePath;
+      this.lastFile = test.file;
+      this.lastTestId = testId;
     }
     const error = test.error;
     if (error && !this.fingerprints.has(error.fingerprint)) {
@@ -82,6 +86,18 @@ export class ResultWriter {
     );
     this.tests.push(test);
     if (this.tests.length === BATCH) this.flush();
+  }
+
+  private testIdOf(test: NormalisedTest, s: ReturnType<typeof statementsFor>): number {
+    const titlePath = JSON.stringify(test.titlePath);
+    const key = `${test.file}\u0000${titlePath}`;
+    let testId = this.testIds.get(key);
+    if (testId === undefined) {
+      const existing = s.findTest.get(test.file, titlePath) as { id: number } | undefined;
+      testId = existing ? existing.id : Number(s.insertTest.run(test.file, titlePath, test.title).lastInsertRowid);
+      this.testIds.set(key, testId);
+    }
+    return testId;
   }
 
   /** Writes what is still buffered; call before reading the run's results back. */
