@@ -57,7 +57,9 @@ describe('a window of the daily rollup', () => {
     const old = join(temp.dir, 'old.db');
     store.sqlite.prepare('VACUUM INTO ?').run(old);
     const writable = openStore(old);
-    writable.sqlite.exec('DROP INDEX daily_test_stats_by_day; CREATE INDEX daily_test_stats_day ON daily_test_stats(day); PRAGMA user_version = 9;');
+    writable.sqlite.exec(
+      'DROP INDEX daily_test_stats_by_day; CREATE INDEX daily_test_stats_day ON daily_test_stats(day); CREATE INDEX daily_test_stats_day_totals ON daily_test_stats(day, runs, passed, failed, skipped, duration_sum, timed_runs); PRAGMA user_version = 9;',
+    );
     writable.sqlite.close();
     const readOnly = openStore(old, { readonly: true });
     try {
