@@ -38,7 +38,8 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const beforeRuns = before ? await windowRunCount(store, before, branch) : 0;
   const beforeRows = before && beforeRuns > 0 ? await scanPeriod(store, before, branch) : null;
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
-  const known = samePeriods ? trendCountsOf(rows, beforeRows ?? []) : undefined;
+  // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
+  const known = samePeriods && beforeRows ? trendCountsOf(rows, beforeRows) : undefined;
   const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));

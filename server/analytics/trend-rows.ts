@@ -37,7 +37,7 @@ export async function trendRows(store: AnyStore, current: DayRange, previous: Da
   const key = `${storeId(store)}\u0000${await dataSignature(store)}\u0000${current.from}:${current.to}:${previous.from}\u0000${branch ?? ''}`;
   let rows = kept.get(key);
   if (!rows) {
-    // `known`: the same rows, already read with the windows of the same periods (scanTwoWindows).
+    // `known`: the same rows, from the windows of the same periods (trendCountsOf).
     rows = known ?? (await scanTrend(store, current, previous, branch));
     if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
     kept.set(key, rows);
@@ -45,13 +45,13 @@ export async function trendRows(store: AnyStore, current: DayRange, previous: Da
   return rows;
 }
 
+type PeriodSums = Pick<PairWindow, 'test_id' | 'browser' | 'scored_passed' | 'scored_failed' | 'passed_on_retry'>;
+
 /**
  * The trend counts of two periods from their window scans (each pair's sums over each period's
  * days): what scanTrend reads, for a caller that has both windows already (the 7-day dashboard's
  * window and the one before are the trend's periods). Order is not kept: readers sort.
  */
-type PeriodSums = Pick<PairWindow, 'test_id' | 'browser' | 'scored_passed' | 'scored_failed' | 'passed_on_retry'>;
-
 export function trendCountsOf(current: readonly PeriodSums[], previous: readonly PeriodSums[]): PairTrendCounts[] {
   const rows = new Map<string, PairTrendCounts>();
   const rowOf = (w: PeriodSums) => {

@@ -45,7 +45,7 @@ export interface PairTrendCounts {
 
 /**
  * What the period before a dashboard's window needs per test and browser: its totals, and
- * whether it was flaky (pair-figures.ts isFlaky) with the sums the trend compares. Five sums
+ * whether it was flaky (pair-figures.ts flakyChanges) with the sums the trend compares. Five sums
  * fewer than a window: the scan costs per sum and row.
  */
 export type PairPeriod = Pick<
