@@ -4,7 +4,7 @@ import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../sto
 import type { AnyStore } from '../store/open.js';
 import { fillBranchDays, spanOf } from '../store/branch-days.js';
 import { onOneConnection } from '../store/one-connection.js';
-import { browserProjects, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { browserProjects, dataSignature, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
@@ -32,6 +32,8 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const before = days > 0 ? { from: window.from - days, to: window.from - 1 } : null;
   // One branch: its days of the window, the window before and the trend periods, made once for this answer.
   if (branch !== null) await fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
+  // The data version the windows are read at: trend counts made from them are kept for it alone.
+  const signature = await dataSignature(store);
   const rows = await scanWindow(store, window, branch);
   // The window before, read when it holds runs; for 7 days the two windows are the trend's
   // periods, and their sums are the trend counts: no third pass over the rollup.
@@ -39,7 +41,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const beforeRows = before && beforeRuns > 0 ? await scanPeriod(store, before, branch) : null;
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
   // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
-  const known = samePeriods && beforeRows ? trendCountsOf(rows, beforeRows) : undefined;
+  const known = samePeriods && beforeRows ? { signature, rows: trendCountsOf(rows, beforeRows) } : undefined;
   const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));

@@ -67,7 +67,7 @@ type Waiters = Map<number, { resolve(value: string): void; reject(error: Error):
 
 /** One worker thread, started on first use and again after a crash. */
 class QueryWorker {
-  private current: { worker: Worker; waiting: Waiters } | null = null;
+  private current: { worker: Worker; waiting: Waiters; opened: Promise<void> } | null = null;
   private nextId = 1;
 
   constructor(private readonly path: string) {}
@@ -83,26 +83,16 @@ class QueryWorker {
     });
   }
 
-  /** Resolves when the worker has opened its store; a worker that fails to open it is started again by the next run(). */
-  ready(): Promise<void> {
-    const { worker, waiting } = this.current ?? this.start();
+  /**
+   * Resolves when the worker has opened its store, or has stopped trying (a worker that cannot
+   * open it stops, and the next run() starts another).
+   */
+  async ready(): Promise<void> {
+    const { worker, waiting, opened } = this.current ?? this.start();
     // Held while waiting: nothing else may keep the process alive yet.
     worker.ref();
-    return new Promise((resolve) => {
-      const said = (reply: WorkerReply) => {
-        if (!('ready' in reply)) return;
-        worker.off('message', said);
-        worker.off('exit', gone);
-        if (waiting.size === 0) worker.unref();
-        resolve();
-      };
-      const gone = () => {
-        worker.off('message', said);
-        resolve();
-      };
-      worker.on('message', said);
-      worker.once('exit', gone);
-    });
+    await opened;
+    if (waiting.size === 0) worker.unref();
   }
 
   async close(): Promise<void> {
@@ -111,7 +101,7 @@ class QueryWorker {
     if (current) await current.worker.terminate();
   }
 
-  private start(): { worker: Worker; waiting: Waiters } {
+  private start(): { worker: Worker; waiting: Waiters; opened: Promise<void> } {
     // From the bundle the worker is dist/analytics-worker.js beside this chunk; from source
     // (tests) it is worker.ts, loaded through tsx.
     const worker = import.meta.url.endsWith('.ts')
@@ -121,6 +111,11 @@ class QueryWorker {
     // Each worker has its own waiters: a crashed worker's late exit must not fail the requests
     // of the one that replaced it.
     const waiting: Waiters = new Map();
+    // Settled by the worker's first word, or by its end: however often ready() asks.
+    const opened = new Promise<void>((resolve) => {
+      worker.on('message', (reply: WorkerReply) => 'ready' in reply && resolve());
+      worker.once('exit', () => resolve());
+    });
     const settle = (id: number) => {
       const waiter = waiting.get(id);
       waiting.delete(id);
@@ -140,7 +135,7 @@ class QueryWorker {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the analytics worker stopped (exit code ${code})`)));
-    this.current = { worker, waiting };
+    this.current = { worker, waiting, opened };
     return this.current;
   }
 }

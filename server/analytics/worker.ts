@@ -14,17 +14,16 @@ export interface WorkerRequest {
   args: unknown;
 }
 
-export type WorkerReply = { id: number; json: string } | { id: number; error: string } | { ready: boolean };
+export type WorkerReply = { id: number; json: string } | { id: number; error: string } | { ready: true };
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
 const opened = openAnyStore((workerData as { path: string }).path, { readonly: true, max: 2, cacheMb: SERVER_CACHE_MB });
 
-// Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits for this.
-opened.then(
-  () => port.postMessage({ ready: true } satisfies WorkerReply),
-  () => port.postMessage({ ready: false } satisfies WorkerReply),
-);
+// Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits
+// for this. A store that cannot be opened is left unhandled here: the worker stops on it, and the
+// runner starts a new one for the next query (the file may be back by then).
+void opened.then(() => port.postMessage({ ready: true } satisfies WorkerReply));
 
 // One query at a time, in the order they came (the worker's connection is one).
 let queue: Promise<void> = Promise.resolve();

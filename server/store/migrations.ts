@@ -397,8 +397,9 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       -- leading day serves their reads, and each import then updates one index of its rows, not
       -- three (the totals index's keys fell at random places within a day: a tenth of the
       -- compact 50,000-test import's CPU went to its inserts).
-      DROP INDEX daily_test_stats_day;
-      DROP INDEX daily_test_stats_day_totals;
+      -- IF EXISTS: an operator may have dropped either by hand; the migration must not stop on it.
+      DROP INDEX IF EXISTS daily_test_stats_day;
+      DROP INDEX IF EXISTS daily_test_stats_day_totals;
       CREATE INDEX daily_test_stats_by_day ON daily_test_stats(day, test_id, browser, runs, passed, failed, skipped, passed_on_retry,
         scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, duration_sum, timed_runs, duration_max);
     `,
