@@ -80,7 +80,8 @@ export function ingestValue(store: AnyStore, value: unknown, options: IngestOpti
  * Normalises, hashes and stores the parts as they come, inside one transaction. The canonical
  * text of each test is kept until the end, as bytes off the heap (HeldBytes): the hash starts
  * with the run's header, which counts the tests (so duplicates match the hashes of earlier
- * versions), and it is far smaller than the report. SQLite stores synchronously as the tests come; PostgreSQL awaits each batch.
+ * versions), and it is far smaller than the report. SQLite stores synchronously as the tests
+ * come; PostgreSQL awaits each batch.
  */
 function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
   const header = {

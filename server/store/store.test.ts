@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { normaliseReport } from '../../core/report/normalise.js';
 import { parseReportBytes } from '../../core/report/parse.js';
 import { PUBLIC_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
-import { openTestStore, TEST_ENGINE, type TestStore } from '../../fixtures/testing/store.js';
+import { freshStoreEachTest, TEST_ENGINE } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestBytes } from '../ingest.js';
 import { MIGRATIONS } from './migrations.js';
@@ -12,13 +12,8 @@ import { openStore, schemaVersion, type AnyStore, type Store } from './open.js';
 import { writeRun } from './write-run.js';
 
 // On the run's engine (FLAKEBOARD_TEST_ENGINE): a fresh database per test.
-let database: TestStore;
 let store: AnyStore;
-beforeEach(async () => {
-  database = await openTestStore();
-  store = database.store;
-});
-afterEach(() => database.remove());
+freshStoreEachTest((fresh) => (store = fresh));
 
 const count = async (table: string) => (await store.sql.value<number>(`SELECT count(*) AS n FROM ${table}`))!;
 // SQLite only: writeRun is SQLite's synchronous writer; PostgreSQL's all-or-nothing write is

@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { openTestStore, type TestStore } from '../../fixtures/testing/store.js';
+import { freshStoreEachTest } from '../../fixtures/testing/store.js';
 import type { AnyStore } from './open.js';
 import { reviewUploads } from './uploads.js';
 import { createUser } from './users.js';
 import { lastTitlePart, loadTestHistory } from './test-history.js';
 
 // On the run's engine (FLAKEBOARD_TEST_ENGINE): a fresh database per test.
-let database: TestStore;
 let store: AnyStore;
-beforeEach(async () => {
-  database = await openTestStore();
-  store = database.store;
-});
-afterEach(() => database.remove());
+freshStoreEachTest((fresh) => (store = fresh));
 
 /** smallReport in another file, started on another day (so each is its own content). */
 function report(options: { file?: string; day: number; status?: 'passed' | 'failed'; title?: string }) {
