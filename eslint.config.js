@@ -31,4 +31,26 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**', 'node:*'], message: 'The UI talks to the server over HTTP only.' }] }],
     },
   },
+  {
+    // The store's rooms: engine/ at the bottom; write/, read/ and accounts/ stand on it; read/
+    // may take the rollups' description from write/, and nothing below imports what stands on it.
+    files: ['server/store/engine/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../write/*', '../read/*', '../accounts/*'], message: 'engine/ is the bottom of the store: it imports no other room.' }] }] },
+  },
+  {
+    files: ['server/store/write/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../read/*', '../accounts/*'], message: 'write/ stands on engine/ only.' }] }] },
+  },
+  {
+    files: ['server/store/accounts/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../read/*', '../write/*'], message: 'accounts/ stands on engine/ only.' }] }] },
+  },
+  {
+    files: ['server/store/read/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../accounts/*'], message: 'read/ stands on engine/ and the rollups of write/.' }] }] },
+  },
 );

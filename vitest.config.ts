@@ -15,7 +15,8 @@ const POSTGRES_FILES = [
   // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
   // *-engines) or are about SQLite's own machinery (open, waiting-driver, rollups, test-totals,
   // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
-  'server/store/{run-results,store,test-history}.test.ts',
+  'server/store/read/{run-results,test-history}.test.ts',
+  'server/store/write/write-run.test.ts',
 ];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { isLoopback } from '../server/plugins/security.js';
-import { isPostgresUrl } from '../server/store/dialect.js';
+import { isPostgresUrl } from '../server/store/engine/dialect.js';
 
 export const DEFAULT_DB = '.flakeboard/flakeboard.db';
 

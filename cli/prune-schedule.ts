@@ -6,7 +6,7 @@
  * table change and refreshes by itself.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
-import { isPostgresUrl } from '../server/store/dialect.js';
+import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import type { PruneSummary } from './commands/prune.js';
 
 export const PRUNE_EVERY_MS = 24 * 3600 * 1000;

@@ -4,10 +4,11 @@ import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
 import { seedDemo } from '../server/demo.js';
 import { readableLogStream } from '../server/logging.js';
-import { isPostgresUrl } from '../server/store/dialect.js';
-import { openAnyStore } from '../server/store/open-any.js';
-import { exposedMode, SERVER_CACHE_MB, type AnyStore } from '../server/store/open.js';
-import { countUsers, createUser, UserExistsError } from '../server/store/users.js';
+import { isPostgresUrl } from '../server/store/engine/dialect.js';
+import { openAnyStore } from '../server/store/engine/open-any.js';
+import { exposedMode, SERVER_CACHE_MB } from '../server/store/engine/open.js';
+import type { AnyStore } from '../server/store/engine/types.js';
+import { countUsers, createUser, UserExistsError } from '../server/store/accounts/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
 
 export interface ServeSettings {

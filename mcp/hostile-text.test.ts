@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ISSUE_ESCAPED_QUOTES, ISSUE_SPACES } from '../fixtures/testing/hostile-text.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { ingestValue } from '../server/ingest.js';
-import { openStore } from '../server/store/open.js';
+import { openStore } from '../server/store/engine/open.js';
 import { openLocalSource } from './local-source.js';
 import { createMcpServer } from './server.js';
 import type { HistorySource } from './source.js';

@@ -6,9 +6,10 @@ import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { createTestTarget, sameDataOn } from '../fixtures/testing/engines.js';
 import { buildHistoryDb } from '../fixtures/testing/history-db.js';
 import { HAS_POSTGRES, POSTGRES_SKIP, queryRows } from '../fixtures/testing/postgres.js';
-import { POSTGRES_VERSION_TABLE, redactUrl } from '../server/store/dialect.js';
-import { MIGRATIONS } from '../server/store/migrations.js';
-import { openStore, type AnyStore } from '../server/store/open.js';
+import { POSTGRES_VERSION_TABLE, redactUrl } from '../server/store/engine/dialect.js';
+import { MIGRATIONS } from '../server/store/engine/migrations.js';
+import { openStore } from '../server/store/engine/open.js';
+import type { AnyStore } from '../server/store/engine/types.js';
 
 function onPostgres(name: string, body: () => void): void {
   if (HAS_POSTGRES) describe(name, body);

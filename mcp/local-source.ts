@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { QUERIES } from '../server/analytics/queries.js';
 import { analyseTest } from '../server/ai/analyse.js';
-import { MIGRATIONS } from '../server/store/migrations.js';
-import { isPostgresUrl } from '../server/store/dialect.js';
-import { openStore, schemaVersion, type AnyStore } from '../server/store/open.js';
-import { listQuarantine } from '../server/store/quarantine.js';
-import { findUpload, recentUploadCount, recentUploads } from '../server/store/uploads.js';
+import { MIGRATIONS } from '../server/store/engine/migrations.js';
+import { isPostgresUrl } from '../server/store/engine/dialect.js';
+import { openStore, schemaVersion } from '../server/store/engine/open.js';
+import type { AnyStore } from '../server/store/engine/types.js';
+import { listQuarantine } from '../server/store/read/quarantine.js';
+import { findUpload, recentUploadCount, recentUploads } from '../server/store/write/uploads.js';
 import type { HistorySource } from './source.js';
 
 /**
@@ -75,7 +76,7 @@ const stderrLog = {
  */
 async function openReadOnly(target: string): Promise<AnyStore> {
   if (isPostgresUrl(target)) {
-    const { openPostgres, postgresError, postgresSchemaVersion } = await import('../server/store/open-postgres.js');
+    const { openPostgres, postgresError, postgresSchemaVersion } = await import('../server/store/engine/open-postgres.js');
     const store = await openPostgres(target, { max: 2, migrate: false, readOnly: true, exitOnIdle: true });
     let have: number;
     try {

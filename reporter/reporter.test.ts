@@ -10,8 +10,8 @@ import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { startServe } from '../fixtures/testing/live-serve.js';
 import { makePlaywrightProject, ROOT } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
-import { recentRuns, windowRunCount } from '../server/store/analytics.js';
-import { openStore } from '../server/store/open.js';
+import { recentRuns, windowRunCount } from '../server/store/read/analytics.js';
+import { openStore } from '../server/store/engine/open.js';
 
 /**
  * The reporter as a user has it: a project whose node_modules holds flakeboard (this checkout,

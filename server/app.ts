@@ -17,8 +17,8 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
-import type { AnyStore } from './store/open.js';
-import { databaseSecret } from './store/settings.js';
+import type { AnyStore } from './store/engine/types.js';
+import { databaseSecret } from './store/accounts/settings.js';
 import { createWriter } from './writer/runner.js';
 
 export interface AppOptions {

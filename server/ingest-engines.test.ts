@@ -9,9 +9,9 @@ import { ownReports, publicReports } from '../fixtures/testing/public-reports.js
 import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { ingestFile, type IngestOptions } from './ingest.js';
-import { POSTGRES_LOCK_ROLLUPS } from './store/dialect.js';
-import { openStore, type AnyStore } from './store/open.js';
-import type { PostgresStore } from './store/open-postgres.js';
+import { POSTGRES_LOCK_ROLLUPS } from './store/engine/dialect.js';
+import { openStore } from './store/engine/open.js';
+import type { AnyStore, PostgresStore } from './store/engine/types.js';
 
 const REPORTS = [...publicReports(), ...ownReports()];
 const START = Date.UTC(2026, 0, 5, 12);

@@ -8,7 +8,8 @@ import { makeTempDir } from '../fixtures/testing/temp.js';
 import { normaliseReport } from '../core/report/normalise.js';
 import { parseReportBytes } from '../core/report/parse.js';
 import { hashRun, ingestBytes, ingestFile, ingestValue } from './ingest.js';
-import { openStore, type Store } from './store/open.js';
+import { openStore } from './store/engine/open.js';
+import type { Store } from './store/engine/types.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {

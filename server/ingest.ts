@@ -6,10 +6,9 @@ import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/no
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { HeldBytes } from './held-bytes.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
-import type { AnyStore, Store } from './store/open.js';
-import type { PostgresStore } from './store/open-postgres.js';
-import { writeRunInParts, type RunEnding, type StoredRun } from './store/write-run.js';
-import { writeRunPostgres } from './store/write-run-postgres.js';
+import type { AnyStore, Store, PostgresStore } from './store/engine/types.js';
+import { writeRunInParts, type RunEnding, type StoredRun } from './store/write/write-run.js';
+import { writeRunPostgres } from './store/write/write-run-postgres.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
 export interface IngestOptions {

@@ -7,10 +7,9 @@ import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtur
 import { POSTGRES_URL, queryRows } from '../fixtures/testing/postgres.js';
 import { buildApp } from './app.js';
 import { hashPassword } from './auth/passwords.js';
-import { openAnyStore } from './store/open-any.js';
-import type { PostgresStore } from './store/open-postgres.js';
-import type { AnyStore } from './store/open.js';
-import { createUser, setRole } from './store/users.js';
+import { openAnyStore } from './store/engine/open-any.js';
+import type { PostgresStore, AnyStore } from './store/engine/types.js';
+import { createUser, setRole } from './store/accounts/users.js';
 
 /**
  * Two servers on one database (issue 16): what a team behind a load balancer sees. Each server

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { ingestValue } from '../../server/ingest.js';
-import { openStore } from '../../server/store/open.js';
+import { openStore } from '../../server/store/engine/open.js';
 
 // Noon today (UTC): the windows of 7, 30 and 90 days all hold data whenever the bench runs.
 export const BENCH_NOW = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
-import { openAnyStore } from '../../server/store/open-any.js';
-import { createUser } from '../../server/store/users.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
+import { createUser } from '../../server/store/accounts/users.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 // USER_HZ: 100 on Linux everywhere this runs.

@@ -14,8 +14,8 @@ import { dashboard } from '../../server/analytics/dashboard.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { lastDays } from '../../server/analytics/windows.js';
 import { ingestValue } from '../../server/ingest.js';
-import { openStore } from '../../server/store/open.js';
-import { scanWindow } from '../../server/store/window-scan.js';
+import { openStore } from '../../server/store/engine/open.js';
+import { scanWindow } from '../../server/store/read/window-scan.js';
 
 const NOW = Date.parse('2026-11-20T18:00:00Z');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -13,7 +13,7 @@ import { buildTestApp, signIn } from '../../fixtures/testing/app.js';
 import { requestFromStore } from '../../fixtures/testing/ai.js';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { ingestValue } from '../../server/ingest.js';
-import { HISTORY_LIMIT } from '../../server/store/test-history.js';
+import { HISTORY_LIMIT } from '../../server/store/read/test-history.js';
 
 const RUNS = Number(process.env.BENCH_DIAGNOSIS_RUNS ?? 200);
 const PAGE = 50;

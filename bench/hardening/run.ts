@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { bigReportText } from '../../fixtures/testing/big-report.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
-import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { openStore } from '../../server/store/engine/open.js';
+import { createUser } from '../../server/store/accounts/users.js';
 import { buildDatabase } from '../api/build-db.js';
 
 const here = fileURLToPath(new URL('../..', import.meta.url));

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ingestFile } from '../../server/ingest.js';
-import { openAnyStore } from '../../server/store/open-any.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const url = process.env.FLAKEBOARD_BENCH_POSTGRES_URL ?? process.env.FLAKEBOARD_TEST_POSTGRES_URL;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUERIES } from '../../server/analytics/queries.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
-import { openStore } from '../../server/store/open.js';
+import { openStore } from '../../server/store/engine/open.js';
 import { LARGE_SUITE } from './scenarios.js';
 
 const dbPath = join(fileURLToPath(new URL('../.data', import.meta.url)), LARGE_SUITE.file);

@@ -15,8 +15,9 @@ import { slowTests, trendDays } from '../../server/analytics/reports.js';
 import { trendList } from '../../server/analytics/trend-list.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { lastDays, today } from '../../server/analytics/windows.js';
-import { browserTotals, recentRuns, windowSummary } from '../../server/store/analytics.js';
-import { openStore, type Store } from '../../server/store/open.js';
+import { browserTotals, recentRuns, windowSummary } from '../../server/store/read/analytics.js';
+import { openStore } from '../../server/store/engine/open.js';
+import type { Store } from '../../server/store/engine/types.js';
 import { BENCH_NOW } from '../api/build-db.js';
 import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE } from './scenarios.js';
 

@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '../../server/store/open.js';
+import { openStore } from '../../server/store/engine/open.js';
 import { benchToken, largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);

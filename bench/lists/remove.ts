@@ -12,8 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { largeSuiteDatabase, root } from './setup.js';
 
 const codeRoot = process.env.BENCH_ROOT ?? root;
-const { openStore } = (await import(pathToFileURL(join(codeRoot, 'server/store/open.ts')).href)) as typeof import('../../server/store/open.js');
-const uploads = (await import(pathToFileURL(join(codeRoot, 'server/store/uploads.ts')).href)) as typeof import('../../server/store/uploads.js');
+const { openStore } = (await import(pathToFileURL(join(codeRoot, 'server/store/open.ts')).href)) as typeof import('../../server/store/engine/open.js');
+const uploads = (await import(pathToFileURL(join(codeRoot, 'server/store/uploads.ts')).href)) as typeof import('../../server/store/write/uploads.js');
 
 const source = await largeSuiteDatabase();
 const copy = join(root, 'bench/.data/remove-copy.db');

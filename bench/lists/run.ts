@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '../../server/store/open.js';
+import { openStore } from '../../server/store/engine/open.js';
 import { load } from '../api/load.js';
 import { benchToken, largeSuiteDatabase, OPTIONS, root, startServer } from './setup.js';
 

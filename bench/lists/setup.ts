@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
-import { openStore, type Store } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { openStore } from '../../server/store/engine/open.js';
+import type { Store } from '../../server/store/engine/types.js';
+import { createUser } from '../../server/store/accounts/users.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 43_200_000;

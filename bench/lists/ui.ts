@@ -7,8 +7,8 @@
  */
 import { chromium } from '@playwright/test';
 import { hashPassword } from '../../server/auth/passwords.js';
-import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
+import { openStore } from '../../server/store/engine/open.js';
+import { createUser } from '../../server/store/accounts/users.js';
 import { largeSuiteDatabase, startServer } from './setup.js';
 
 const USER = { username: 'uibench', password: 'bench-password-1' };

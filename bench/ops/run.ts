@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
-import { openStore } from '../../server/store/open.js';
-import { createUser } from '../../server/store/users.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { openStore } from '../../server/store/engine/open.js';
+import { createUser } from '../../server/store/accounts/users.js';
 import { buildDatabase } from '../api/build-db.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

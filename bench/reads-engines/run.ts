@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import type { GateTest } from '../../core/gate/types.js';
 import { createTestDatabase } from '../../fixtures/testing/postgres.js';
 import { QUERIES, type QueryName } from '../../server/analytics/queries.js';
-import { copySqliteToPostgres } from '../../server/store/copy-to-postgres.js';
-import { openAnyStore } from '../../server/store/open-any.js';
-import { openStore, type AnyStore } from '../../server/store/open.js';
-import type { PostgresStore } from '../../server/store/open-postgres.js';
+import { copySqliteToPostgres } from '../../server/store/engine/copy-to-postgres.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
+import { openStore } from '../../server/store/engine/open.js';
+import type { AnyStore, PostgresStore } from '../../server/store/engine/types.js';
 import { buildDatabase } from '../api/build-db.js';
 
 if (!process.env.FLAKEBOARD_TEST_POSTGRES_URL) {

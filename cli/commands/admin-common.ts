@@ -1,8 +1,8 @@
 /** What `flakeboard user` and `flakeboard token` share: the store, roles, tables and dates. */
 import { ROLES, type Role } from '../../core/api/auth.js';
-import { openAnyStore } from '../../server/store/open-any.js';
-import type { AnyStore } from '../../server/store/open.js';
-import { findUser, type UserRecord } from '../../server/store/users.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
+import type { AnyStore } from '../../server/store/engine/types.js';
+import { findUser, type UserRecord } from '../../server/store/accounts/users.js';
 import { resolveDbTarget } from '../options.js';
 
 /**

@@ -5,8 +5,8 @@ import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { pollHealth, startServe, writeHistory, type LiveServe } from '../../fixtures/testing/live-serve.js';
 import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
-import { openForInspection, storeCounts } from '../../server/store/maintenance.js';
-import { openStore } from '../../server/store/open.js';
+import { openForInspection, storeCounts } from '../../server/store/engine/maintenance.js';
+import { openStore } from '../../server/store/engine/open.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 let serve: LiveServe | null = null;

@@ -1,8 +1,8 @@
 import { existsSync, linkSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { backupTo, openForInspection, verifyCopy } from '../../server/store/maintenance.js';
-import { redactUrl } from '../../server/store/dialect.js';
+import { backupTo, openForInspection, verifyCopy } from '../../server/store/engine/maintenance.js';
+import { redactUrl } from '../../server/store/engine/dialect.js';
 import { dbOption, resolveDatabase } from '../options.js';
 import { describeCounts, formatBytes, requireDatabase } from './maintenance-common.js';
 

@@ -8,7 +8,7 @@ import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 
 /**
  * Issue 12 row 11: `import` and `upload` held a whole report (its text, then its objects, then

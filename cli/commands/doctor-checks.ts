@@ -4,8 +4,8 @@
  */
 import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { redactUrl } from '../../server/store/dialect.js';
-import { inspect, LATEST_SCHEMA, openForInspection } from '../../server/store/maintenance.js';
+import { redactUrl } from '../../server/store/engine/dialect.js';
+import { inspect, LATEST_SCHEMA, openForInspection } from '../../server/store/engine/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { describeCounts, formatBytes } from './maintenance-common.js';
 

@@ -1,7 +1,7 @@
 /** `flakeboard doctor --db postgres://…`: the server, the schema version and the rows per table. */
-import { redactUrl } from '../../server/store/dialect.js';
-import { LATEST_SCHEMA } from '../../server/store/maintenance.js';
-import { inspectPostgres } from '../../server/store/open-postgres.js';
+import { redactUrl } from '../../server/store/engine/dialect.js';
+import { LATEST_SCHEMA } from '../../server/store/engine/maintenance.js';
+import { inspectPostgres } from '../../server/store/engine/open-postgres.js';
 import type { Check } from './doctor-checks.js';
 
 export async function postgresChecks(url: string): Promise<Check[]> {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { startServe, writeHistory, type LiveServe } from '../../fixtures/testing/live-serve.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
-import { LATEST_SCHEMA } from '../../server/store/maintenance.js';
+import { LATEST_SCHEMA } from '../../server/store/engine/maintenance.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 let serve: LiveServe | null = null;

@@ -8,7 +8,7 @@ import { createTestTarget, type TestTarget } from '../../fixtures/testing/engine
 import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixtures/testing/postgres.js';
 import { ownReports } from '../../fixtures/testing/public-reports.js';
 import { startServe } from '../../fixtures/testing/serve-process.js';
-import { POSTGRES_LOCK_ROLLUPS } from '../../server/store/dialect.js';
+import { POSTGRES_LOCK_ROLLUPS } from '../../server/store/engine/dialect.js';
 import { describePostgresTrouble } from './import.js';
 
 const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });

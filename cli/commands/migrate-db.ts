@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CopiedTable } from '../../server/store/copy-to-postgres.js';
-import { isPostgresUrl } from '../../server/store/dialect.js';
-import { openStore } from '../../server/store/open.js';
+import type { CopiedTable } from '../../server/store/engine/copy-to-postgres.js';
+import { isPostgresUrl } from '../../server/store/engine/dialect.js';
+import { openStore } from '../../server/store/engine/open.js';
 import { DEFAULT_DB } from '../options.js';
 
 interface MigrateDbOptions {
@@ -34,7 +34,7 @@ async function migrateDb(options: MigrateDbOptions): Promise<number> {
   if (!existsSync(from)) throw new Error(`no database at ${from}: pass --from or set FLAKEBOARD_DB`);
 
   // Loaded here, not at the top: the other commands never load the PostgreSQL driver.
-  const [{ copySqliteToPostgres }, { openPostgres }] = await Promise.all([import('../../server/store/copy-to-postgres.js'), import('../../server/store/open-postgres.js')]);
+  const [{ copySqliteToPostgres }, { openPostgres }] = await Promise.all([import('../../server/store/engine/copy-to-postgres.js'), import('../../server/store/engine/open-postgres.js')]);
   // Opened as any command opens it: an older file is brought to this version's schema first, so both sides match.
   const sqlite = openStore(from);
   try {

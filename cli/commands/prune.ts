@@ -1,7 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { openAnyStore } from '../../server/store/open-any.js';
-import { checkpoint, fileSpace, fullVacuum, incrementalVacuum, planPrune, preparePrune, pruneBatch, type PrunePlan } from '../../server/store/prune.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
+import { checkpoint, fullVacuum, incrementalVacuum, planPrune, preparePrune, pruneBatch, type PrunePlan } from '../../server/store/write/prune.js';
+import { fileSpace } from '../../server/store/engine/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { dbOption, resolveDatabase } from '../options.js';
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';

@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
-import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/quarantine.js';
-import { findUser } from '../../server/store/users.js';
+import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/read/quarantine.js';
+import { findUser } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
 import { formatTable, withStore } from './admin-common.js';
 

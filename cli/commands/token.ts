@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo } from '../../server/store/api-tokens.js';
+import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo } from '../../server/store/accounts/api-tokens.js';
 import { dbOption, parseDuration } from '../options.js';
 import { firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
 

@@ -7,7 +7,7 @@ import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
-import { createApiToken } from '../../server/store/api-tokens.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 
 let t: SqliteTestApp;
 let temp: ReturnType<typeof makeTempDir>;

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { ROLES, type Role } from '../../core/api/auth.js';
 import { DEFAULT_SCRYPT, hashPassword, scryptParamsFromEnv } from '../../server/auth/passwords.js';
-import type { AnyStore } from '../../server/store/open.js';
+import type { AnyStore } from '../../server/store/engine/types.js';
 import { DEFAULT_LOCKOUT } from '../../server/auth/lockout.js';
-import { lockoutSummary, unlockAccount, type AccountLockout } from '../../server/store/login-failures.js';
-import { createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError, type UserRecord } from '../../server/store/users.js';
+import { lockoutSummary, unlockAccount, type AccountLockout } from '../../server/store/accounts/login-failures.js';
+import { createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError, type UserRecord } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
 import { readPassword } from '../password-prompt.js';
 import { countAdmins, formatDay, formatMinute, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';

@@ -1,23 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  browserHealth,
-  flakyScore,
-  flakySeverity,
-  isCriticalFlaky,
-  finalPassRateFraction,
-  periodChange,
-  formatDuration,
-  passRateFraction,
-  passRatePercent,
-  performanceLevel,
-  qualityLevel,
-  qualityScore,
-  riskLevel,
-  riskScore,
-  trendAnalysis,
-  trendDirection,
-  worstTrend,
-} from './formulas.js';
+import { browserHealth, flakyScore, flakySeverity, isCriticalFlaky, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
 
 describe('SPEC.md section 9 formulas at their boundaries', () => {
   it('quality level at 90, 80, 70 and 60', () => {

@@ -1,5 +1,5 @@
 import type { TestResultDetail } from '../../core/api/analytics.js';
-import { lastTitlePart } from '../../server/store/test-history.js';
+import { lastTitlePart } from '../../server/store/read/test-history.js';
 import { ToolInputError, type HistorySource } from '../source.js';
 
 /**

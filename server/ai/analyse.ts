@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 import { gatherEvidence } from './evidence.js';
-import { loadTestHistory } from '../store/test-history.js';
+import { loadTestHistory } from '../store/read/test-history.js';
 import { analyseLocally } from './local-engine.js';
 import { askModel, modelConfigFrom } from './model-engine.js';
 import { readSignals } from './signals.js';

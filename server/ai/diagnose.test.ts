@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AiAnalysisRequest } from '../../core/api/ai.js';
-import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+import type { HistoryEntry, TestHistory } from '../store/read/test-history.js';
 import { causeText } from './cause-text.js';
 import { diagnose } from './diagnose.js';
 import { gatherEvidence } from './evidence.js';

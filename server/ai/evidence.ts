@@ -11,7 +11,7 @@ import { classifyError } from '../../core/errors/classify.js';
 import { normaliseBrowserName } from '../../core/browsers.js';
 import type { TestStatus } from '../../core/status.js';
 import { failingStepIn, lastStepIn, mostCommon } from './error-text.js';
-import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+import type { HistoryEntry, TestHistory } from '../store/read/test-history.js';
 
 export interface Observation {
   status: TestStatus;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AiAnalysisRequest } from '../../core/api/ai.js';
 import { CRAFTED_REDACTION_MESSAGE, DANGEROUS_PIECES, ISSUE_TEXTS, oneMegabyteLine } from '../../fixtures/testing/hostile-text.js';
 import { nonLinearShapes, timed } from '../../fixtures/testing/linear-time.js';
-import type { HistoryEntry, TestHistory } from '../store/test-history.js';
+import type { HistoryEntry, TestHistory } from '../store/read/test-history.js';
 import { protocolReason, thrownStatus } from './error-parts.js';
 import { actionabilityIn, excerpt, expectedReceivedIn, failedCallIn, failingStepIn, lastStepIn, locatorIn, timeoutLimitIn, urlIn } from './error-text.js';
 import { gatherEvidence } from './evidence.js';

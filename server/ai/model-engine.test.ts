@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_BROWSER_PATTERNS, type AiAnalysisRequest } from '../../core/api/ai.js';
-import { openStore, type Store } from '../store/open.js';
+import { openStore } from '../store/engine/open.js';
+import type { Store } from '../store/engine/types.js';
 import { analyseTest } from './analyse.js';
 import { modelConfigFrom, SYSTEM_PROMPT, validateAnswer } from './model-engine.js';
 import { redactSecrets } from './redact.js';

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DashboardResponse } from '../../core/api/analytics.js';
 import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { openStore } from '../store/open.js';
+import { openStore } from '../store/engine/open.js';
 import { AnalyticsCache } from './cache.js';
 
 let t: SqliteTestApp | undefined;

@@ -1,5 +1,5 @@
-import { sqlText } from '../store/dialect.js';
-import type { AnyStore } from '../store/open.js';
+import { sqlText } from '../store/engine/dialect.js';
+import type { AnyStore } from '../store/engine/types.js';
 
 /**
  * Analytics answers change only when runs are written, so they are kept until then. The

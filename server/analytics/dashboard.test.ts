@@ -4,7 +4,7 @@ import type { DashboardResponse, TrendListPage, TrendRecord } from '../../core/a
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { buildSqliteTestApp, signIn, type Signed, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { scanTrend, scanWindow, type PairTrendCounts } from '../store/window-scan.js';
+import { scanTrend, scanWindow, type PairTrendCounts } from '../store/read/window-scan.js';
 import { trendCountsOf } from './trend-rows.js';
 
 // A big suite: 3,000 tests on 4 browsers in every report, 10 reports over 10 days (120,000

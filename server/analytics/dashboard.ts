@@ -1,10 +1,10 @@
 import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/formulas.js';
 import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
-import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/analytics.js';
-import type { AnyStore } from '../store/open.js';
-import { fillBranchDays, spanOf } from '../store/branch-days.js';
-import { onOneConnection } from '../store/one-connection.js';
-import { browserProjects, dataSignature, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
+import { onOneConnection } from '../store/engine/one-connection.js';
+import { browserProjects, dataSignature, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';

@@ -1,8 +1,8 @@
 import { finalPassRateFraction, flakyScore, passRateFraction, riskScore, trendDirection } from '../../core/analytics/formulas.js';
 import type { FlakyTestGroup, FlakyTestSummary, TrendRecord } from '../../core/api/analytics.js';
-import type { DayRange, TestBrowserTotals } from '../store/analytics.js';
-import type { AnyStore } from '../store/open.js';
-import { pairTotals } from '../store/pair-totals.js';
+import type { DayRange, TestBrowserTotals } from '../store/read/analytics.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { pairTotals } from '../store/read/pair-totals.js';
 import { isoDate } from './windows.js';
 
 /**

@@ -1,8 +1,8 @@
 import { gateAnswer } from '../../core/gate/answer.js';
 import type { GateAnswer, GateTest } from '../../core/gate/types.js';
-import { gateHistories } from '../store/gate-history.js';
-import type { AnyStore } from '../store/open.js';
-import { activeQuarantine } from '../store/quarantine.js';
+import { gateHistories } from '../store/read/gate-history.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { activeQuarantine } from '../store/read/quarantine.js';
 
 export const GATE_DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 import { flakyScore, passRateFraction, riskScore, trendDirection, type TrendDirection } from '../../core/analytics/formulas.js';
-import { outcomeChanges, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import { outcomeChanges, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 
 /**
  * The figures of one test on one browser from its window scan, by the same rules as flaky.ts

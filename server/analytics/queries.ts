@@ -1,9 +1,9 @@
 import type { BranchesResponse } from '../../core/api/analytics.js';
 import type { RunResultsQuery } from '../../core/api/uploads.js';
-import { listBranches } from '../store/branches.js';
-import type { AnyStore } from '../store/open.js';
-import { runResultsPage } from '../store/run-results.js';
-import { runSummary } from '../store/run-summary.js';
+import { listBranches } from '../store/read/branches.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { runResultsPage } from '../store/read/run-results.js';
+import { runSummary } from '../store/read/run-summary.js';
 import { dashboard } from './dashboard.js';
 import { flakyGroups } from './flaky.js';
 import { flakyTestsPage, type FlakyListArgs } from './flaky-page.js';

@@ -6,19 +6,13 @@ import { buildHistoryDb } from '../../fixtures/testing/history-db.js';
 import { OWN_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
 import type { GateTest } from '../../core/gate/types.js';
 import { ingestFile } from '../ingest.js';
-import {
-  browserTotals,
-  recentRuns,
-  storedRunSpan,
-  windowRunCount,
-  windowSummary,
-  type TestBrowserTotals,
-} from '../store/analytics.js';
-import { gateHistories } from '../store/gate-history.js';
-import { pairTotals, pairTotalsOf } from '../store/pair-totals.js';
-import { openStore, type AnyStore, type Store } from '../store/open.js';
-import { activeQuarantine, addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
-import { loadTestHistory } from '../store/test-history.js';
+import { browserTotals, recentRuns, storedRunSpan, windowRunCount, windowSummary, type TestBrowserTotals } from '../store/read/analytics.js';
+import { gateHistories } from '../store/read/gate-history.js';
+import { pairTotals, pairTotalsOf } from '../store/read/pair-totals.js';
+import { openStore } from '../store/engine/open.js';
+import type { AnyStore, Store } from '../store/engine/types.js';
+import { activeQuarantine, addQuarantine, listQuarantine, removeQuarantine } from '../store/read/quarantine.js';
+import { loadTestHistory } from '../store/read/test-history.js';
 import { QUERIES } from './queries.js';
 
 /**

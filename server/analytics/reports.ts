@@ -1,8 +1,8 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { passRateFraction } from '../../core/analytics/formulas.js';
 import type { DailyStat, ErrorPattern, ErrorPatternsPage, Paged, SlowTest, SlowTestsPage, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
-import { dailyTotals, errorPatternRows, slowestTests, slowTestCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/analytics.js';
-import type { AnyStore } from '../store/open.js';
+import { dailyTotals, errorPatternRows, slowestTests, slowTestCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/read/analytics.js';
+import type { AnyStore } from '../store/engine/types.js';
 import { isoDate, isoTime } from './windows.js';
 
 const fullTitle = (titlePath: string): string => (JSON.parse(titlePath) as string[]).join(' › ');

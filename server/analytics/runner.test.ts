@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestValue } from '../ingest.js';
-import { openStore, type Store } from '../store/open.js';
+import { openStore } from '../store/engine/open.js';
+import type { Store } from '../store/engine/types.js';
 import { QUERIES } from './queries.js';
 import { createAnalyticsRunner, queryKey, type AnalyticsRunner } from './runner.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 import { AnalyticsCache } from './cache.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';

@@ -1,9 +1,9 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { TrendCounts, TrendListPage } from '../../core/api/analytics.js';
-import type { AnyStore } from '../store/open.js';
-import { fillBranchDays } from '../store/branch-days.js';
-import { onOneConnection } from '../store/one-connection.js';
-import { testIds, testNames } from '../store/window-scan.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { fillBranchDays } from '../store/read/branch-days.js';
+import { onOneConnection } from '../store/engine/one-connection.js';
+import { testIds, testNames } from '../store/read/window-scan.js';
 import { trendRecord } from './dashboard.js';
 import { trendFigures, type PairTrend } from './pair-figures.js';
 import { trendRows } from './trend-rows.js';

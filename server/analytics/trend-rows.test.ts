@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateHistory } from '../../fixtures/generator/history.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestValue } from '../ingest.js';
-import { openStore } from '../store/open.js';
+import { openStore } from '../store/engine/open.js';
 import { answerJson } from './queries.js';
 import { forgetTrendRows } from './trend-rows.js';
 

@@ -1,8 +1,8 @@
-import type { AnyStore } from '../store/open.js';
-import { baseStore } from '../store/one-connection.js';
-import { dataSignature, scanTrend, type PairTrendCounts, type PairWindow } from '../store/window-scan.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { baseStore } from '../store/engine/one-connection.js';
+import { dataSignature, scanTrend, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { pairKey } from './pair-figures.js';
-import type { DayRange } from '../store/analytics.js';
+import type { DayRange } from '../store/read/analytics.js';
 
 /**
  * The two periods' counts of every test on a browser, kept for the data version that made

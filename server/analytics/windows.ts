@@ -1,5 +1,5 @@
-import { DAY_MS } from '../store/rollups.js';
-import type { DayRange } from '../store/analytics.js';
+import { DAY_MS } from '../store/engine/rollup-shape.js';
+import type { DayRange } from '../store/read/analytics.js';
 
 export const today = (now: number): number => Math.floor(now / DAY_MS);
 

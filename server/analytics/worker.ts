@@ -4,8 +4,8 @@
  * history never holds the server's event loop. WAL lets it read while the server writes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openAnyStore } from '../store/open-any.js';
-import { SERVER_CACHE_MB } from '../store/open.js';
+import { openAnyStore } from '../store/engine/open-any.js';
+import { SERVER_CACHE_MB } from '../store/engine/open.js';
 import { answerJson, type QueryName } from './queries.js';
 
 export interface WorkerRequest {

@@ -1,5 +1,5 @@
-import type { AnyStore } from '../store/open.js';
-import { countHit, deleteEndedWindows } from '../store/rate-limits.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { countHit, deleteEndedWindows } from '../store/accounts/rate-limits.js';
 
 /** How often a server deletes the windows that ended (its own and other servers'). */
 const SWEEP_EVERY_MS = 60_000;
@@ -8,7 +8,7 @@ const BLOCKED_KEYS_MAX = 10_000;
 
 /**
  * A fixed-window counter per key (an address, a user): enough to stop password guessing before
- * any hash is computed. Counted in the database (store/rate-limits.ts), so that every server on
+ * any hash is computed. Counted in the database (store/accounts/rate-limits.ts), so that every server on
  * one database counts the same window: a client that spreads its attempts over the servers
  * behind a load balancer gets no more. `scope` keeps the limits of different routes apart.
  */

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Role, User } from '../../core/api/auth.js';
-import { XSRF_HEADER } from '../../core/api/auth.js';
+import { type Role, type User, XSRF_HEADER } from '../../core/api/auth.js';
 import { API_TOKEN_PREFIX, hashToken, safeEqual, xsrfTokenFor } from '../auth/tokens.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { findApiToken, touchApiToken } from '../store/api-tokens.js';
-import type { AnyStore } from '../store/open.js';
-import { findSession, touchSession, type SessionRecord } from '../store/sessions.js';
+import { findApiToken, touchApiToken } from '../store/accounts/api-tokens.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { findSession, touchSession, type SessionRecord } from '../store/accounts/sessions.js';
 
 /** Who may call a route: nobody signed in, or a signed-in user of at least this role. */
 export type Access = 'public' | Role;
@@ -96,7 +95,7 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
 /**
  * Bookkeeping writes must not fail a read when the database cannot be written, nor hold it while
  * another writer (an upload being stored, a CLI import) has the lock: not awaited, they wait for
- * the lock on their own (store/waiting-driver.ts) and the request goes on.
+ * the lock on their own (store/engine/waiting-driver.ts) and the request goes on.
  */
 async function bestEffort(request: FastifyRequest, write: () => Promise<void>): Promise<void> {
   try {

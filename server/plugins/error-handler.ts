@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
-import { databaseTrouble } from '../store/dialect.js';
-import { StoreError } from '../store/open.js';
+import { databaseTrouble } from '../store/engine/dialect.js';
+import { StoreError } from '../store/engine/types.js';
 
 /**
  * One place that turns errors into answers: 4xx with a clear `error` text; 5xx logs the cause

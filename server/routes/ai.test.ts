@@ -9,9 +9,9 @@ import { hashPassword } from '../auth/passwords.js';
 import { registerAuthentication } from '../plugins/authenticate.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
 import { registerJsonBodyParser } from '../plugins/json-body.js';
-import type { AnyStore } from '../store/open.js';
-import { databaseSecret } from '../store/settings.js';
-import { createUser } from '../store/users.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { databaseSecret } from '../store/accounts/settings.js';
+import { createUser } from '../store/accounts/users.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerAiRoutes, type AiRouteOptions } from './ai.js';
 

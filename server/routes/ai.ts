@@ -5,7 +5,7 @@ import { modelConfigFrom } from '../ai/model-engine.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 
 const optionalText = (maxLength: number) => ({ type: ['string', 'null'], maxLength }) as const;
 

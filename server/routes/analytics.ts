@@ -4,7 +4,7 @@ import { DASHBOARD_FLAKY_LIMIT, FLAKY_TREND_PERIOD } from '../analytics/dashboar
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { FLAKY_SORT_KEYS, type FlakySortKey } from '../../core/api/analytics.js';
-import type { Severity } from '../store/flaky-page.js';
+import type { Severity } from '../store/read/flaky-page.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
 
 const daysQuery = (defaultDays: number) =>

@@ -6,11 +6,11 @@ import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import { beginLoginAttempt, clearLoginFailures } from '../store/login-failures.js';
-import type { AnyStore } from '../store/open.js';
-import { createSession, deleteSession } from '../store/sessions.js';
-import { beginUnknownLoginAttempt } from '../store/unknown-login-failures.js';
-import { findUser } from '../store/users.js';
+import { beginLoginAttempt, clearLoginFailures } from '../store/accounts/login-failures.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { createSession, deleteSession } from '../store/accounts/sessions.js';
+import { beginUnknownLoginAttempt } from '../store/accounts/unknown-login-failures.js';
+import { findUser } from '../store/accounts/users.js';
 
 export interface AuthRouteOptions {
   store: AnyStore;

@@ -6,7 +6,7 @@ import type { RecentUpload } from '../../core/api/uploads.js';
 import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestFile } from '../ingest.js';
-import { gateHistories } from '../store/gate-history.js';
+import { gateHistories } from '../store/read/gate-history.js';
 
 /** A real report of the project's own suite: three file suites, passes, failures, flaky and skipped tests. */
 const UNSHARDED = new URL('../../fixtures/reports/own/run-1.json', import.meta.url);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 
 // One text for both engines: on SQLite the connection's statement cache prepares it once
 // (health is asked every few seconds by balancers and `upload`'s retries).

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
-import { openAnyStore } from '../store/open-any.js';
+import { openAnyStore } from '../store/engine/open-any.js';
 
 /** The polled answers are cached (polled-answers.ts): every write that changes them must show at once. */
 let t: TestApp;

@@ -1,5 +1,5 @@
 import { AnalyticsCache } from '../analytics/cache.js';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 
 export type PolledAnswers = (today: number, key: string, compute: () => Promise<unknown>) => Promise<string>;
 

@@ -4,8 +4,8 @@ import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.j
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { AnyStore } from '../store/open.js';
-import { addQuarantine, listQuarantine, removeQuarantine } from '../store/quarantine.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { addQuarantine, listQuarantine, removeQuarantine } from '../store/read/quarantine.js';
 
 const pattern = { type: 'string', minLength: 1, maxLength: QUARANTINE_PATTERN_MAX } as const;
 const optionalText = (max: number) => ({ anyOf: [{ type: 'string', maxLength: max }, { type: 'null' }] }) as const;

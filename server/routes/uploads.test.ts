@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { PUBLIC_REPORTS_DIR, publicReports } from '../../fixtures/testing/public-reports.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../auth/tokens.js';
-import { createApiToken } from '../store/api-tokens.js';
+import { createApiToken } from '../store/accounts/api-tokens.js';
 
 let t: TestApp;
 let admin: Signed;

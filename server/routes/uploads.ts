@@ -1,20 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  RUN_RESULT_SORTS,
-  RUN_RESULT_STATUSES,
-  type BulkReviewRequest,
-  type ReviewRequest,
-  type ReviewStatus,
-  type RunResultSort,
-  type RunResultStatus,
-  type UploadResponse,
-} from '../../core/api/uploads.js';
+import { RUN_RESULT_SORTS, RUN_RESULT_STATUSES, type BulkReviewRequest, type ReviewRequest, type ReviewStatus, type RunResultSort, type RunResultStatus, type UploadResponse } from '../../core/api/uploads.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
-import type { AnyStore } from '../store/open.js';
-import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/uploads.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/write/uploads.js';
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../errors.js';
-import { unlockAccount } from '../store/login-failures.js';
-import type { AnyStore } from '../store/open.js';
-import { findUser } from '../store/users.js';
+import { unlockAccount } from '../store/accounts/login-failures.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { findUser } from '../store/accounts/users.js';
 
 export interface UserRouteOptions {
   store: AnyStore;

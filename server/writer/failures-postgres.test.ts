@@ -5,8 +5,8 @@ import { smallReport } from '../../fixtures/testing/app.js';
 import { createTestTarget, type TestTarget } from '../../fixtures/testing/engines.js';
 import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixtures/testing/postgres.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
-import { POSTGRES_LOCK_ROLLUPS } from '../store/dialect.js';
-import type { AnyStore } from '../store/open.js';
+import { POSTGRES_LOCK_ROLLUPS } from '../store/engine/dialect.js';
+import type { AnyStore } from '../store/engine/types.js';
 import { errorOf, failureOf } from './jobs.js';
 import { createWriter, type Writer } from './runner.js';
 

@@ -1,10 +1,10 @@
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
 import { ingestValue, type IngestResult } from '../ingest.js';
-import { databaseTrouble } from '../store/dialect.js';
-import { StoreError, type AnyStore } from '../store/open.js';
-import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/uploads.js';
-import { whenWritable } from '../store/waiting-driver.js';
+import { databaseTrouble } from '../store/engine/dialect.js';
+import { StoreError, type AnyStore } from '../store/engine/types.js';
+import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/write/uploads.js';
+import { whenWritable } from '../store/engine/waiting-driver.js';
 import { parseUploadBody, type bodyCharset } from '../upload-body.js';
 import { checkParseCost } from './parse-cost.js';
 

@@ -2,8 +2,8 @@ import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { describeEachEngine, freshDatabase } from '../../fixtures/testing/engines.js';
-import { POSTGRES_LOCK_ROLLUPS } from '../store/dialect.js';
-import type { AnyStore } from '../store/open.js';
+import { POSTGRES_LOCK_ROLLUPS } from '../store/engine/dialect.js';
+import type { AnyStore } from '../store/engine/types.js';
 import { createWriter } from './runner.js';
 
 const bytes = (title: string) => Buffer.from(JSON.stringify({ testResults: smallReport(title, 'failed'), metadata: { fileName: `${title}.json` } }));

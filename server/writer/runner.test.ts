@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { smallReport } from '../../fixtures/testing/app.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { HttpError } from '../errors.js';
-import { openStore, type Store } from '../store/open.js';
-import { createUser } from '../store/users.js';
+import { openStore } from '../store/engine/open.js';
+import type { Store } from '../store/engine/types.js';
+import { createUser } from '../store/accounts/users.js';
 import { createWriter, type Writer } from './runner.js';
 
 let temp: ReturnType<typeof makeTempDir>;

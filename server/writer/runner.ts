@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.js';
 import type { IngestResult } from '../ingest.js';
-import type { AnyStore } from '../store/open.js';
+import type { AnyStore } from '../store/engine/types.js';
 import type { bodyCharset } from '../upload-body.js';
 import { errorOf, failureOf, runJob, WriterStopped, type JobValues, type WriteJob } from './jobs.js';
 import type { WriterData, WriterReply, WriterRequest } from './worker.js';
@@ -14,7 +14,7 @@ import type { WriterData, WriterReply, WriterRequest } from './worker.js';
  *   them, as SQLite would.
  * - The small bookkeeping writes through Kysely (session touches, sign-in counts, logout) stay
  *   on the server's thread, on a connection with busy_timeout 0: a held lock fails them at once
- *   and they wait asynchronously (store/waiting-driver.ts), so reads and /api/health go on.
+ *   and they wait asynchronously (store/engine/waiting-driver.ts), so reads and /api/health go on.
  * - Stopping sets a shared flag that the worker checks between batches of rows: the job in
  *   progress throws inside its transaction (rolled back), queued jobs are refused, then the
  *   worker is terminated if it has not finished within a few seconds.

@@ -5,7 +5,7 @@
  * server's event loop. See runner.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { openAnyStore } from '../store/open-any.js';
+import { openAnyStore } from '../store/engine/open-any.js';
 import { failureOf, runJob, type JobFailure, type UploadLimits, type WriteJob } from './jobs.js';
 
 export interface WriterRequest {

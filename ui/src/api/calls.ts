@@ -1,33 +1,9 @@
 /** Every call of SPEC.md section 7, typed with the contract the server also compiles against. */
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
-import type {
-  DailyStat,
-  BranchesResponse,
-  DashboardResponse,
-  ErrorPatternsPage,
-  FlakySortKey,
-  FlakyTestsPage,
-  Paged,
-  SlowTestsPage,
-  TestResultDetail,
-  TrendDay,
-} from '../../../core/api/analytics.js';
-import type { LoginResponse, MeResponse } from '../../../core/api/auth.js';
-import { SESSION_HEADER } from '../../../core/api/auth.js';
-import type {
-  BulkReviewRequest,
-  PendingUpload,
-  PendingUploadsResponse,
-  RecentUpload,
-  ReviewRequest,
-  ReviewStatus,
-  RunResultsQuery,
-  TestResultRow,
-  UploadDetailResponse,
-  UploadRequest,
-  UploadResponse,
-} from '../../../core/api/uploads.js';
+import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
+import { type LoginResponse, type MeResponse, SESSION_HEADER } from '../../../core/api/auth.js';
+import type { BulkReviewRequest, PendingUpload, PendingUploadsResponse, RecentUpload, ReviewRequest, ReviewStatus, RunResultsQuery, TestResultRow, UploadDetailResponse, UploadRequest, UploadResponse } from '../../../core/api/uploads.js';
 import { request } from './client.js';
 
 const enc = encodeURIComponent;

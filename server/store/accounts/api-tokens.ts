@@ -1,0 +1,55 @@
+import type { User } from '../../../core/api/auth.js';
+import type { AnyStore } from '../engine/types.js';
+
+export interface ApiTokenInfo {
+  id: number;
+  name: string;
+  username: string;
+  created_at: number;
+  last_used_at: number | null;
+  /** null: never expires. */
+  expires_at: number | null;
+}
+
+export async function createApiToken(store: AnyStore, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null }, now = Date.now()): Promise<number> {
+  const row = await store.db
+    .insertInto('api_tokens')
+    .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null, expires_at: input.expiresAt ?? null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The token a hash names, expired or not (the caller says which, with a clear message). */
+export async function findApiToken(store: AnyStore, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; user: User } | null> {
+  const row = await store.db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .where('api_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } } : null;
+}
+
+export async function touchApiToken(store: AnyStore, id: number, now = Date.now()): Promise<void> {
+  await store.db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+export async function listApiTokens(store: AnyStore): Promise<ApiTokenInfo[]> {
+  return store.db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select(['api_tokens.id', 'api_tokens.name', 'users.username', 'api_tokens.created_at', 'api_tokens.last_used_at', 'api_tokens.expires_at'])
+    .orderBy('api_tokens.id')
+    .execute();
+}
+
+/** Revokes by id, or by name when the name is unique. Returns how many were revoked. */
+export async function revokeApiToken(store: AnyStore, idOrName: string): Promise<number> {
+  const byId = /^\d+$/.test(idOrName) ? await store.db.deleteFrom('api_tokens').where('id', '=', Number(idOrName)).executeTakeFirst() : null;
+  if (byId && Number(byId.numDeletedRows) > 0) return Number(byId.numDeletedRows);
+  const matches = await store.db.selectFrom('api_tokens').select('id').where('name', '=', idOrName).execute();
+  if (matches.length !== 1) return matches.length === 0 ? 0 : -matches.length;
+  await store.db.deleteFrom('api_tokens').where('id', '=', matches[0]!.id).execute();
+  return 1;
+}

@@ -1,0 +1,49 @@
+import type { User } from '../../../core/api/auth.js';
+import type { AnyStore } from '../engine/types.js';
+
+export interface SessionRecord {
+  id: number;
+  session_hash: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  user: User;
+}
+
+export async function createSession(store: AnyStore, input: { tokenHash: string; sessionHash: string; userId: number; expiresAt: number }, now = Date.now()): Promise<void> {
+  await store.db
+    .insertInto('sessions')
+    .values({ token_hash: input.tokenHash, session_hash: input.sessionHash, user_id: input.userId, created_at: now, last_seen_at: now, expires_at: input.expiresAt })
+    .execute();
+}
+
+/**
+ * The live session a bearer token names, with its user; null when unknown, idle too long, or
+ * older than `maxAgeMs` however active (a stolen token does not live forever).
+ */
+export async function findSession(store: AnyStore, tokenHash: string, now: number, maxAgeMs: number): Promise<SessionRecord | null> {
+  const row = await store.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id', 'sessions.session_hash', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.created_at', '>', now - maxAgeMs)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id: row.id, session_hash: row.session_hash, created_at: row.created_at, last_seen_at: row.last_seen_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } };
+}
+
+/** Sliding expiry: each use pushes the end of an inactive session further out (never past its absolute end). */
+export async function touchSession(store: AnyStore, id: number, now: number, expiresAt: number): Promise<void> {
+  await store.db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
+}
+
+export async function deleteSession(store: AnyStore, sessionHash: string, userId: number): Promise<boolean> {
+  const result = await store.db.deleteFrom('sessions').where('session_hash', '=', sessionHash).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function deleteExpiredSessions(store: AnyStore, now = Date.now()): Promise<void> {
+  await store.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}

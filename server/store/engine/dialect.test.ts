@@ -1,0 +1,151 @@
+import { join } from 'node:path';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, HAS_POSTGRES, POSTGRES_SKIP, type TestDatabase } from '../../../fixtures/testing/postgres.js';
+import { makeTempDir } from '../../../fixtures/testing/temp.js';
+import { contains, escapeLike, greatestOf, inJsonNumbers, isPostgresUrl, leastOf, likeIgnoringCase, nowMs, postgresText, redactUrl, totalOf, utcDay, type DialectName } from './dialect.js';
+import { MIGRATIONS } from './migrations.js';
+import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
+import type { PostgresStore, Store } from './types.js';
+import { openStore } from './open.js';
+import { postgresShape, sqliteShape } from './schema-compare.js';
+import type { DatabaseSchema } from './schema.js';
+
+describe('dialect: names and URLs', () => {
+  it('tells a PostgreSQL URL from a SQLite path', () => {
+    expect(isPostgresUrl('postgres://u@h/db')).toBe(true);
+    expect(isPostgresUrl('postgresql://u@h:5433/db')).toBe(true);
+    expect(isPostgresUrl('POSTGRES://h/db')).toBe(true);
+    expect(isPostgresUrl('.flakeboard/flakeboard.db')).toBe(false);
+    expect(isPostgresUrl('postgres.db')).toBe(false);
+  });
+
+  it('hides the password of a URL', () => {
+    expect(redactUrl('postgres://fb:s3cret@db.example:5432/flakeboard')).toBe('postgres://fb:***@db.example:5432/flakeboard');
+    expect(redactUrl('postgres://db.example/flakeboard?password=s3cret&sslmode=require')).not.toContain('s3cret');
+    expect(redactUrl('postgres://fb:s3cret@[bad')).not.toContain('s3cret');
+    // Third attacker review: the client key's passphrase was printed by doctor and migrate-db.
+    expect(redactUrl('postgres://db.example/flakeboard?sslmode=verify-full&sslpassword=k3y')).toBe('postgres://db.example/flakeboard?sslmode=verify-full&sslpassword=***');
+  });
+
+  it('writes NUL, which PostgreSQL text cannot hold, as U+FFFD and keeps everything else', () => {
+    expect(postgresText('a\0b\0')).toBe('a\uFFFDb\uFFFD');
+    expect(postgresText('plain ü 😀')).toBe('plain ü 😀');
+    // A lone surrogate becomes U+FFFD, as UTF-8 encoding to the server makes it; pairs are kept.
+    expect(postgresText('a\uD800b\uDC00c\uD83D')).toBe('a\uFFFDb\uFFFDc\uFFFD');
+    expect(postgresText('😀\uDE00')).toBe('😀\uFFFD');
+  });
+});
+
+describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let database: TestDatabase;
+  let sqlite: Store;
+  let postgres: PostgresStore;
+
+  beforeAll(async () => {
+    temp = makeTempDir();
+    sqlite = openStore(join(temp.dir, 'flakeboard.db'));
+    database = await createTestDatabase();
+    postgres = await openPostgres(database.url);
+  });
+
+  afterAll(async () => {
+    await sqlite?.close();
+    await postgres?.close();
+    await database?.drop();
+    temp?.cleanup();
+  });
+
+  it('all migrations give the same tables, columns (name, nullability, type), primary keys and indexes on both', async () => {
+    const onSqlite = sqliteShape(sqlite.sqlite);
+    const onPostgres = await postgresShape(postgres.pool);
+    expect(onSqlite.tables.length).toBeGreaterThanOrEqual(15);
+    expect(onPostgres).toEqual(onSqlite);
+    expect(await postgresSchemaVersion(postgres.pool)).toBe(MIGRATIONS.at(-1)!.version);
+  });
+
+  it('opening a migrated database again changes nothing, and two servers opening one new database at once migrate it once', async () => {
+    const again = await openPostgres(database.url);
+    await again.close();
+    const other = await createTestDatabase();
+    try {
+      const both = await Promise.all([openPostgres(other.url), openPostgres(other.url), openPostgres(other.url)]);
+      const shape = await postgresShape(both[0]!.pool);
+      await Promise.all(both.map((s) => s.close()));
+      expect(shape).toEqual(sqliteShape(sqlite.sqlite));
+    } finally {
+      await other.drop();
+    }
+  });
+
+  const both = (): [DialectName, Kysely<DatabaseSchema>][] => [
+    ['sqlite', sqlite.db],
+    ['postgres', postgres.db],
+  ];
+
+  async function valueOn<T>(db: Kysely<DatabaseSchema>, expression: RawBuilder<T>): Promise<T> {
+    const { rows } = await sql<{ v: T }>`SELECT ${expression} AS v`.execute(db);
+    return rows[0]!.v;
+  }
+
+  it('LIKE ignores case and honours escapes the same way on both', async () => {
+    for (const [dialect, db] of both()) {
+      const like = (value: string, text: string) => valueOn(db, sql<number>`CASE WHEN ${likeIgnoringCase(dialect, sql.val(value), `%${escapeLike(text)}%`)} THEN 1 ELSE 0 END`);
+      expect(await like('Checkout_Flow', 'out_fl'), dialect).toBe(1);
+      expect(await like('CheckoutXFlow', 'out_fl'), dialect).toBe(0);
+      expect(await like('100% done', '0% D'), dialect).toBe(1);
+      expect(await like('1000 done', '0% d'), dialect).toBe(0);
+      expect(await like('a\\b', 'A\\B'), dialect).toBe(1);
+      const has = (h: string, n: string) => valueOn(db, sql<number>`CASE WHEN ${contains(dialect, sql.val(h), n)} THEN 1 ELSE 0 END`);
+      expect(await has('login.spec.ts', '.spec'), dialect).toBe(1);
+      expect(await has('login.spec.ts', '%'), dialect).toBe(0);
+    }
+  });
+
+  it('greatest, least, total, JSON id lists, UTC days and the clock give the same values on both', async () => {
+    const day = Date.UTC(2026, 10, 23, 23, 59, 59, 999);
+    for (const [dialect, db] of both()) {
+      // Typed as columns are (an untyped parameter is text to PostgreSQL); BIGINT is INTEGER to SQLite.
+      const n = (v: number | null) => sql<number | null>`CAST(${v} AS BIGINT)`;
+      expect(await valueOn(db, greatestOf(dialect, n(2), n(5))), dialect).toBe(5);
+      expect(await valueOn(db, greatestOf(dialect, n(null), n(3))), dialect).toBe(3);
+      expect(await valueOn(db, greatestOf(dialect, n(4), n(null))), dialect).toBe(4);
+      expect(await valueOn(db, leastOf(dialect, n(null), n(3))), dialect).toBe(3);
+      expect(await valueOn(db, leastOf(dialect, n(2), n(5))), dialect).toBe(2);
+      expect(await valueOn(db, utcDay(dialect, sql<number>`CAST(${day} AS BIGINT)`)), dialect).toBe(Math.floor(day / 86_400_000));
+      const clock = await valueOn(db, nowMs(dialect));
+      expect(Math.abs(Number(clock) - Date.now()), dialect).toBeLessThan(60_000);
+
+      const empty = await db.selectFrom('runs').select(totalOf(dialect, sql.ref('total_tests')).as('t')).executeTakeFirstOrThrow();
+      expect(Number(empty.t), dialect).toBe(0);
+      await db.insertInto('tests').values([1, 2, 3].map((i) => ({ file: `f${i}.spec.ts`, title_path: `t${i}`, title: `t${i}` }))).execute();
+      const ids = await db.selectFrom('tests').select('id').where(inJsonNumbers(dialect, sql.ref('id'), JSON.stringify([1, 3]))).orderBy('id').execute();
+      expect(ids.map((r) => r.id), dialect).toEqual([1, 3]);
+    }
+  });
+
+  it('user names are unique and found regardless of case on both (NOCASE / ICU collation)', async () => {
+    for (const [dialect, db] of both()) {
+      await db.insertInto('users').values({ username: 'Alice', password_hash: 'h', role: 'admin', created_at: 1, updated_at: 1 }).execute();
+      const found = await db.selectFrom('users').select('username').where('username', '=', 'ALICE').execute();
+      expect(found, dialect).toEqual([{ username: 'Alice' }]);
+      await expect(db.insertInto('users').values({ username: 'alice', password_hash: 'h', role: 'member', created_at: 1, updated_at: 1 }).execute(), dialect).rejects.toThrow(/unique/i);
+    }
+  });
+
+  it('reads integers, sums and counts back as numbers on PostgreSQL, as SQLite does', async () => {
+    const at = Date.UTC(2026, 0, 1);
+    await postgres.db.insertInto('users').values({ username: 'numbers', password_hash: 'h', role: 'member', created_at: at, updated_at: at }).execute();
+    const row = await postgres.db
+      .selectFrom('users')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('created_at').as('s'), eb.fn.max('created_at').as('m')])
+      .where('username', '=', 'numbers')
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ n: 1, s: at, m: at });
+  });
+});
+
+describe.skipIf(HAS_POSTGRES)('dialect: PostgreSQL', () => {
+  it.skip(POSTGRES_SKIP, () => {});
+});

@@ -1,0 +1,248 @@
+import type { Generated } from 'kysely';
+
+/** Row types of the SQLite schema (migrations.ts), for Kysely's typed queries. */
+export interface DatabaseSchema {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
+  runs: RunsTable;
+  tests: TestsTable;
+  results: ResultsTable;
+  attempts: AttemptsTable;
+  settings: SettingsTable;
+  daily_test_stats: DailyTestStatsTable;
+  test_totals: TestTotalsTable;
+  daily_error_stats: DailyErrorStatsTable;
+  error_samples: ErrorSamplesTable;
+  browser_projects: BrowserProjectsTable;
+  quarantine: QuarantineTable;
+  login_failures: LoginFailuresTable;
+  rate_limits: RateLimitsTable;
+  unknown_login_failures: UnknownLoginFailuresTable;
+}
+
+export interface UnknownLoginFailuresTable {
+  name_hash: string;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
+}
+
+export interface RateLimitsTable {
+  limit_key: string;
+  window_start: number;
+  window_end: number;
+  hits: number;
+}
+
+export interface LoginFailuresTable {
+  user_id: number;
+  address: string;
+  failures: number;
+  last_failed_at: number;
+  locked_until: number | null;
+}
+
+export interface QuarantineTable {
+  id: Generated<number>;
+  title: string;
+  file: string | null;
+  project: string | null;
+  reason: string;
+  owner: string | null;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number | null;
+  removed_by: number | null;
+  removed_at: number | null;
+}
+
+export interface DailyErrorStatsTable {
+  test_id: number;
+  browser: string;
+  day: number;
+  fingerprint: string;
+  occurrences: number;
+}
+
+export interface ErrorSamplesTable {
+  fingerprint: string;
+  category: string;
+  summary: string;
+  message: string;
+}
+
+export interface BrowserProjectsTable {
+  browser: string;
+  project_name: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+import type { Role } from '../../../core/api/auth.js';
+import type { ReviewStatus } from '../../../core/api/uploads.js';
+
+export type { Role, ReviewStatus };
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password_hash: string;
+  role: Role;
+  failed_attempts: Generated<number>;
+  locked: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  session_hash: string;
+  user_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+}
+
+export interface RunsTable {
+  id: Generated<number>;
+  status: Generated<ReviewStatus>;
+  is_duplicate: Generated<number>;
+  duplicate_of: number | null;
+  content_hash: string;
+  file_name: string;
+  file_size: number | null;
+  project: string | null;
+  browser: string;
+  git_branch: string | null;
+  git_commit: string | null;
+  metadata_json: string | null;
+  playwright_version: string | null;
+  shard_current: number | null;
+  shard_total: number | null;
+  started_at: number;
+  duration_ms: number;
+  uploaded_at: number;
+  uploaded_by: number | null;
+  reviewed_by: number | null;
+  reviewed_at: number | null;
+  review_notes: string | null;
+  total_tests: number;
+  passed_tests: number;
+  failed_tests: number;
+  skipped_tests: number;
+  flaky_tests: number;
+  load_failed: Generated<number>;
+  outage: Generated<number>;
+  errors_json: string | null;
+  build_id: string | null;
+  build_url: string | null;
+}
+
+export interface DailyTestStatsTable {
+  test_id: number;
+  browser: string;
+  day: number;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  duration_sum: number;
+  duration_max: number;
+  timed_runs: number;
+  scored_runs: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  first_outcome: number | null;
+  last_outcome: number | null;
+  last_run_at: number;
+}
+
+/** Per test and browser over all history (migration 4, test-totals.ts). */
+export interface TestTotalsTable {
+  test_id: number;
+  browser: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  duration_sum: number;
+  duration_max: number;
+  timed_runs: number;
+  first_outcome: number | null;
+  last_outcome: number | null;
+  last_run_at: number;
+  last_failed_at: number | null;
+}
+
+export interface TestsTable {
+  id: Generated<number>;
+  file: string;
+  title_path: string;
+  title: string;
+}
+
+export interface ResultsTable {
+  id: Generated<number>;
+  run_id: number;
+  test_id: number;
+  browser: string;
+  project_name: string;
+  repeat_index: number;
+  line: number;
+  col: number;
+  started_at: number;
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped';
+  final_status: string;
+  outcome: string;
+  expected_status: string;
+  passed_on_retry: number;
+  retries: number;
+  duration_ms: number;
+  error_message: string | null;
+  error_category: string | null;
+  error_fingerprint: string | null;
+  error_summary: string | null;
+  error_location: string | null;
+  error_snippet: string | null;
+  error_stack: string | null;
+  tags_json: string | null;
+  annotations_json: string | null;
+}
+
+export interface AttemptsTable {
+  result_id: number;
+  retry: number;
+  status: string;
+  duration_ms: number;
+  started_at: number | null;
+  error_message: string | null;
+  other_errors_json: string | null;
+  steps_json: string | null;
+  stdout: string | null;
+  stderr: string | null;
+  attachments_json: string | null;
+}

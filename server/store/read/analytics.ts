@@ -1,0 +1,208 @@
+import { SLOW_MS, VERY_SLOW_MS } from '../../../core/analytics/formulas.js';
+import type { RecentRun, RunShard, SlowTest, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
+import type { AnyStore } from '../engine/types.js';
+import { DAY_MS } from '../engine/rollup-shape.js';
+import { groupedRunsSql, runGroup } from './build-groups.js';
+import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+
+/** A range of UTC day numbers, both ends included. */
+export interface DayRange {
+  from: number;
+  to: number;
+}
+
+export interface TestBrowserTotals {
+  test_id: number;
+  test_title: string;
+  title_path: string;
+  test_file: string;
+  browser: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  changes: number;
+  duration_sum: number;
+  timed_runs: number;
+  duration_max: number;
+}
+
+/** Names of affected tests listed per error pattern; the count says how many there are. */
+export const AFFECTED_TESTS_LISTED = 20;
+
+/**
+ * The texts of this file on one engine, made once per engine at load: SQLite's connection
+ * keeps its prepared statements by text, so the same text must come back every call.
+ */
+function textsFor(dialect: DialectName) {
+  const t = sqlText(dialect);
+  const r = readsText(dialect);
+  // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
+  const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`;
+  // Grouped by test and browser: the test's and the browser's project columns are one per group.
+  const slowWindow = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+    sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
+  FROM daily_test_stats d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
+  WHERE d.day BETWEEN @from AND @to
+  GROUP BY d.test_id, d.browser${r.groupedToo('t.id, p.browser')} HAVING sum(d.timed_runs) > 0`;
+  // The same figures when the window holds every stored day: the all-time rollup has them summed.
+  const slowAllTime = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+    d.duration_sum / d.timed_runs AS avg_duration, d.duration_max AS max_duration, d.runs AS total_runs
+  FROM test_totals d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
+  WHERE d.timed_runs > 0`;
+  const slowOrder = `ORDER BY avg_duration DESC, d.test_id, ${r.bytes('d.browser')} LIMIT @limit OFFSET @offset`;
+  const slowCounts = (avgDurations: string) => `SELECT count(*) AS total, coalesce(sum(${t.boolInt(`avg_duration > ${SLOW_MS}`)}), 0) AS slow,
+      coalesce(sum(${t.boolInt(`avg_duration > ${VERY_SLOW_MS}`)}), 0) AS very_slow
+    FROM (${avgDurations}) averages`;
+  return {
+    runCount: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS n FROM runs WHERE ${runFilter}`,
+    // Every run the analytics count, whatever the window (a build's shards once): what an empty window points to.
+    storedRuns: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected' AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`,
+    summary: `SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
+        coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to`,
+    browsers: `SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
+        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY browser ORDER BY ${r.bytes('browser')}`,
+    recentRuns: `${groupedRunsSql(runFilter, dialect)} LIMIT @limit`,
+    slowest: `${slowWindow} ${slowOrder}`,
+    slowestAllTime: `${slowAllTime} ${slowOrder}`,
+    slowCounts: slowCounts(`SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY test_id, browser HAVING sum(timed_runs) > 0`),
+    slowCountsAllTime: slowCounts('SELECT duration_sum / timed_runs AS avg_duration FROM test_totals WHERE timed_runs > 0'),
+    storedDays: 'SELECT min(day) AS first, max(day) AS last FROM daily_test_stats',
+    days: `SELECT day, sum(runs) AS total_tests, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
+        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY day ORDER BY day`,
+    testDays: `SELECT d.day, sum(d.runs) AS runs, sum(d.passed) AS passed, sum(d.failed) AS failed, sum(d.skipped) AS skipped,
+        coalesce(sum(d.duration_sum) / nullif(sum(d.timed_runs), 0), 0) AS avg_duration
+      FROM tests t JOIN daily_test_stats d ON d.test_id = t.id
+      WHERE t.file = @file AND t.title = @title AND d.browser = @browser AND d.day BETWEEN @from AND @to
+      GROUP BY d.day ORDER BY d.day`,
+    testHistory: `SELECT r.id, r.run_id, t.file AS test_file, r.status, r.outcome, r.retries, r.duration_ms, r.started_at,
+        runs.git_commit, runs.git_branch, r.error_message, r.error_location, r.error_snippet, r.error_stack,
+        (SELECT a.steps_json FROM attempts a WHERE a.result_id = r.id ORDER BY a.retry LIMIT 1) AS test_steps
+      FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
+      WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser
+      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`,
+    testHistoryCount: `SELECT count(*) FROM tests t JOIN results r ON r.test_id = t.id
+      WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser`,
+    // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
+    // Grouped by fingerprint: the sample's columns (its key is the fingerprint) are one per group.
+    errorPatterns: `SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
+        ${r.distinctList('e.browser')} AS browsers, count(DISTINCT t.title) AS test_count,
+        (SELECT ${r.jsonArray('title', r.bytes('title'))} FROM (SELECT DISTINCT ${r.bytes('t.title')} AS title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
+          WHERE x.fingerprint = e.fingerprint AND x.day BETWEEN @from AND @to ORDER BY title LIMIT ${AFFECTED_TESTS_LISTED}) titles) AS tests_json
+      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint JOIN tests t ON t.id = e.test_id
+      WHERE e.day BETWEEN @from AND @to
+      GROUP BY e.fingerprint${r.groupedToo('s.fingerprint')} ORDER BY frequency DESC, ${r.bytes('s.category')}, ${r.bytes('e.fingerprint')} LIMIT @limit OFFSET @offset`,
+    errorPatternCounts: `SELECT count(DISTINCT e.fingerprint) AS total, count(DISTINCT s.category) AS categories,
+        coalesce(sum(e.occurrences), 0) AS failures, count(DISTINCT e.browser) AS browsers
+      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to`,
+  };
+}
+
+const TEXTS = { sqlite: textsFor('sqlite'), postgres: textsFor('postgres') };
+const textsOf = (store: AnyStore) => TEXTS[store.dialect];
+
+const bounds = (range: DayRange) => ({ from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
+
+export async function windowSummary(store: AnyStore, range: DayRange) {
+  const s = textsOf(store);
+  const totals = (await store.sql.get<{ total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number }>(s.summary, bounds(range)))!;
+  return { total_runs: await windowRunCount(store, range), ...totals };
+}
+
+/** Runs stored in the window (the dashboard's Test Runs card), the shards of a build as one; on one branch if given. */
+export async function windowRunCount(store: AnyStore, range: DayRange, branch: string | null = null): Promise<number> {
+  return (await store.sql.get<{ n: number }>(textsOf(store).runCount, { ...bounds(range), branch }))!.n;
+}
+
+/** The runs stored (of one branch, or of all when `branch` is null), and the span they cover (ms). */
+export async function storedRunSpan(store: AnyStore, branch: string | null = null): Promise<{ runs: number; newest: number | null; oldest: number | null }> {
+  return (await store.sql.get<{ runs: number; newest: number | null; oldest: number | null }>(textsOf(store).storedRuns, { branch }))!;
+}
+
+export async function browserTotals(store: AnyStore, range: DayRange) {
+  return store.sql.all<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>(textsOf(store).browsers, bounds(range));
+}
+
+/** The latest runs of the window, the shards of a build as one run with its shards listed. */
+export async function recentRuns(store: AnyStore, range: DayRange, limit: number, branch: string | null = null) {
+  type Row = Omit<RecentRun, 'execution_time' | 'shards' | 'browser'> & { started_at: number; browsers_json: string; shards_json: string | null };
+  const rows = await store.sql.all<Row>(textsOf(store).recentRuns, { ...bounds(range), limit, branch });
+  return rows.map(({ shards_json, browsers_json, ...run }) => ({
+    ...run,
+    // Each shard's browser list ("chromium, firefox"), merged as one run's list; the shards'
+    // lists in one order, which neither engine's aggregate promises.
+    browser: [...new Set((JSON.parse(browsers_json) as string[]).sort().flatMap((b) => b.split(', ')))].join(', '),
+    shards: shards_json === null ? null : (JSON.parse(shards_json) as RunShard[]),
+  }));
+}
+
+type SlowRow = Omit<SlowTest, 'test_full_title'> & { title_path: string };
+
+/** A page of the slowest tests of the window (when it holds every stored day, from the all-time rollup). */
+export async function slowestTests(store: AnyStore, range: DayRange, page: { limit: number; offset: number }): Promise<SlowRow[]> {
+  const s = textsOf(store);
+  return (await coversAllDays(store, range)) ? store.sql.all<SlowRow>(s.slowestAllTime, page) : store.sql.all<SlowRow>(s.slowest, { ...bounds(range), ...page });
+}
+
+/** How many tests of the window ran, and how many of them are slow and very slow. */
+export async function slowTestCounts(store: AnyStore, range: DayRange) {
+  type Counts = { total: number; slow: number; very_slow: number };
+  const s = textsOf(store);
+  return (await ((await coversAllDays(store, range)) ? store.sql.get<Counts>(s.slowCountsAllTime) : store.sql.get<Counts>(s.slowCounts, bounds(range))))!;
+}
+
+async function coversAllDays(store: AnyStore, range: DayRange): Promise<boolean> {
+  const stored = (await store.sql.get<{ first: number | null; last: number | null }>(textsOf(store).storedDays))!;
+  return stored.first === null || stored.last === null || (range.from <= stored.first && range.to >= stored.last);
+}
+
+export async function dailyTotals(store: AnyStore, range: DayRange) {
+  return store.sql.all<Omit<TrendDay, 'date'> & { day: number }>(textsOf(store).days, bounds(range));
+}
+
+export async function testDailyTotals(store: AnyStore, test: { file: string; title: string; browser: string }, range: DayRange) {
+  return store.sql.all<{ day: number; runs: number; passed: number; failed: number; skipped: number; avg_duration: number }>(textsOf(store).testDays, {
+    file: test.file,
+    title: test.title,
+    browser: test.browser,
+    ...bounds(range),
+  });
+}
+
+export interface TestHistoryQuery {
+  title: string;
+  browser: string;
+  /** Narrows a title that several files share; null: every file. */
+  file: string | null;
+}
+
+export async function testHistory(store: AnyStore, test: TestHistoryQuery, page: { limit: number; offset: number }) {
+  const s = textsOf(store);
+  const query = { title: test.title, browser: test.browser, file: test.file };
+  const rows = await store.sql.all<Omit<TestResultDetail, 'run_date'> & { started_at: number }>(s.testHistory, { ...query, ...page });
+  return { rows, total: (await store.sql.value<number>(s.testHistoryCount, query))! };
+}
+
+export async function errorPatternRows(store: AnyStore, range: DayRange, page: { limit: number; offset: number }) {
+  const s = textsOf(store);
+  const rows = await store.sql.all<{
+    fingerprint: string;
+    category: string;
+    summary: string;
+    message: string;
+    frequency: number;
+    browsers: string;
+    /** JSON array of titles: a title may hold commas, so no joined text here. */
+    tests_json: string;
+    test_count: number;
+  }>(s.errorPatterns, { ...bounds(range), ...page });
+  const counts = (await store.sql.get<{ total: number; categories: number; failures: number; browsers: number }>(s.errorPatternCounts, bounds(range)))!;
+  return { rows, counts };
+}

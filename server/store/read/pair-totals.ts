@@ -1,0 +1,66 @@
+import type { DayRange, TestBrowserTotals } from './analytics.js';
+import { onBranch } from './branch-days.js';
+import { dashboardText, sqlText, type DialectName } from '../engine/dialect.js';
+import type { AnyStore } from '../engine/types.js';
+
+/**
+ * Per test and browser over a window of days, on either engine: sums of the daily rollup, plus
+ * the pass/fail changes between consecutive days (the last attempt of one day against the first
+ * of the next): what the flaky list (flaky-page.ts) and flaky.ts read.
+ * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
+ */
+export function totalsSql(dialect: DialectName, ofIds = false): string {
+  const t = sqlText(dialect);
+  const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', dashboardText(dialect).typed('@ids', 'TEXT'))}` : '';
+  return `
+  WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}),
+  boundaries AS (
+    SELECT test_id, browser, sum(${t.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes
+    FROM (SELECT test_id, browser, first_outcome, LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous FROM w WHERE attempts > 0) days
+    GROUP BY test_id, browser
+  ),
+  totals AS (
+    SELECT test_id, browser, sum(runs) AS runs, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
+      sum(passed_on_retry) AS passed_on_retry, sum(scored_passed) AS scored_passed, sum(scored_failed) AS scored_failed,
+      sum(attempts) AS attempts, sum(changes) AS changes, sum(duration_sum) AS duration_sum, sum(timed_runs) AS timed_runs,
+      max(duration_max) AS duration_max
+    FROM w GROUP BY test_id, browser
+  )
+  SELECT t.id AS test_id, t.title AS test_title, t.title_path, t.file AS test_file, totals.browser, totals.runs, totals.passed, totals.failed,
+    totals.skipped, totals.passed_on_retry, totals.scored_passed, totals.scored_failed, totals.attempts,
+    totals.changes + coalesce(b.changes, 0) AS changes, totals.duration_sum, totals.timed_runs, totals.duration_max
+  FROM totals
+  JOIN tests t ON t.id = totals.test_id
+  LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
+}
+
+/** DESIGN.md section 7's flaky rule over the totals' columns. */
+export const FLAKY_PAIR = 'scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)';
+
+// Lists are sorted in JS with ties left in the rows' order: one order on both engines.
+const ordered = (dialect: DialectName, totals: string, where: string) =>
+  `SELECT * FROM (${totals}) pairs${where} ORDER BY test_id, ${dashboardText(dialect).byBytes('browser')}`;
+
+// Built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
+function texts(dialect: DialectName) {
+  return {
+    totals: ordered(dialect, totalsSql(dialect), ''),
+    flakyTotals: ordered(dialect, totalsSql(dialect), ` WHERE ${FLAKY_PAIR}`),
+    totalsOf: ordered(dialect, totalsSql(dialect, true), ''),
+    // One branch (branch-days.ts filled for the range on this connection).
+    branchTotalsOf: ordered(dialect, onBranch(totalsSql(dialect, true), dialect), ''),
+  };
+}
+const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
+
+/** Each test on each browser over `range` (only the flaky ones if `onlyFlaky`), by test id and browser. */
+export async function pairTotals(store: AnyStore, range: DayRange, onlyFlaky: boolean): Promise<TestBrowserTotals[]> {
+  const s = TEXTS[store.dialect];
+  return store.sql.all<TestBrowserTotals>(onlyFlaky ? s.flakyTotals : s.totals, { from: range.from, to: range.to });
+}
+
+/** The same for some tests; `branch`: one branch, whose days fillBranchDays has made for `range` on this connection. */
+export async function pairTotalsOf(store: AnyStore, range: DayRange, testIds: readonly number[], branch: string | null = null): Promise<TestBrowserTotals[]> {
+  const s = TEXTS[store.dialect];
+  return store.sql.all<TestBrowserTotals>(branch !== null ? s.branchTotalsOf : s.totalsOf, { from: range.from, to: range.to, ids: JSON.stringify(testIds) });
+}

@@ -1,0 +1,237 @@
+import type { DayRange } from './analytics.js';
+import { dashboardText, sqlText, type DialectName, type SqlText } from '../engine/dialect.js';
+import type { AnyStore } from '../engine/types.js';
+import { onBranch } from './branch-days.js';
+import { baseStore } from '../engine/one-connection.js';
+
+/**
+ * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
+ * scan (the dashboard needs them for every pair: a flaky count is a count over every pair). No
+ * join: names are looked up for the few rows an answer shows.
+ *
+ * The pass/fail changes between consecutive days come as a string of each day's first and last
+ * outcome in day order ("0110…"): a LAG window over a million rows cost several times the scan.
+ */
+export interface PairWindow {
+  test_id: number;
+  browser: string;
+  runs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  passed_on_retry: number;
+  scored_passed: number;
+  scored_failed: number;
+  attempts: number;
+  /** Changes within days; add outcomeChanges(outcomes) for those between days. */
+  changes: number;
+  outcomes: string | null;
+  duration_sum: number;
+  timed_runs: number;
+  duration_max: number;
+}
+
+/** Scored counts of a trend's current and previous periods, per test and browser. */
+export interface PairTrendCounts {
+  test_id: number;
+  browser: string;
+  cur_passed: number;
+  cur_failed: number;
+  cur_retry: number;
+  prev_passed: number;
+  prev_failed: number;
+  prev_retry: number;
+}
+
+/**
+ * What the period before a dashboard's window needs per test and browser: its totals, and
+ * whether it was flaky (pair-figures.ts flakyChanges) with the sums the trend compares. Five sums
+ * fewer than a window: the scan costs per sum and row.
+ */
+export type PairPeriod = Pick<
+  PairWindow,
+  'test_id' | 'browser' | 'runs' | 'passed' | 'passed_on_retry' | 'scored_passed' | 'scored_failed' | 'changes' | 'outcomes' | 'duration_sum' | 'timed_runs'
+>;
+
+type Read = 'byKey' | 'byDay' | 'byDayWithoutFigures';
+
+// The outcomes of a window's days in day order: read in key order, the rows arrive so.
+const outcomes = (t: SqlText, read: Read) => t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day', read === 'byKey' ? 'inOrder' : undefined);
+
+const windowColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
+    ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
+    ${t.total('attempts')} AS attempts, ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes,
+    ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs, max(duration_max) AS duration_max`;
+
+const periodColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed,
+    ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
+    ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes, ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs`;
+
+// A day's first and last outcome (0/1) as two characters. SQLite joins numbers as text already;
+// PostgreSQL's || wants text.
+const outcomePair = (t: SqlText) => (t.dialect === 'postgres' ? 'CAST(first_outcome AS TEXT) || CAST(last_outcome AS TEXT)' : 'first_outcome || last_outcome');
+
+const trendColumns = (t: SqlText, _read: Read) => `test_id, browser,
+    ${t.total('CASE WHEN day >= @curFrom THEN scored_passed END')} AS cur_passed,
+    ${t.total('CASE WHEN day >= @curFrom THEN scored_failed END')} AS cur_failed,
+    ${t.total('CASE WHEN day >= @curFrom THEN passed_on_retry END')} AS cur_retry,
+    ${t.total('CASE WHEN day < @curFrom THEN scored_passed END')} AS prev_passed,
+    ${t.total('CASE WHEN day < @curFrom THEN scored_failed END')} AS prev_failed,
+    ${t.total('CASE WHEN day < @curFrom THEN passed_on_retry END')} AS prev_retry`;
+
+// A window is read in key order (test, browser, day; "+day" keeps SQLite off the day index): the
+// rows arrive grouped and nothing is sorted. A window of under a quarter of the stored days goes
+// through the day index instead, which holds every figure (migration 10) and costs a sort per
+// row: measured on the 50,000-test history, about 1 µs per row in the window that way against
+// 0.19 µs per stored row plus 0.29 µs per window row in key order.
+// PostgreSQL's planner chooses on its statistics (withoutIndex is no hint there); its hash
+// grouping keeps no order, so the rows are ordered as SQLite's grouping leaves them (free there).
+const grouped = (t: SqlText, columns: (t: SqlText, read: Read) => string, read: Read) =>
+  `SELECT ${columns(t, read)} FROM ${read === 'byDay' ? t.through('daily_test_stats', 'daily_test_stats_by_day') : 'daily_test_stats'}` +
+  ` WHERE ${read === 'byKey' ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
+const readings = (t: SqlText, columns: (t: SqlText, read: Read) => string) => ({
+  byKey: grouped(t, columns, 'byKey'),
+  byDay: grouped(t, columns, 'byDay'),
+  // A read-only file of a schema before migration 10 has only the index on day.
+  byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
+  // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
+  branch: onBranch(grouped(t, columns, 'byKey'), t.dialect),
+});
+
+const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
+
+// The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
+// list's migration) holds a window that covers every stored day: one row per pair instead of
+// one per pair and day. Its changes already count those between days.
+const allTime = (t: SqlText) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals${orderedPairs(t)}`;
+
+// Every text built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
+function texts(dialect: DialectName) {
+  const t = sqlText(dialect);
+  return {
+    allTime: allTime(t),
+    lastDay: 'SELECT max(day) AS day FROM daily_test_stats',
+    firstDay: 'SELECT min(day) AS day FROM daily_test_stats',
+    // A window that holds most stored days is read in key order (test, browser, day): the rows
+    // arrive grouped and nothing is sorted. A short window of a long history reads its days
+    // through the day index and sorts only those rows.
+    window: readings(t, windowColumns),
+    period: readings(t, periodColumns),
+    trend: readings(t, trendColumns),
+    // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
+    signature: `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs`,
+    names: 'SELECT id, title, file, title_path FROM tests WHERE id = @id',
+    allNames: 'SELECT id, title, file FROM tests',
+    idsOf: `SELECT id FROM tests WHERE file = @file AND title = @title ORDER BY id`,
+    projects: 'SELECT browser, project_name FROM browser_projects',
+  };
+}
+const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
+
+// Whether the schema has test_totals (migration 6) and the covering day index (10): a SQLite
+// file of an older schema opened read-only (mcp, doctor) may lack them; PostgreSQL's schema is
+// always migrated on open. Asked once per store.
+const schemaOf = new WeakMap<object, Promise<{ totals: boolean; dayIndex: boolean }>>();
+function schema(store: AnyStore): Promise<{ totals: boolean; dayIndex: boolean }> {
+  const base = baseStore(store);
+  let known = schemaOf.get(base);
+  if (!known) {
+    known =
+      store.dialect === 'postgres'
+        ? Promise.resolve({ totals: true, dayIndex: true })
+        : store.sql
+            .all<{ name: string }>("SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day')")
+            .then((rows) => ({ totals: rows.some((r) => r.name === 'test_totals'), dayIndex: rows.some((r) => r.name === 'daily_test_stats_by_day') }));
+    schemaOf.set(base, known);
+    // A failed look-up (a closed store) is asked again next time, not kept.
+    known.catch(() => schemaOf.delete(base));
+  }
+  return known;
+}
+const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
+
+/** A window of fewer than 1/BY_DAY_BELOW of the stored days is read through the day index. */
+const BY_DAY_BELOW = 4;
+
+const dayOf = async (store: AnyStore, text: string) => (await store.sql.value<number | null>(text)) ?? null;
+
+async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
+  const firstDay = (await dayOf(store, TEXTS[store.dialect].firstDay)) ?? range.to;
+  const stored = range.to - firstDay + 1;
+  const scanned = range.to - Math.max(range.from, firstDay) + 1;
+  if (scanned * BY_DAY_BELOW >= stored) return 'byKey';
+  return (await schema(store)).dayIndex ? 'byDay' : 'byDayWithoutFigures';
+}
+
+/**
+ * `branch`: the branch whose days fillBranchDays has just made (covering `range`) on this
+ * store's connection (a view of onOneConnection), or null for every branch.
+ */
+export async function scanWindow(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairWindow[]> {
+  const s = TEXTS[store.dialect];
+  const days = { from: range.from, to: range.to };
+  if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, days);
+  if (await allTimeAnswers(store, range)) return store.sql.all<PairWindow>(s.allTime);
+  return store.sql.all<PairWindow>(s.window[await plan(store, range)], days);
+}
+
+/**
+ * Whether every branch's window `range` holds every stored day, so the all-time rollup
+ * (test_totals) answers for it with one row per pair instead of one per pair and day.
+ */
+export async function allTimeAnswers(store: AnyStore, range: DayRange): Promise<boolean> {
+  return (await allTimeRollup(store)) && (await coversEveryDay(store, range));
+}
+
+async function coversEveryDay(store: AnyStore, range: DayRange): Promise<boolean> {
+  const first = await dayOf(store, TEXTS[store.dialect].firstDay);
+  const last = await dayOf(store, TEXTS[store.dialect].lastDay);
+  return first === null || last === null || (range.from <= first && last <= range.to);
+}
+
+/** The period before a window (PairPeriod's sums), read as scanWindow reads a window. */
+export async function scanPeriod(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairPeriod[]> {
+  const s = TEXTS[store.dialect].period;
+  const days = { from: range.from, to: range.to };
+  return store.sql.all<PairPeriod>(branch !== null ? s.branch : s[await plan(store, range)], days);
+}
+
+/** The two periods of a trend: `previous` must end the day before `current` starts. */
+export async function scanTrend(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null): Promise<PairTrendCounts[]> {
+  const s = TEXTS[store.dialect];
+  const range = { from: previous.from, to: current.to, curFrom: current.from };
+  if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, range);
+  return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
+}
+
+export async function dataSignature(store: AnyStore): Promise<string> {
+  return String(await store.sql.value<string>(TEXTS[store.dialect].signature));
+}
+
+/** Pass/fail changes between consecutive days of an outcomes string (two characters per day). */
+export function outcomeChanges(outcomes: string | null): number {
+  if (!outcomes) return 0;
+  let changes = 0;
+  for (let i = 2; i < outcomes.length; i += 2) if (outcomes[i] !== outcomes[i - 1]) changes++;
+  return changes;
+}
+
+export async function testName(store: AnyStore, id: number): Promise<{ title: string; file: string; title_path: string }> {
+  return (await store.sql.get<{ title: string; file: string; title_path: string }>(TEXTS[store.dialect].names, { id }))!;
+}
+
+/** Every test's title and file by id: for sorting a whole list by title. Size follows the tests, not the history. */
+export async function testNames(store: AnyStore): Promise<Map<number, { title: string; file: string }>> {
+  const rows = await store.sql.all<{ id: number; title: string; file: string }>(TEXTS[store.dialect].allNames);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+export async function testIds(store: AnyStore, file: string, title: string): Promise<number[]> {
+  return (await store.sql.all<{ id: number }>(TEXTS[store.dialect].idsOf, { file, title })).map((r) => r.id);
+}
+
+export async function browserProjects(store: AnyStore): Promise<Map<string, string>> {
+  const rows = await store.sql.all<{ browser: string; project_name: string }>(TEXTS[store.dialect].projects);
+  return new Map(rows.map((r) => [r.browser, r.project_name]));
+}

@@ -1,0 +1,194 @@
+import { SQLITE_TEXT, type SqlText } from '../engine/dialect.js';
+import type { SqliteDatabase } from '../engine/types.js';
+import { DAY_MS } from '../engine/rollup-shape.js';
+import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
+import { perConnection } from '../engine/per-connection.js';
+import { ValuesWriter, type RunRows } from './run-figures.js';
+
+// CROSS JOIN keeps the keys as the outer loop: on tables without statistics SQLite would
+// otherwise scan every result for each import, and imports would slow down as history grows.
+// The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
+// interrupted attempts say nothing about the test and are left out.
+export const STATS_COLUMNS = `
+    test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max, timed_runs,
+    scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at`;
+
+const BY_KEYS = `
+    SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
+    FROM rollup_keys k
+    CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+    JOIN runs ON runs.id = r.run_id`;
+
+/**
+ * The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS, or branch-days.ts), in
+ * the SQL of `t`'s engine (rollups-postgres.ts rebuilds with the same text on PostgreSQL).
+ */
+export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
+  WITH scoped AS (${scoped}),
+  outcomes AS (
+    SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
+      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
+    FROM scoped s JOIN attempts a ON a.result_id = s.id
+    WHERE s.outage = 0
+  ),
+  ordered AS (
+    SELECT test_id, browser, day, outcome,
+      LAG(outcome) OVER w AS previous,
+      ROW_NUMBER() OVER w AS n
+    FROM outcomes WHERE outcome IS NOT NULL
+    -- Results that started at the same moment keep their stored order (id), and each one's
+    -- retries stay together: the order is total, so appending a later run equals a rebuild.
+    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
+  ),
+  flips AS (
+    SELECT test_id, browser, day, count(*) AS attempts, sum(${t.boolInt('previous IS NOT NULL AND previous != outcome')}) AS changes,
+      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome,
+      -- The last attempt's outcome (0 or 1) rides in the low bit of its number: one sort, not two.
+      max(n * 2 + outcome) % 2 AS last_outcome
+    FROM ordered GROUP BY test_id, browser, day
+  )
+  SELECT s.test_id, s.browser, s.day,
+    count(*),
+    sum(${t.boolInt("s.status = 'passed'")}),
+    sum(${t.boolInt("s.status IN ('failed', 'timedOut')")}),
+    sum(${t.boolInt("s.status = 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0 AND s.passed_on_retry != 0')}),
+    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    sum(${t.boolInt("s.status != 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0')}),
+    sum(${t.boolInt("s.outage = 0 AND s.status = 'passed'")}),
+    sum(${t.boolInt("s.outage = 0 AND s.status IN ('failed', 'timedOut')")}),
+    coalesce(max(f.attempts), 0),
+    coalesce(max(f.changes), 0),
+    max(f.first_outcome),
+    max(f.last_outcome),
+    max(s.started_at)
+  FROM scoped s
+  LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
+  WHERE true
+  GROUP BY s.test_id, s.browser, s.day`;
+
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_KEYS)}`;
+
+// A run that comes after everything stored for its days adds to the rows: counts add up, and
+// the change between the stored last attempt and the run's first one is counted once.
+const ADD_TO_DAYS = `ON CONFLICT (test_id, browser, day) DO UPDATE SET
+    runs = runs + excluded.runs,
+    passed = passed + excluded.passed,
+    failed = failed + excluded.failed,
+    skipped = skipped + excluded.skipped,
+    passed_on_retry = passed_on_retry + excluded.passed_on_retry,
+    duration_sum = duration_sum + excluded.duration_sum,
+    duration_max = max(duration_max, excluded.duration_max),
+    timed_runs = timed_runs + excluded.timed_runs,
+    scored_runs = scored_runs + excluded.scored_runs,
+    scored_passed = scored_passed + excluded.scored_passed,
+    scored_failed = scored_failed + excluded.scored_failed,
+    attempts = attempts + excluded.attempts,
+    changes = changes + excluded.changes + coalesce(last_outcome != excluded.first_outcome, 0),
+    first_outcome = coalesce(first_outcome, excluded.first_outcome),
+    last_outcome = coalesce(excluded.last_outcome, last_outcome),
+    last_run_at = max(last_run_at, excluded.last_run_at)`;
+const ADD_TO_ERRORS = 'ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = occurrences + excluded.occurrences';
+
+// Out of order: some stored result of the same test, browser and day is not older than the run.
+const OVERLAPS = `
+  SELECT EXISTS (
+    SELECT 1 FROM (
+      SELECT test_id, browser, started_at / ${DAY_MS} AS day, min(started_at) AS first
+      FROM results WHERE run_id = ? GROUP BY test_id, browser, started_at / ${DAY_MS}
+    ) n
+    JOIN daily_test_stats d ON d.test_id = n.test_id AND d.browser = n.browser AND d.day = n.day
+    WHERE d.last_run_at >= n.first
+  ) AS overlaps`;
+
+const REBUILD_ERRORS = `
+  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
+  SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
+  FROM rollup_keys k
+  CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+  WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
+  GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
+
+/**
+ * The scratch table of the keys a change touches. Made when the store opens, outside any
+ * transaction: made inside one that rolls back, it would vanish under the cached statements.
+ */
+
+function prepare(sqlite: SqliteDatabase) {
+  return {
+    clearKeys: sqlite.prepare('DELETE FROM temp.rollup_keys'),
+    keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),
+    dropStale: sqlite.prepare('DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
+    dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
+    rebuild: sqlite.prepare(REBUILD),
+    rebuildErrors: sqlite.prepare(REBUILD_ERRORS),
+    overlaps: sqlite.prepare(OVERLAPS).pluck(),
+    dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+  };
+}
+
+const statementsFor = perConnection(prepare);
+
+/**
+ * Changes to a run's results (store, reject, delete) change the days they fall on: collect
+ * those keys first, apply `change`, then rebuild exactly those rollup rows from what is left.
+ * Must run inside the caller's transaction. Rebuilding a whole day per key, rather than adding
+ * to it, keeps the rollup exact when reports arrive out of order.
+ */
+export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly number[], change: () => T): T {
+  const s = statementsFor(sqlite);
+  s.clearKeys.run();
+  for (const id of runIds) s.keysOfRun.run(id);
+  const result = change();
+  for (const id of runIds) s.keysOfRun.run(id);
+  // The touched days as they were: the totals move by the difference (test-totals.ts).
+  snapshotDays(sqlite);
+  s.dropStale.run();
+  s.dropStaleErrors.run();
+  s.rebuild.run();
+  s.rebuildErrors.run();
+  moveTestTotalsByDays(sqlite);
+  s.clearKeys.run();
+  return result;
+}
+
+/**
+ * A newly stored run's rollups. Imports mostly arrive in time order, and then the run only adds
+ * to its days (a rebuild would read every stored result of those days again, so imports would
+ * slow down as history grows); a run older than something stored on one of its days falls back
+ * to rebuilding those days. Must run inside the caller's transaction, after the results are in.
+ */
+export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: RunRows): void {
+  const s = statementsFor(sqlite);
+  if (s.overlaps.get(runId) === 0) {
+    // Later than what is stored on its days but older than a test's latest result (a report of
+    // yesterday after today's): the days append, the totals move by the days' difference.
+    const latest = runIsLatestForTotals(sqlite, runId);
+    if (!latest) {
+      s.clearKeys.run();
+      s.keysOfRun.run(runId);
+      snapshotDays(sqlite);
+    }
+    // The run's figures were gathered as it was written (run-figures.ts): its rows are not read again.
+    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, 19);
+    const errors = new ValuesWriter(sqlite, s.errorRows, 'INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)', ADD_TO_ERRORS, 5);
+    const totals = latest ? testTotalsWriter(sqlite) : null;
+    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    days.finish();
+    errors.finish();
+    totals?.finish();
+    if (!latest) {
+      moveTestTotalsByDays(sqlite);
+      s.clearKeys.run();
+    }
+    return;
+  }
+  withRollupRefresh(sqlite, [runId], () => undefined);
+}
+
+export function clearRollups(sqlite: SqliteDatabase): void {
+  sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM test_totals; DELETE FROM daily_error_stats; DELETE FROM error_samples; DELETE FROM browser_projects;');
+}

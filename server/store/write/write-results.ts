@@ -1,0 +1,173 @@
+import type { NormalisedTest } from '../../../core/report/normalised.js';
+import type { SqliteDatabase } from '../engine/types.js';
+import { perConnection } from '../engine/per-connection.js';
+import { RunFigures } from './run-figures.js';
+
+/**
+ * A result whose test never started gets the run's start time, which a report read in parts
+ * gives only at its end (stats come last). Stored meanwhile as this value, below any time a
+ * Date can hold, so no real start can be mistaken for it.
+ */
+export const NO_START = Number.MIN_SAFE_INTEGER;
+
+/** Rows per INSERT: one statement per 64 results costs a fraction of 64 statements. */
+const BATCH = 64;
+const RESULT_COLUMNS = 24;
+const ATTEMPT_COLUMNS = 11;
+
+/**
+ * Writes the results and attempts of one run, in batches, in the caller's transaction. Test
+ * identities, error samples and project names are looked up once per run.
+ */
+export class ResultWriter {
+  private readonly testIds = new Map<string, number>();
+  private readonly projects = new Set<string>();
+  private readonly fingerprints = new Set<string>();
+  /** What the run adds to the rollups, gathered on the way (addRunToRollups). */
+  readonly figures = new RunFigures();
+  private tests: NormalisedTest[] = [];
+  private params: unknown[] = [];
+  private lastTitlePath: readonly string[] | null = null;
+  private lastFile = '';
+  private lastTestId = 0;
+
+  constructor(
+    private readonly sqlite: SqliteDatabase,
+    private readonly runId: number,
+  ) {}
+
+  add(test: NormalisedTest): void {
+    const s = statementsFor(this.sqlite);
+    // A spec's tests (one per project) come one after another with one titlePath array
+    // (normalise.ts): the same test row, known without serialising and looking it up again.
+    let testId = this.lastTestId;
+    if (test.titlePath !== this.lastTitlePath || test.file !== this.lastFile) {
+      testId = this.testIdOf(test, s);
+      this.lastTitlePath = test.titlePath;
+      this.lastFile = test.file;
+      this.lastTestId = testId;
+    }
+    const error = test.error;
+    if (error && !this.fingerprints.has(error.fingerprint)) {
+      this.fingerprints.add(error.fingerprint);
+      s.rememberError.run(error.fingerprint, error.category, error.summary, error.message);
+    }
+    if (!this.projects.has(test.browser)) {
+      this.projects.add(test.browser);
+      s.rememberProject.run(test.browser, test.projectName || test.browser);
+    }
+    const startedAt = test.startedAt ?? NO_START;
+    this.figures.add(testId, test, startedAt);
+    this.params.push(
+      this.runId,
+      testId,
+      test.browser,
+      test.projectName,
+      test.repeatIndex,
+      test.line,
+      test.column,
+      startedAt,
+      test.status,
+      test.finalStatus,
+      test.outcome,
+      test.expectedStatus,
+      test.passedOnRetry ? 1 : 0,
+      test.retries,
+      test.durationMs,
+      error?.message ?? null,
+      error?.category ?? null,
+      error?.fingerprint ?? null,
+      error?.summary ?? null,
+      error?.location ?? null,
+      error?.snippet ?? null,
+      error?.stack ?? null,
+      test.tags.length > 0 ? JSON.stringify(test.tags) : null,
+      test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
+    );
+    this.tests.push(test);
+    if (this.tests.length === BATCH) this.flush();
+  }
+
+  private testIdOf(test: NormalisedTest, s: ReturnType<typeof statementsFor>): number {
+    const titlePath = JSON.stringify(test.titlePath);
+    const key = `${test.file}\u0000${titlePath}`;
+    let testId = this.testIds.get(key);
+    if (testId === undefined) {
+      const existing = s.findTest.get(test.file, titlePath) as { id: number } | undefined;
+      testId = existing ? existing.id : Number(s.insertTest.run(test.file, titlePath, test.title).lastInsertRowid);
+      this.testIds.set(key, testId);
+    }
+    return testId;
+  }
+
+  /** Writes what is still buffered; call before reading the run's results back. */
+  flush(): void {
+    const count = this.tests.length;
+    if (count === 0) return;
+    const info = insertRows(this.sqlite, 'results', RESULT_COLUMNS, count).run(this.params);
+    // Rows of one INSERT get consecutive ids (each max(id) + 1) while this transaction holds the lock.
+    let resultId = Number(info.lastInsertRowid) - count + 1;
+    let attempts: unknown[] = [];
+    let rows = 0;
+    for (const test of this.tests) {
+      for (let i = 0; i < test.attempts.length; i++) {
+        const a = test.attempts[i]!;
+        attempts.push(
+          resultId,
+          i,
+          a.status,
+          a.durationMs,
+          a.startedAt,
+          a.error?.message ?? null,
+          a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
+          a.steps.length > 0 ? JSON.stringify(a.steps) : null,
+          a.stdout || null,
+          a.stderr || null,
+          a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
+        );
+        if (++rows === BATCH) {
+          insertRows(this.sqlite, 'attempts', ATTEMPT_COLUMNS, rows).run(attempts);
+          attempts = [];
+          rows = 0;
+        }
+      }
+      resultId++;
+    }
+    if (rows > 0) insertRows(this.sqlite, 'attempts', ATTEMPT_COLUMNS, rows).run(attempts);
+    this.tests = [];
+    this.params = [];
+  }
+}
+
+const COLUMNS = {
+  results: `run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
+    expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
+    error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json`,
+  attempts: 'result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json',
+};
+
+
+const statementsFor = perConnection(prepare);
+
+function prepare(sqlite: SqliteDatabase) {
+  return {
+    findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
+    insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),
+    rememberError: sqlite.prepare('INSERT OR IGNORE INTO error_samples (fingerprint, category, summary, message) VALUES (?, ?, ?, ?)'),
+    rememberProject: sqlite.prepare('INSERT OR IGNORE INTO browser_projects (browser, project_name) VALUES (?, ?)'),
+    rows: new Map<string, ReturnType<SqliteDatabase['prepare']>>(),
+  };
+}
+
+/** INSERT of `count` rows, prepared once per table and size (a full batch, or a run's last rows). */
+function insertRows(sqlite: SqliteDatabase, table: keyof typeof COLUMNS, columns: number, count: number) {
+  const { rows } = statementsFor(sqlite);
+  const key = `${table}:${count}`;
+  let statement = rows.get(key);
+  if (!statement) {
+    const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
+    statement = sqlite.prepare(`INSERT INTO ${table} (${COLUMNS[table]}) VALUES ${new Array<string>(count).fill(row).join(', ')}`);
+    rows.set(key, statement);
+  }
+  return statement;
+}

@@ -1,0 +1,179 @@
+/**
+ * write-run.ts and write-results.ts on PostgreSQL: the same rows, written in bulk (unnest
+ * batches, never a statement per result) in one transaction of the store's pool, so a report is
+ * stored whole or not at all and several writers (servers, CLI imports) store reports at once.
+ */
+import type { NormalisedTest } from '../../../core/report/normalised.js';
+import { POSTGRES_LOCK_NEW_TESTS, POSTGRES_LOCK_REPORT, postgresText } from '../engine/dialect.js';
+import type { PostgresStore } from '../engine/types.js';
+import { addRunToRollupsPostgres } from './rollups-postgres.js';
+import { RunFigures } from './run-figures.js';
+import type { Sql } from '../engine/sql.js';
+import { UNNEST_BATCH, UnnestWriter } from '../engine/unnest-writer.js';
+import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
+import { NO_START } from './write-results.js';
+
+const INSERT_RUN = `INSERT INTO runs (
+    status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+    total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
+  ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
+const FIND_BY_HASH = `SELECT id FROM runs WHERE content_hash = @hash AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`;
+const FIX_STARTS = 'UPDATE results SET started_at = @start WHERE run_id = @run AND started_at = @none';
+
+/**
+ * write-run.ts writeRunInParts on PostgreSQL: the run row, then the results as `read` gives the
+ * tests (awaiting each batch), then under the report's lock the duplicate check (a duplicate's
+ * results are rolled back to a savepoint, as on SQLite), then under the rollup lock the error
+ * samples, project names and rollups. Anything thrown rolls the whole transaction back.
+ */
+export async function writeRunPostgres(
+  store: PostgresStore,
+  header: RunHeader,
+  read: (addTest: (test: NormalisedTest) => Promise<void> | undefined) => Promise<RunEnding>,
+): Promise<StoredRun> {
+  const now = header.now ?? Date.now();
+  return store.transaction(async (sql) => {
+    const runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy }));
+    await sql.run('SAVEPOINT run_results');
+    const writer = new PostgresResultWriter(sql, runId);
+    const ending = await read((test) => writer.add(test));
+    await writer.flush();
+    await sql.value(POSTGRES_LOCK_REPORT, { hash: ending.contentHash });
+    const original = await sql.get<{ id: number }>(FIND_BY_HASH, { hash: ending.contentHash });
+    const duplicate = original !== undefined;
+    const { run } = ending;
+    const runStart = run.startedAt ?? header.fallbackStartedAt;
+    if (duplicate) await sql.run('ROLLBACK TO SAVEPOINT run_results');
+    else await sql.run(FIX_STARTS, { start: runStart, run: runId, none: NO_START });
+    await sql.run('RELEASE SAVEPOINT run_results');
+    const row = finishedRunRow(runId, header, ending, original?.id ?? null, now, postgresText);
+    const { status } = row;
+    const outage = row.outage === 1;
+    await sql.run(FINISH_RUN_SQL, row);
+    if (!duplicate) {
+      await addRunToRollupsPostgres(sql, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink), () => writer.writeNames());
+    }
+    return { runId, duplicate, duplicateOf: original?.id ?? null, status };
+  });
+}
+
+const NEW_TESTS = `INSERT INTO tests (file, title_path, title) SELECT * FROM unnest(CAST(@c0 AS text[]), CAST(@c1 AS text[]), CAST(@c2 AS text[])) ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
+const FIND_TESTS = `SELECT t.id, t.file, t.title_path FROM tests t
+  JOIN unnest(CAST(@files AS text[]), CAST(@paths AS text[])) AS k(file, title_path) ON t.file = k.file AND t.title_path = k.title_path`;
+const NEW_IDS = `SELECT nextval(pg_get_serial_sequence('results', 'id')) AS id FROM generate_series(1, CAST(@n AS BIGINT))`;
+
+const RESULT_COLUMNS = `id, run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
+    expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
+    error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json`;
+const RESULT_TYPES = ['bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
+const ATTEMPT_COLUMNS = 'result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json';
+const ATTEMPT_TYPES = ['bigint', 'bigint', 'text', 'float8', 'bigint', 'text', 'text', 'text', 'text', 'text', 'text'];
+
+/** write-results.ts ResultWriter on PostgreSQL: the same rows and figures, UNNEST_BATCH results per round of statements. */
+class PostgresResultWriter {
+  private readonly testIds = new Map<string, number>();
+  private readonly errors = new Map<string, [string, string, string, string]>();
+  private readonly projects = new Map<string, [string, string]>();
+  readonly figures = new RunFigures();
+  private pending: NormalisedTest[] = [];
+  /** Whether this transaction holds POSTGRES_LOCK_NEW_TESTS. */
+  private creatingTests = false;
+  private readonly results: UnnestWriter;
+  private readonly attempts: UnnestWriter;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly runId: number,
+  ) {
+    this.results = new UnnestWriter(sql, 'results', RESULT_COLUMNS, RESULT_TYPES);
+    this.attempts = new UnnestWriter(sql, 'attempts', ATTEMPT_COLUMNS, ATTEMPT_TYPES);
+  }
+
+  add(test: NormalisedTest): Promise<void> | undefined {
+    this.pending.push(test);
+    const error = test.error;
+    if (error && !this.errors.has(error.fingerprint)) this.errors.set(error.fingerprint, [error.fingerprint, error.category, error.summary, error.message]);
+    if (!this.projects.has(test.browser)) this.projects.set(test.browser, [test.browser, test.projectName || test.browser]);
+    return this.pending.length >= UNNEST_BATCH ? this.flush() : undefined;
+  }
+
+  async flush(): Promise<void> {
+    const tests = this.pending;
+    if (tests.length === 0) return;
+    this.pending = [];
+    await this.resolveTests(tests);
+    const ids = (await this.sql.all<{ id: number }>(NEW_IDS, { n: tests.length })).map((row) => Number(row.id));
+    const results: unknown[][] = [];
+    const attempts: unknown[][] = [];
+    tests.forEach((test, i) => {
+      const resultId = ids[i]!;
+      const testId = this.testIds.get(testKey(test))!;
+      const error = test.error;
+      const startedAt = test.startedAt ?? NO_START;
+      this.figures.add(testId, test, startedAt);
+      results.push([
+        resultId, this.runId, testId, test.browser, test.projectName, test.repeatIndex, test.line, test.column, startedAt, test.status, test.finalStatus,
+        test.outcome, test.expectedStatus, test.passedOnRetry ? 1 : 0, test.retries, test.durationMs, error?.message ?? null, error?.category ?? null,
+        error?.fingerprint ?? null, error?.summary ?? null, error?.location ?? null, error?.snippet ?? null, error?.stack ?? null,
+        test.tags.length > 0 ? JSON.stringify(test.tags) : null, test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
+      ]);
+      test.attempts.forEach((a, retry) => {
+        attempts.push([
+          resultId, retry, a.status, a.durationMs, a.startedAt, a.error?.message ?? null, a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
+          a.steps.length > 0 ? JSON.stringify(a.steps) : null, a.stdout || null, a.stderr || null, a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
+        ]);
+      });
+    });
+    await this.results.writeAll(results);
+    await this.attempts.writeAll(attempts);
+  }
+
+  /**
+   * Test identities of the batch not seen yet in this run: read, and those that do not exist
+   * created (after POSTGRES_LOCK_NEW_TESTS, in key order) and read.
+   */
+  private async resolveTests(tests: readonly NormalisedTest[]): Promise<void> {
+    const unknown = new Map<string, NormalisedTest>();
+    for (const test of tests) {
+      const key = testKey(test);
+      if (!this.testIds.has(key) && !unknown.has(key)) unknown.set(key, test);
+    }
+    if (unknown.size === 0) return;
+    await this.findTests(unknown);
+    if (unknown.size === 0) return;
+    if (!this.creatingTests) {
+      await this.sql.value(POSTGRES_LOCK_NEW_TESTS);
+      this.creatingTests = true;
+    }
+    const rows = [...unknown.values()].map((test) => [postgresText(test.file), postgresText(JSON.stringify(test.titlePath)), postgresText(test.title)]);
+    await this.sql.run(NEW_TESTS, { c0: rows.map((r) => r[0]), c1: rows.map((r) => r[1]), c2: rows.map((r) => r[2]) });
+    await this.findTests(unknown);
+  }
+
+  /** Reads the ids of the `unknown` tests that exist, and takes them out of it. */
+  private async findTests(unknown: Map<string, NormalisedTest>): Promise<void> {
+    const files: string[] = [];
+    const paths: string[] = [];
+    for (const test of unknown.values()) {
+      files.push(postgresText(test.file));
+      paths.push(postgresText(JSON.stringify(test.titlePath)));
+    }
+    for (const row of await this.sql.all<{ id: number; file: string; title_path: string }>(FIND_TESTS, { files, paths })) {
+      const key = `${row.file}\u0000${row.title_path}`;
+      this.testIds.set(key, Number(row.id));
+      unknown.delete(key);
+    }
+  }
+
+  /** Error samples and project names, one statement each in key order: after the rollup lock, so concurrent writers never wait on each other's. */
+  async writeNames(): Promise<void> {
+    const byKey = <T extends unknown[]>(rows: Map<string, T>) => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+    await new UnnestWriter(this.sql, 'error_samples', 'fingerprint, category, summary, message', ['text', 'text', 'text', 'text'], 'ON CONFLICT DO NOTHING').writeAll(byKey(this.errors));
+    await new UnnestWriter(this.sql, 'browser_projects', 'browser, project_name', ['text', 'text'], 'ON CONFLICT DO NOTHING').writeAll(byKey(this.projects));
+  }
+}
+
+/** The key a test identity is looked up by, as stored (text made fit for PostgreSQL). */
+function testKey(test: NormalisedTest): string {
+  return `${postgresText(test.file)}\u0000${postgresText(JSON.stringify(test.titlePath))}`;
+}

@@ -1,0 +1,183 @@
+import { isOutage } from '../../../core/analytics/outage.js';
+import type { RunSummary } from '../../../core/report/normalise.js';
+import type { NormalisedRun, NormalisedTest } from '../../../core/report/normalised.js';
+import type { SqliteDatabase, Store } from '../engine/types.js';
+import { addRunToRollups } from './rollups.js';
+import { NO_START, ResultWriter } from './write-results.js';
+import type { ReviewStatus } from '../engine/schema.js';
+import { perConnection } from '../engine/per-connection.js';
+
+export interface RunToStore {
+  run: NormalisedRun;
+  fileName: string;
+  fileSize: number | null;
+  contentHash: string;
+  /** When the report carries no start time (very old reports), e.g. the file's mtime. */
+  fallbackStartedAt: number;
+  project: string | null;
+  gitBranch: string | null;
+  gitCommit: string | null;
+  buildId?: string | null;
+  buildUrl?: string | null;
+  approve: boolean;
+  uploadedBy: number | null;
+  now?: number;
+  /** Called every few thousand tests of a big report, for a progress display. */
+  onProgress?: (stored: number, total: number) => void;
+}
+
+/** What is known of a run before its report is read. */
+export interface RunHeader {
+  fileName: string;
+  fileSize: number | null;
+  fallbackStartedAt: number;
+  approve: boolean;
+  uploadedBy: number | null;
+  now?: number;
+}
+
+/** What is known once the whole report has been read. */
+export interface RunEnding {
+  run: RunSummary;
+  contentHash: string;
+  project: string | null;
+  gitBranch: string | null;
+  gitCommit: string | null;
+  buildId?: string | null;
+  buildUrl?: string | null;
+}
+
+const PROGRESS_EVERY = 2000;
+
+export interface StoredRun {
+  runId: number;
+  duplicate: boolean;
+  duplicateOf: number | null;
+  status: ReviewStatus;
+}
+
+/** Stores one normalised report held whole (see writeRunInParts). */
+export function writeRun(store: Store, input: RunToStore): StoredRun {
+  const { run, onProgress } = input;
+  return writeRunInParts(store, input, (addTest) => {
+    const total = run.tests.length;
+    for (let i = 0; i < total; i++) {
+      addTest(run.tests[i]!);
+      if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, total);
+    }
+    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit, buildId: input.buildId ?? null, buildUrl: input.buildUrl ?? null };
+  });
+}
+
+/** Thrown inside the savepoint to undo a duplicate's results. */
+const DUPLICATE = Symbol('duplicate');
+
+/**
+ * Stores one report in one transaction while `read` produces its tests (a report read in parts
+ * is never held whole): a report is stored whole or not at all, and anything `read` throws
+ * leaves nothing behind. Same content as a run that is not rejected is a duplicate: kept as a
+ * pending row (so a reviewer sees it and rejects it) with no results of its own, so it never
+ * counts twice. The content's hash is known only at the end, so a duplicate's results are
+ * written and then rolled back to a savepoint: the cost of a duplicate, not of every import.
+ */
+export function writeRunInParts(store: Store, header: RunHeader, read: (addTest: (test: NormalisedTest) => void) => RunEnding): StoredRun {
+  const statements = preparedFor(store.sqlite);
+  const now = header.now ?? Date.now();
+  const insert = store.sqlite.transaction((): StoredRun => {
+    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy).lastInsertRowid);
+    let ending: RunEnding | undefined;
+    let runStart = 0;
+    let original: { id: number } | undefined;
+    const writer = new ResultWriter(store.sqlite, runId);
+    const results = store.sqlite.transaction(() => {
+      ending = read((test) => writer.add(test));
+      writer.flush();
+      original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
+      if (original) throw DUPLICATE;
+      // Tests that never started take the run's start, known only now (see NO_START).
+      runStart = ending.run.startedAt ?? header.fallbackStartedAt;
+      statements.fixStarts.run(runStart, runId, NO_START);
+    });
+    try {
+      results();
+    } catch (error) {
+      if (error !== DUPLICATE) throw error;
+    }
+    const duplicate = original !== undefined;
+    const row = finishedRunRow(runId, header, ending!, original?.id ?? null, now);
+    const { status } = row;
+    const outage = row.outage === 1;
+    statements.finishRun.run(row);
+    if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
+    return { runId, duplicate, duplicateOf: original?.id ?? null, status };
+  });
+  // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
+  // "no original" and store two originals.
+  return insert.immediate();
+}
+
+
+const preparedFor = perConnection(prepare);
+
+// Kysely compiles a query per call; the bulk path of an import uses prepared statements.
+function prepare(sqlite: SqliteDatabase) {
+  return {
+    findByHash: sqlite.prepare(`SELECT id FROM runs WHERE content_hash = ? AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`),
+    // The row exists from the start (results refer to it); what the report says is set at the end.
+    insertRun: sqlite.prepare(`INSERT INTO runs (
+        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+        total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
+      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
+    finishRun: sqlite.prepare(FINISH_RUN_SQL),
+    fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
+  };
+}
+
+/** Sets finishedRunRow's columns (both engines). */
+export const FINISH_RUN_SQL = `UPDATE runs SET
+    status = @status, is_duplicate = @is_duplicate, duplicate_of = @duplicate_of, content_hash = @content_hash,
+    project = @project, browser = @browser, git_branch = @git_branch, git_commit = @git_commit, metadata_json = @metadata_json,
+    playwright_version = @playwright_version, shard_current = @shard_current, shard_total = @shard_total,
+    started_at = @started_at, duration_ms = @duration_ms, reviewed_at = @reviewed_at, total_tests = @total_tests,
+    passed_tests = @passed_tests, failed_tests = @failed_tests, skipped_tests = @skipped_tests, flaky_tests = @flaky_tests,
+    load_failed = @load_failed, outage = @outage, errors_json = @errors_json, build_id = @build_id, build_url = @build_url
+  WHERE id = @id`;
+
+/**
+ * The columns a run gets once its report is read, on either engine (write-run-postgres.ts);
+ * `text` makes report text storable (PostgreSQL's postgresText; SQLite stores it as it is).
+ */
+export function finishedRunRow(id: number, header: RunHeader, ending: RunEnding, duplicateOf: number | null, now: number, text: (value: string) => string = (value) => value) {
+  const { run } = ending;
+  const duplicate = duplicateOf !== null;
+  const maybe = (value: string | null | undefined) => (value == null ? null : text(value));
+  const outage = isOutage(run);
+  return {
+    id,
+    status: (header.approve && !duplicate ? 'approved' : 'pending') as ReviewStatus,
+    is_duplicate: duplicate ? 1 : 0,
+    duplicate_of: duplicateOf,
+    content_hash: ending.contentHash,
+    project: maybe(ending.project),
+    browser: text(run.detected.browser),
+    git_branch: maybe(ending.gitBranch),
+    git_commit: maybe(ending.gitCommit),
+    metadata_json: text(JSON.stringify(run.metadata)),
+    playwright_version: maybe(run.playwrightVersion),
+    shard_current: run.shard?.current ?? null,
+    shard_total: run.shard?.total ?? null,
+    started_at: Math.round(run.startedAt ?? header.fallbackStartedAt),
+    duration_ms: run.durationMs,
+    reviewed_at: header.approve && !duplicate ? now : null,
+    total_tests: run.counts.tests,
+    passed_tests: run.counts.passed,
+    failed_tests: run.counts.failed,
+    skipped_tests: run.counts.skipped,
+    flaky_tests: run.counts.flaky,
+    load_failed: run.loadFailed ? 1 : 0,
+    outage: outage ? 1 : 0,
+    errors_json: run.errors.length > 0 ? text(JSON.stringify(run.errors)) : null,
+    build_id: maybe(ending.buildId),
+    build_url: maybe(ending.buildUrl),
+  };
+}
