@@ -57,7 +57,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     secureCookies: settings.secureCookies,
     hsts: settings.hsts,
     scrypt,
-    // bench:api compares against computing on the server's thread; nobody else needs this.
+    // The api benchmark compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
     warmAnalytics: true,
     // JSON lines for log collectors; one readable line per event on a terminal.

@@ -3,7 +3,7 @@
  * `flakeboard serve` (the built binary) on a database of 1,000,000 results (500 runs × 500
  * tests × 4 browsers over 90 days), and at 5,000,000 (2,500 runs) with BENCH_API_5M=1.
  *
- *   npm run build && npm run bench:api
+ *   npm run build && npm run bench -- api
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@
  * median of 5 cold dashboards (trend scan forgotten) and of 5 scans of the previous window alone
  * (the daily rollup, as the answer reads it).
  *
- *   npm run bench:previous
+ *   npm run bench -- previous
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@
  * failing tests asked of POST /api/ai-analysis one after the other, as the detail dialog asks
  * (50 rows of history each), three times. Prints the page's total and per-answer p50/p95/max.
  *
- *   npm run bench:diagnosis
+ *   npm run bench -- diagnosis
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -5,8 +5,8 @@
  * CLI import of a 50 MB report into its database, (d) computes cold analytics; and the time
  * from SIGTERM to exit during a 95 MB upload. Loopback only, bounded counts.
  *
- *   npm run build && npm run bench:hardening
- *   BENCH_ROOT=/path/to/other/checkout npm run bench:hardening   (another build, to compare)
+ *   npm run build && npm run bench -- hardening
+ *   BENCH_ROOT=/path/to/other/checkout npm run bench -- hardening   (another build, to compare)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';

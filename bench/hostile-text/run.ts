@@ -4,7 +4,7 @@
  * two sizes (4 for linear work, 16 for the quadratic regexes this replaced). CPU time, not wall
  * time, so the figures hold on a shared machine.
  *
- *   npm run bench:text
+ *   npm run bench -- text
  */
 import { stripAnsi } from '../../core/ansi.js';
 import { classifyError } from '../../core/errors/classify.js';

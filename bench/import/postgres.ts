@@ -3,8 +3,8 @@
  * scenario) into PostgreSQL beside SQLite and the floor of reading and JSON.parse-ing the file,
  * in one process, taking turns, medians of BENCH_REPEAT (issue 16 item 5, issue 11 item 3).
  *
- *   BENCH_SCENARIOS=one-report-compact npm run bench      (once: writes the report)
- *   FLAKEBOARD_BENCH_POSTGRES_URL=postgres://… npm run bench:import:postgres
+ *   BENCH_SCENARIOS=one-report-compact npm run bench -- import      (once: writes the report)
+ *   FLAKEBOARD_BENCH_POSTGRES_URL=postgres://… npm run bench -- import:postgres
  *
  * Each import goes into a fresh database: a new file, a new PostgreSQL database on that server.
  */
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const url = process.env.FLAKEBOARD_BENCH_POSTGRES_URL ?? process.env.FLAKEBOARD_TEST_POSTGRES_URL;
 if (!url) throw new Error('set FLAKEBOARD_BENCH_POSTGRES_URL to a PostgreSQL server the benchmark may create databases on');
 const folder = join(root, 'bench/.data/import', process.env.BENCH_REPORT ?? 'compact');
-if (!existsSync(folder)) throw new Error(`no report in ${folder}: run BENCH_SCENARIOS=one-report-compact npm run bench first`);
+if (!existsSync(folder)) throw new Error(`no report in ${folder}: run BENCH_SCENARIOS=one-report-compact npm run bench -- import first`);
 const file = join(folder, readdirSync(folder).find((f) => f.endsWith('.json'))!);
 const repeat = Number(process.env.BENCH_REPEAT ?? 3);
 

@@ -3,7 +3,7 @@
  * floor of reading and JSON.parse-ing the same files, measured in the same run so the ratio
  * holds on a noisy shared machine.
  *
- *   npm run build && npm run bench            (BENCH_SCALE=0.1 for a quick look)
+ *   npm run build && npm run bench -- import      (BENCH_SCALE=0.1 for a quick look)
  *
  * The figures are medians of BENCH_REPEAT runs taken in turn with the floor's (wall time, CPU
  * time and peak memory each on its own); BENCH_BEFORE=<checkout> adds that build's import.

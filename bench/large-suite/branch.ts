@@ -2,8 +2,9 @@
  * The branch filter's cost (issue 13): CPU time of each answer computed cold in this process on
  * the large-suite history (50,000 tests, 1,000,000 results, one report a day for 20 days: 17 on
  * main, 3 on two feature branches), for every branch (the rollups), for main (85 % of the
- * results) and for one feature branch (2 reports). Run after `npm run bench:large` has built
- * the database: `node --import tsx bench/large-suite/branch.ts`. Medians of BENCH_REPEAT (3).
+ * results) and for one feature branch (2 reports). Run after `npm run bench -- large` has
+ * built the database: `npm run bench -- branch`. Medians of BENCH_REPEAT (3); BENCH_BRANCH
+ * names the feature branch.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { openStore } from '../../server/store/engine/open.js';
 import { LARGE_SUITE } from './scenarios.js';
 
 const dbPath = join(fileURLToPath(new URL('../.data', import.meta.url)), LARGE_SUITE.file);
-if (!existsSync(dbPath)) throw new Error(`${dbPath} is missing: run \`npm run bench:large\` first (it builds it)`);
+if (!existsSync(dbPath)) throw new Error(`${dbPath} is missing: run \`npm run bench -- large\` (or \`npm run bench -- large:build\`) first: it builds it`);
 // The clock the history was built for, so the windows hold the same days whenever this runs.
 const now = (JSON.parse(readFileSync(`${dbPath}.json`, 'utf8')) as { options: { endDate: number } }).options.endDate;
 const repeat = Number(process.env.BENCH_REPEAT ?? 3);

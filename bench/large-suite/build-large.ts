@@ -1,6 +1,6 @@
 /**
  * Builds (or reuses) a large-suite database alone, to build the big ones ahead of a run:
- * `node --import tsx bench/large-suite/build-large.ts [5m]`.
+ * `npm run bench -- large:build [5m]`.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,7 +10,7 @@
  * PostgreSQL (postgres.ts: copied by migrate-db, served by `serve --db postgres://…`);
  * BENCH_ENGINE=both measures each history on SQLite, then on PostgreSQL, in the same run.
  *
- *   npm run build && npm run bench:large
+ *   npm run build && npm run bench -- large
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  * calls (dashboard, pending count, recent uploads, a run's details and its results) while one
  * prober asks /api/health every 20 ms, as a load balancer would. Figures: p50/p95/max per call.
  *
- *   npm run build && npm run bench:mixed     (BENCH_SECONDS=20, BENCH_READERS=50)
+ *   npm run build && npm run bench -- mixed     (BENCH_SECONDS=20, BENCH_READERS=50)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,16 +4,22 @@
  * run in the middle of the history and for the latest one. The daily rollups of the run's days
  * are rebuilt and the all-time totals move by those days (test-totals.ts).
  *
- *   npm run bench:remove        (BENCH_ROOT=<checkout> measures another checkout's store code)
+ *   npm run bench -- remove     (BENCH_ROOT=<checkout> measures another checkout's store code)
  */
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { largeSuiteDatabase, root } from './setup.js';
 
 const codeRoot = process.env.BENCH_ROOT ?? root;
-const { openStore } = (await import(pathToFileURL(join(codeRoot, 'server/store/open.ts')).href)) as typeof import('../../server/store/engine/open.js');
-const uploads = (await import(pathToFileURL(join(codeRoot, 'server/store/uploads.ts')).href)) as typeof import('../../server/store/write/uploads.js');
+/** The first of `paths` that the checkout has: checkouts older than the store's rooms keep its files flat. */
+async function storeModule<T>(...paths: string[]): Promise<T> {
+  const found = paths.map((path) => join(codeRoot, path)).find((path) => existsSync(path));
+  if (!found) throw new Error(`${codeRoot} has none of ${paths.join(', ')}`);
+  return (await import(pathToFileURL(found).href)) as T;
+}
+const { openStore } = await storeModule<typeof import('../../server/store/engine/open.js')>('server/store/engine/open.ts', 'server/store/open.ts');
+const uploads = await storeModule<typeof import('../../server/store/write/uploads.js')>('server/store/write/uploads.ts', 'server/store/uploads.ts');
 
 const source = await largeSuiteDatabase();
 const copy = join(root, 'bench/.data/remove-copy.db');

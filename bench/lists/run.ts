@@ -3,7 +3,7 @@
  * (50,000 distinct tests), 20 reports over 20 days = 1,000,000 results. For each call: the
  * first answer after `serve` starts (cold), its size, then p50/p95 with 10 callers at once.
  *
- *   npm run build && npm run bench:lists          (BENCH_LISTS_DB=path reuses a database)
+ *   npm run build && npm run bench -- lists       (BENCH_LISTS_DB=path reuses a database)
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

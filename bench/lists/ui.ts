@@ -3,7 +3,7 @@
  * navigation its first page shows (cold server, then cached) and the longest task (Chromium's
  * long-task entries) while it loads, pages and searches.
  *
- *   npm run build && npm run bench:lists:ui        (CHROMIUM_PATH, default /usr/bin/chromium)
+ *   npm run build && npm run bench -- lists:ui     (CHROMIUM_PATH, default /usr/bin/chromium)
  */
 import { chromium } from '@playwright/test';
 import { hashPassword } from '../../server/auth/passwords.js';

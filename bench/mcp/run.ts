@@ -4,7 +4,7 @@
  * InMemoryTransport and client, the database opened read-only as `flakeboard mcp --db` does.
  * Median and max of BENCH_REPEAT (5) calls each, after one warm-up call.
  *
- *   npm run bench:mcp
+ *   npm run bench -- mcp
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * throughout: how long each command takes and what the server's answers cost meanwhile,
  * against the same server left alone.
  *
- *   npm run build && npm run bench:ops
+ *   npm run build && npm run bench -- ops
  */
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';

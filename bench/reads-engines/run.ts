@@ -5,7 +5,7 @@
  * printed side by side. The history: 150 runs × 500 tests × 4 browsers over 60 days (300,000
  * results), built once in bench/.data.
  *
- *   FLAKEBOARD_TEST_POSTGRES_URL=postgres://… npm run bench:reads-engines
+ *   FLAKEBOARD_TEST_POSTGRES_URL=postgres://… npm run bench -- reads-engines
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -54,7 +54,7 @@ describe('serve under load', () => {
     expect(res.status).toBe(200);
     expect(answer.testsProcessed).toBeGreaterThan(10_000);
     // The old server parsed and stored on its own thread: health waited as long as the store,
-    // 7 s for 14 MB and 26 s for 95 MB in bench:hardening.
+    // 7 s for 14 MB and 26 s for 95 MB in the hardening benchmark.
     expect(maxOf(times)).toBeLessThan(2000);
     expect([...times].sort((x, y) => x - y)[Math.floor(times.length * 0.95)]).toBeLessThan(1000);
     expect(times.length).toBeGreaterThan(5);

@@ -8,7 +8,8 @@ export type PolledAnswers = (today: number, key: string, compute: () => Promise<
  * tab, recent uploads, a run's details), kept as JSON text until the runs table changes, with
  * the analytics cache's version (analytics/cache.ts): an upload, a review, a delete or a clear.
  * Under 50 polling readers these queries, each cheap, held the server's thread for most of its
- * time and health waited behind them (bench:mixed). Concurrent askers share one computation.
+ * time and health waited behind them (the mixed benchmark). Concurrent askers share one
+ * computation.
  */
 export function createPolledAnswers(store: AnyStore): PolledAnswers {
   // Small answers: 200 of them, 4 M characters at most.

@@ -117,8 +117,8 @@ const KEPT_STATEMENTS = 256;
 
 class WaitingConnection implements DatabaseConnection {
   inTransaction = false;
-  // Preparing was a fifth of the server thread's time under 50 polling readers (bench:mixed):
-  // Kysely sends the same texts again and again. Least recently used goes first.
+  // Preparing was a fifth of the server thread's time under 50 polling readers (the mixed
+  // benchmark): Kysely sends the same texts again and again. Least recently used goes first.
   private readonly statements = new Map<string, ReturnType<Database['prepare']>>();
 
   constructor(
