@@ -69,6 +69,16 @@ describe('npm run bench', () => {
     const readme = readFileSync(join(root, 'bench/README.md'), 'utf8');
     for (const name of Object.keys(BENCHMARKS)) expect(readme, name).toContain(`npm run bench -- ${name}`);
   });
+
+  it("points bench/README.md's figures at sections docs/benchmarks.md has", () => {
+    const readme = readFileSync(join(root, 'bench/README.md'), 'utf8');
+    const docs = readFileSync(join(root, 'docs/benchmarks.md'), 'utf8');
+    // The anchor a heading gets when the Markdown is rendered: lower case, punctuation dropped, spaces as dashes.
+    const anchors = new Set([...docs.matchAll(/^## (.+)$/gm)].map(([, title]) => title!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replaceAll(' ', '-')));
+    const linked = [...readme.matchAll(/\(\.\.\/docs\/benchmarks\.md#([a-z0-9-]+)\)/g)].map(([, anchor]) => anchor!);
+    expect(linked.length).toBeGreaterThan(15);
+    expect(linked.filter((anchor) => !anchors.has(anchor))).toEqual([]);
+  });
 });
 
 describe('runScript', () => {
