@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { buildApp } from '../server/app.js';
 import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
-import { seedDemo } from '../server/demo.js';
+import { seedDemo } from '../server/demo/seed.js';
 import { readableLogStream } from '../server/logging.js';
 import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import { openAnyStore } from '../server/store/engine/open-any.js';

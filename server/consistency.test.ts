@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserHealth, isCriticalFlaky, passRatePercent } from '../core/analytics/formulas.js';
 import type { DashboardResponse, FlakyTestsPage, TrendDay, TrendListPage, TrendRecord } from '../core/api/analytics.js';
-import { generateHistory } from '../fixtures/generator/history.js';
+import { generateHistory } from './demo/history.js';
 import { buildTestApp, signIn, type Signed, type TestApp } from '../fixtures/testing/app.js';
 import { browserRows } from '../ui/src/pages/browsers/browser-rows.js';
 import { reportFigures } from '../ui/src/pages/report/report-figures.js';

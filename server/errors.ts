@@ -11,7 +11,5 @@ export class HttpError extends Error {
 }
 
 export const notFound = (what: string) => new HttpError(404, `${what} not found`);
-export const badRequest = (message: string, extra?: Record<string, unknown>) => new HttpError(400, message, extra);
-export const conflict = (message: string) => new HttpError(409, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);

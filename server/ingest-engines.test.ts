@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtures/testing/engines.js';
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
-import { generateHistory } from '../fixtures/generator/history.js';
+import { generateHistory } from './demo/history.js';
 import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
 import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';

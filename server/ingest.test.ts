@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../fixtures/testing/app.js';
-import { generateHistory } from '../fixtures/generator/history.js';
+import { generateHistory } from './demo/history.js';
 import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { normaliseReport } from '../core/report/normalise.js';

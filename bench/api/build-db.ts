@@ -4,7 +4,7 @@
  * import`. Reused when a database built with the same options exists.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { openStore } from '../../server/store/engine/open.js';
 

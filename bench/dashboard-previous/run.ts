@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { dashboard } from '../../server/analytics/dashboard.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { lastDays } from '../../server/analytics/windows.js';

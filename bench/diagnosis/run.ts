@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { buildTestApp, signIn } from '../../fixtures/testing/app.js';
 import { requestFromStore } from '../../fixtures/testing/ai.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { HISTORY_LIMIT } from '../../server/store/read/test-history.js';
 

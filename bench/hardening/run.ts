@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { bigReportText } from '../../fixtures/testing/big-report.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken } from '../../server/store/accounts/api-tokens.js';

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const data = join(root, 'bench/.data/import');

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken } from '../../server/store/accounts/api-tokens.js';

@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../../fixtures/testing/app.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 

@@ -219,12 +219,6 @@ function decodeBase64(base64: string): string {
   }
 }
 
-export function countTests(tests: readonly Pick<NormalisedTest, 'status' | 'passedOnRetry'>[]): RunCounts {
-  const counts: RunCounts = { tests: 0, passed: 0, failed: 0, skipped: 0, flaky: 0 };
-  for (const t of tests) addToCounts(counts, t);
-  return counts;
-}
-
 function addToCounts(counts: RunCounts, t: Pick<NormalisedTest, 'status' | 'passedOnRetry'>): void {
   counts.tests++;
   if (t.status === 'passed') counts.passed++;

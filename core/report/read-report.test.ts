@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../../server/demo/history.js';
 import { ownReports, publicReports } from '../../fixtures/testing/public-reports.js';
 import { decodeReportBytes } from './decode.js';
 import { InvalidReportError, parseReportText } from './parse.js';

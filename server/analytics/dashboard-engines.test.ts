@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DashboardResponse, FlakyTestsPage, TrendListPage } from '../../core/api/analytics.js';
 import { describeEachEngine, sameDataOn } from '../../fixtures/testing/engines.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../demo/history.js';
 import { publicReports } from '../../fixtures/testing/public-reports.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestFile, ingestValue } from '../ingest.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { riskScore, trendDirection, type TrendDirection } from '../../core/analytics/formulas.js';
 import type { DashboardResponse, TrendListPage, TrendRecord } from '../../core/api/analytics.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../demo/history.js';
 import { buildSqliteTestApp, signIn, type Signed, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 import { scanTrend, scanWindow, type PairTrendCounts } from '../store/read/window-scan.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flakySeverity } from '../../core/analytics/formulas.js';
 import type { ErrorPattern, ErrorPatternsPage, FlakyTestGroup, FlakyTestsPage, Paged, SlowTest, SlowTestsPage, TestResultDetail } from '../../core/api/analytics.js';
 import type { RecentUpload } from '../../core/api/uploads.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../demo/history.js';
 import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { FLAKY_TREND_PERIOD } from '../analytics/dashboard.js';
 import { flakyGroups, flakyTrends } from '../analytics/flaky.js';

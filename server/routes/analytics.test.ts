@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { performanceLevel } from '../../core/analytics/formulas.js';
 import type { DashboardResponse, ErrorPattern, FlakyTestGroup, SlowTest, TrendDay, TrendRecord } from '../../core/api/analytics.js';
 import type { PwReport, PwSuite, PwTest } from '../../core/report/playwright-types.js';
-import { describeTruth, generateHistory, type TestKind } from '../../fixtures/generator/history.js';
+import { describeTruth, generateHistory, type TestKind } from '../demo/history.js';
 import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 
-// A history whose truth is known by construction (fixtures/generator), ending "now".
+// A history whose truth is known by construction (server/demo), ending "now".
 const NOW = Date.parse('2026-11-20T18:00:00Z');
 const OPTIONS = { seed: 11, runs: 60, days: 30, tests: 36, browsers: ['chromium', 'firefox'] as const, outageRuns: 1, endDate: NOW };
 const FLAKY_KINDS: TestKind[] = ['flaky-retry', 'flaky-alternating', 'declining', 'improving'];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchesResponse, DashboardResponse, FlakyTestsPage, TrendListPage } from '../../core/api/analytics.js';
 import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
-import { generateHistory } from '../../fixtures/generator/history.js';
+import { generateHistory } from '../demo/history.js';
 import { ingestValue } from '../ingest.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { DayRange } from './analytics.js';
 import { dashboardText, POSTGRES_TEXT, type DialectName } from '../engine/dialect.js';
-import type { AnyStore, SqliteDatabase } from '../engine/types.js';
+import type { AnyStore } from '../engine/types.js';
 import { aggregate, STATS_COLUMNS } from '../write/rollups.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 
@@ -48,11 +48,6 @@ const TEXTS = {
     fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(byBranch('@runsFromMs'), POSTGRES_TEXT)}`,
   },
 } as const;
-
-/** Makes the temporary table exist on this SQLite connection (before statements that read it are prepared). */
-export function ensureBranchDays(sqlite: SqliteDatabase): void {
-  sqlite.exec(TEXTS.sqlite.create);
-}
 
 /**
  * Fills the branch's daily rows for the days of `range`; the previous fill is dropped. `store`

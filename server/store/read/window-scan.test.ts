@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateHistory } from '../../../fixtures/generator/history.js';
+import { generateHistory } from '../../demo/history.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestValue } from '../../ingest.js';
 import { openStore } from '../engine/open.js';

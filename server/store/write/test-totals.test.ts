@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateHistory } from '../../../fixtures/generator/history.js';
+import { generateHistory } from '../../demo/history.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestValue } from '../../ingest.js';
 import { MIGRATIONS } from '../engine/migrations.js';

@@ -1,6 +1,6 @@
-import { generateHistory } from '../fixtures/generator/history.js';
-import { ingestValue, type IngestResult } from './ingest.js';
-import type { AnyStore } from './store/engine/types.js';
+import { generateHistory } from './history.js';
+import { ingestValue, type IngestResult } from '../ingest.js';
+import type { AnyStore } from '../store/engine/types.js';
 
 export interface DemoSummary {
   runs: number;
