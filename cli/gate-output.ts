@@ -1,14 +1,12 @@
 import type { GateAnswer, GateClass, GateFailure } from '../core/gate/types.js';
+import { inertLine } from '../core/terminal-text.js';
 
 const MARK: Record<GateClass, string> = { new: '✗', flaky: '~', 'broken-on-base': '!', quarantined: '◦' };
 const ORDER: GateClass[] = ['new', 'broken-on-base', 'flaky', 'quarantined'];
 
-/**
- * Report text as one inert line: control characters (CR, ESC, line and paragraph separators)
- * become spaces, so a test title can never start a line that a CI reads as a command
- * (`::error …`) or a terminal as an escape.
- */
-const inert = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+// Report text as one inert line (core/terminal-text.ts): a test title can never start a line
+// that a CI reads as a command (`::error …`) or a terminal as an escape.
+const inert = inertLine;
 
 const byClass = (answer: GateAnswer) => [...answer.failures].sort((a, b) => ORDER.indexOf(a.class) - ORDER.indexOf(b.class));
 const name = (f: GateFailure) => inert(`${f.file} › ${f.title} [${f.project}]`);

@@ -13,6 +13,7 @@ import { registerToken } from './commands/token.js';
 import { registerUpload } from './commands/upload.js';
 import { registerUser } from './commands/user.js';
 import { databaseFromEnvironment } from './options.js';
+import { inertLines } from '../core/terminal-text.js';
 
 // dist/cli.js and cli/main.ts both sit one folder below package.json.
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -43,7 +44,7 @@ const argv = process.argv.length === 3 && process.argv[2] === '-v' ? [...process
 // Plain `flakeboard` is someone asking what it does: the help, and success.
 if (argv.length <= 2) program.outputHelp();
 else program.parseAsync(argv).catch((error: unknown) => {
-  process.stderr.write(`flakeboard: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${inertLines(`flakeboard: ${error instanceof Error ? error.message : String(error)}`)}\n`);
   // An error may carry its own code (2: a database the command cannot use, options.ts).
   process.exitCode = typeof (error as { exitCode?: unknown }).exitCode === 'number' ? (error as { exitCode: number }).exitCode : 1;
 });

@@ -5,6 +5,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { normaliseReport } from '../core/report/normalise.js';
 import { deliver, type Destination } from './deliver.js';
 import { serializeRun } from './serialize.js';
+import { inertLines } from '../core/terminal-text.js';
 
 /** `['flakeboard/reporter', { … }]` in playwright.config. Every field is optional. */
 export interface FlakeboardReporterOptions {
@@ -105,5 +106,5 @@ function keepCopy(from: string, to: string): void {
 }
 
 function say(line: string): void {
-  process.stdout.write(`flakeboard: ${line}\n`);
+  process.stdout.write(`${inertLines(`flakeboard: ${line}`)}\n`);
 }

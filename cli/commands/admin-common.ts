@@ -4,6 +4,7 @@ import { openAnyStore } from '../../server/store/engine/open-any.js';
 import type { AnyStore } from '../../server/store/engine/types.js';
 import { findUser, type UserRecord } from '../../server/store/accounts/users.js';
 import { resolveDbTarget } from '../options.js';
+import { inertLines } from '../../core/terminal-text.js';
 
 /**
  * Opens the store named by --db (a SQLite file or a PostgreSQL URL) for one command and closes
@@ -62,6 +63,7 @@ export function formatMinute(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Every line a command prints, made inert: it may hold report or user text. */
 export function printLine(line: string): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`${inertLines(line)}\n`);
 }

@@ -12,6 +12,7 @@ import { gateMarkdown, gateText } from '../gate-output.js';
 import { describeFsError } from '../inputs.js';
 import { dbOption, resolveDbTarget } from '../options.js';
 import { postToServer } from '../server-client.js';
+import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface CheckOptions {
   db: string;
@@ -67,7 +68,7 @@ async function runCheck(file: string, options: CheckOptions): Promise<number> {
     return fail((error as Error).message);
   }
   if (options.markdown) await writeFile(options.markdown, gateMarkdown(answer, options.dashboard ?? options.server ?? null));
-  process.stdout.write(options.json ? `${JSON.stringify(answer, null, 2)}\n` : gateText(answer));
+  process.stdout.write(options.json ? `${terminalJson(answer, 2)}\n` : gateText(answer));
   return answer.verdict === 'fail' ? 1 : 0;
 }
 
@@ -91,7 +92,7 @@ function askServer(server: string, token: string | undefined, request: GateReque
 }
 
 function fail(message: string): number {
-  process.stderr.write(`flakeboard check: ${message}\n`);
+  process.stderr.write(`${inertLines(`flakeboard check: ${message}`)}\n`);
   // 2, not 1: a check that could not run is not a verdict about the tests.
   return 2;
 }

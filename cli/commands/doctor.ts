@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { dbOption, resolveDatabase } from '../options.js';
 import { databaseChecks, diskCheck, nodeCheck, settingsChecks, type Check } from './doctor-checks.js';
+import { inertLine, terminalJson } from '../../core/terminal-text.js';
 
 interface DoctorOptions {
   db: string;
@@ -24,11 +25,11 @@ export function registerDoctor(program: Command): void {
           ? [...(await (await import('./doctor-postgres.js')).postgresChecks(target.url)), ...settingsChecks(process.env), nodeCheck()]
           : [...databaseChecks(target.path, { full: options.full ?? false }), ...settingsChecks(process.env), nodeCheck(), diskCheck(target.path)];
       const failed = checks.some((c) => c.status === 'fail');
-      if (options.json) process.stdout.write(`${JSON.stringify({ ok: !failed, checks })}\n`);
+      if (options.json) process.stdout.write(`${terminalJson({ ok: !failed, checks })}\n`);
       else {
         for (const c of checks) {
-          process.stdout.write(`${MARK[c.status]} ${c.check}: ${c.message}\n`);
-          if (c.fix) process.stdout.write(`  → ${c.fix}\n`);
+          process.stdout.write(`${inertLine(`${MARK[c.status]} ${c.check}: ${c.message}`)}\n`);
+          if (c.fix) process.stdout.write(`${inertLine(`  → ${c.fix}`)}\n`);
         }
       }
       process.exitCode = failed ? 1 : 0;

@@ -10,6 +10,7 @@ import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
+import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface ImportOptions {
   db: string;
@@ -62,8 +63,8 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   }
   const inputs = await expandInputs(paths);
   const outcomes: FileOutcome[] = [];
-  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
-  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${inertLines(line)}\n`);
+  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${inertLines(line)}\n`);
   for (const input of inputs) {
     if ('error' in input) {
       outcomes.push(refused(input.input, input.error));
@@ -117,7 +118,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     progress.done();
     await store?.close();
   }
-  if (options.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${terminalJson(outcomes, 2)}\n`);
   else if (outcomes.length > 1) print(summarise(outcomes));
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 }

@@ -5,7 +5,8 @@ import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.j
 import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/read/quarantine.js';
 import { findUser } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
-import { formatTable, withStore } from './admin-common.js';
+import { formatTable, printLine, withStore } from './admin-common.js';
+import { inertLines, regexInert, terminalJson } from '../../core/terminal-text.js';
 
 interface AddOptions {
   db: string;
@@ -43,7 +44,7 @@ export function registerQuarantine(program: Command): void {
           const by = options.by ? await findUser(store, options.by) : null;
           if (options.by && !by) throw new Error(`no user named ${options.by}`);
           const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
-          process.stdout.write(`quarantined entry ${id}: ${describe((await listQuarantine(store)).find((q) => q.id === id)!, now)}\n`);
+          printLine(`quarantined entry ${id}: ${describe((await listQuarantine(store)).find((q) => q.id === id)!, now)}`);
         }),
       );
     });
@@ -59,10 +60,10 @@ export function registerQuarantine(program: Command): void {
         withStore(options.db, async (store) => {
           const now = Date.now();
           const entries = await listQuarantine(store, { includeRemoved: options.all ?? false });
-          if (options.json) return void process.stdout.write(`${JSON.stringify(entries.map((q) => ({ ...q, state: state(q, now) })), null, 2)}\n`);
-          if (entries.length === 0) return void process.stdout.write('no quarantined tests: add one with `flakeboard quarantine add TITLE --reason WHY`\n');
+          if (options.json) return printLine(terminalJson(entries.map((q) => ({ ...q, state: state(q, now) })), 2));
+          if (entries.length === 0) return printLine('no quarantined tests: add one with `flakeboard quarantine add TITLE --reason WHY`');
           const rows = entries.map((q) => [String(q.id), state(q, now), q.title, q.file ?? '*', q.project ?? '*', q.owner ?? '', q.expiresAt ? day(q.expiresAt) : 'never', q.reason]);
-          process.stdout.write(`${formatTable([['ID', 'STATE', 'TITLE', 'FILE', 'PROJECT', 'OWNER', 'UNTIL', 'REASON'], ...rows])}\n`);
+          printLine(formatTable([['ID', 'STATE', 'TITLE', 'FILE', 'PROJECT', 'OWNER', 'UNTIL', 'REASON'], ...rows]));
         }),
       );
     });
@@ -77,7 +78,7 @@ export function registerQuarantine(program: Command): void {
         withStore(options.db, async (store) => {
           const n = Number(id);
           if (!Number.isInteger(n) || n < 1 || !(await removeQuarantine(store, n, null, Date.now()))) throw new Error(`no quarantine entry ${id} in force`);
-          process.stdout.write(`removed quarantine entry ${n}\n`);
+          printLine(`removed quarantine entry ${n}`);
         }),
       );
     });
@@ -94,7 +95,7 @@ export function registerQuarantine(program: Command): void {
           if (options.format !== 'json' && options.format !== 'grep') throw new Error('--format must be json or grep');
           const now = Date.now();
           const active = (await listQuarantine(store)).filter((q) => state(q, now) === 'active');
-          const text = options.format === 'json' ? `${JSON.stringify(exportJson(active, now), null, 2)}\n` : `${grepPattern(active)}\n`;
+          const text = options.format === 'json' ? `${terminalJson(exportJson(active, now), 2)}\n` : `${grepPattern(active)}\n`;
           const lost = options.format === 'grep' ? grepScopeLost(active) : [];
           if (lost.length > 0) process.stderr.write(`flakeboard quarantine: --format grep matches titles only; entries ${lost.map((q) => q.id).join(', ')} are limited to a file or project, which the JSON export keeps\n`);
           if (options.output) await writeFile(options.output, text);
@@ -121,7 +122,8 @@ export function exportJson(active: readonly StoredQuarantine[], now: number) {
  */
 export function grepPattern(active: readonly StoredQuarantine[]): string {
   if (active.length === 0) return '$^';
-  const escape = (text: string) => text.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('[^\\n]*');
+  // A character that could act in a terminal is written as its \uXXXX escape: the same match, inert text.
+  const escape = (text: string) => text.split('*').map((part) => regexInert(part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('[^\\n]*');
   return active.map((q) => `(?:^| )${escape(q.title)}$`).join('|');
 }
 
@@ -145,7 +147,7 @@ async function run(work: () => Promise<void>): Promise<number> {
     await work();
     return 0;
   } catch (error) {
-    process.stderr.write(`flakeboard quarantine: ${(error as Error).message}\n`);
+    process.stderr.write(`${inertLines(`flakeboard quarantine: ${(error as Error).message}`)}\n`);
     return 1;
   }
 }

@@ -3,6 +3,7 @@ import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.
 import { createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo } from '../../server/store/accounts/api-tokens.js';
 import { dbOption, parseDuration } from '../options.js';
 import { firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
+import { terminalJson } from '../../core/terminal-text.js';
 
 interface DbOptions {
   db: string;
@@ -54,7 +55,7 @@ export function registerToken(program: Command): void {
     .action(async (options: DbOptions & { json?: boolean }) => {
       const tokens = await withStore(options.db, listApiTokens);
       if (options.json) {
-        printLine(JSON.stringify(tokens.map(toJson), null, 2));
+        printLine(terminalJson(tokens.map(toJson), 2));
       } else if (tokens.length === 0) {
         printLine('no API tokens yet: create one with `flakeboard token create NAME`');
       } else {

@@ -8,6 +8,7 @@ import { detectBuild, detectGit } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { checkReportFile } from '../upload-body.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
+import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface UploadOptions {
   server?: string;
@@ -61,8 +62,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   const retries = Number(options.retries);
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
 
-  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
-  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${line}\n`);
+  const print = options.json ? () => {} : (line: string) => process.stdout.write(`${inertLines(line)}\n`);
+  const printError = options.json ? () => {} : (line: string) => process.stderr.write(`${inertLines(line)}\n`);
   const outcomes: UploadOutcome[] = [];
   const refuse = (file: string, error: string) => {
     outcomes.push({ file, runId: null, tests: 0, duplicate: false, error });
@@ -120,7 +121,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       }
     }
   }
-  if (options.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}\n`);
+  if (options.json) process.stdout.write(`${terminalJson(outcomes, 2)}\n`);
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
 }
 

@@ -8,6 +8,7 @@ import { createUser, findUser, listUsers, removeUser, setPassword, setRole, User
 import { dbOption } from '../options.js';
 import { readPassword } from '../password-prompt.js';
 import { countAdmins, formatDay, formatMinute, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
+import { terminalJson } from '../../core/terminal-text.js';
 
 interface DbOptions {
   db: string;
@@ -49,7 +50,7 @@ export function registerUser(program: Command): void {
       const [users, lockouts] = await withStore(options.db, async (store) => [await listUsers(store), await lockoutSummary(store, now, DEFAULT_LOCKOUT)] as const);
       const lockoutOf = (u: UserRecord): AccountLockout => lockouts.get(u.id) ?? { lockedAddresses: 0, lockedUntil: null, failedAttempts: 0 };
       if (options.json) {
-        printLine(JSON.stringify(users.map((u) => toJson(u, lockoutOf(u))), null, 2));
+        printLine(terminalJson(users.map((u) => toJson(u, lockoutOf(u))), 2));
       } else if (users.length === 0) {
         printLine('no users yet: add one with `flakeboard user add NAME --role admin`');
       } else {
