@@ -11,11 +11,14 @@ export async function postToServer<T>(server: string, path: string, token: strin
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
+      // A redirect would send the report, and the token with it, wherever it points.
+      redirect: 'manual',
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new Error(`cannot reach ${url.origin}: ${cause === 'TimeoutError' ? `no answer in ${timeoutMs / 1000} s` : cause}`, { cause: error });
   }
+  refuseRedirect(response, url);
   const text = await response.text();
   if (!response.ok) {
     let message = text.slice(0, 500);
@@ -28,4 +31,14 @@ export async function postToServer<T>(server: string, path: string, token: strin
     throw new Error(`the server answered ${response.status}: ${message}${hint}`);
   }
   return JSON.parse(text) as T;
+}
+
+/**
+ * A flakeboard server never redirects its API. Following one would send the body (a report)
+ * and perhaps the token to another address, so it is an error that names where it pointed.
+ */
+export function refuseRedirect(response: Response, url: URL): void {
+  if (response.type !== 'opaqueredirect' && (response.status < 300 || response.status > 399)) return;
+  const to = response.headers.get('location');
+  throw new Error(`the server at ${url.origin} answered ${response.status} with a redirect${to ? ` to ${to.slice(0, 200)}` : ''}, which is not followed: give the server's own address`);
 }

@@ -1,5 +1,6 @@
 import type { UploadResponse } from '../core/api/uploads.js';
 import type { UploadBody } from './upload-body.js';
+import { refuseRedirect } from './server-client.js';
 
 /** Why an upload failed, in words for the person reading CI logs; `fatal` stops the others. */
 export class UploadError extends Error {
@@ -35,7 +36,7 @@ function apiUrl(server: string, path: string): URL {
  */
 export async function serverUploadLimit(server: string): Promise<number | null> {
   try {
-    const response = await fetch(apiUrl(server, 'api/health'), { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(apiUrl(server, 'api/health'), { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(10_000), redirect: 'manual' });
     if (!response.ok) return null;
     const body = (await response.json()) as { maxUploadBytes?: unknown };
     return typeof body.maxUploadBytes === 'number' && body.maxUploadBytes > 0 ? body.maxUploadBytes : null;
@@ -62,10 +63,16 @@ export async function uploadReport(body: UploadBody, options: UploadClientOption
         // Node's fetch streams an async iterable (duplex: 'half' is required for a streamed body).
         body: body.open() as unknown as BodyInit,
         duplex: 'half',
+        redirect: 'manual',
       } as RequestInit);
     } catch (error) {
       lastProblem = `cannot reach ${url.origin}: ${networkReason(error)}`;
       continue;
+    }
+    try {
+      refuseRedirect(response, url);
+    } catch (error) {
+      throw new UploadError((error as Error).message, null, true);
     }
     if (response.ok) return (await response.json()) as UploadResponse;
     const message = await errorText(response);
