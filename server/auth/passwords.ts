@@ -38,6 +38,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
+/** Whether a stored hash was made with other settings than `params` (it is re-hashed at the next sign-in). */
+export function hashNeedsUpdate(stored: string, params: ScryptParams): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) !== params.N || Number(r) !== params.r || Number(p) !== params.p;
+}
+
 const SCRYPT_N_MIN = 1024;
 const SCRYPT_N_MAX = 2 ** 20;
 

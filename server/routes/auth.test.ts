@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, PASSWORD, signIn, type TestApp } from '../../fixtures/testing/app.js';
+import { buildTestApp, PASSWORD, signIn, TEST_SCRYPT, type TestApp } from '../../fixtures/testing/app.js';
+import { SESSIONS_PER_USER } from './auth.js';
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { hashToken } from '../auth/tokens.js';
 
@@ -138,6 +139,32 @@ describe('sessions', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${s.token}`, 'x-session-token': s.sessionToken } });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('Missing or invalid XSRF token: reload the page and try again');
+  });
+});
+
+describe('what a sign-in tidies', () => {
+  it('re-hashes a password made with other scrypt settings under the server’s, so its timing cannot tell the account exists', async () => {
+    await t.store.sql.run(`UPDATE users SET password_hash = @hash WHERE username = 'rita'`, { hash: await hashPassword(PASSWORD, { N: 2048, r: 8, p: 1 }) });
+    expect((await login('rita', PASSWORD)).statusCode).toBe(200);
+    const stored = (await t.store.sql.value<string>(`SELECT password_hash FROM users WHERE username = 'rita'`))!;
+    expect(stored).toMatch(new RegExp(`^scrypt\\$${TEST_SCRYPT.N}\\$8\\$1\\$`));
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+    // A wrong password changes nothing.
+    await t.store.sql.run(`UPDATE users SET password_hash = @hash WHERE username = 'max'`, { hash: await hashPassword(PASSWORD, { N: 2048, r: 8, p: 1 }) });
+    expect((await login('max', 'not the password')).statusCode).toBe(401);
+    expect(await t.store.sql.value<string>(`SELECT password_hash FROM users WHERE username = 'max'`)).toMatch(/^scrypt\$2048\$/);
+  });
+
+  it('deletes ended sessions and keeps each user’s newest ones', async () => {
+    const rita = (await t.store.sql.value<number>(`SELECT id FROM users WHERE username = 'rita'`))!;
+    await t.store.sql.run(
+      `INSERT INTO sessions (token_hash, session_hash, user_id, created_at, last_seen_at, expires_at) VALUES ('old-t', 'old-s', @rita, 1, 1, 2)`,
+      { rita },
+    );
+    // From several addresses: one address's sign-ins are rate-limited.
+    for (let i = 0; i < SESSIONS_PER_USER + 3; i++) expect((await login('rita', PASSWORD, `127.0.1.${i}`)).statusCode).toBe(200);
+    expect(await t.store.sql.value<number>(`SELECT count(*) AS n FROM sessions WHERE session_hash = 'old-s'`)).toBe(0);
+    expect(await t.store.sql.value<number>(`SELECT count(*) AS n FROM sessions WHERE user_id = @rita`, { rita })).toBe(SESSIONS_PER_USER);
   });
 });
 

@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
 import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
-import { hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
+import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import { beginLoginAttempt, clearLoginFailures } from '../store/accounts/login-failures.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { createSession, deleteSession } from '../store/accounts/sessions.js';
+import { createSession, deleteExpiredSessions, deleteSession, keepNewestSessions } from '../store/accounts/sessions.js';
 import { beginUnknownLoginAttempt } from '../store/accounts/unknown-login-failures.js';
-import { findUser } from '../store/accounts/users.js';
+import { findUser, rehashPassword } from '../store/accounts/users.js';
 
 export interface AuthRouteOptions {
   store: AnyStore;
@@ -25,6 +25,8 @@ export interface AuthRouteOptions {
   now: () => number;
 }
 
+/** Sessions one user may hold at once; a sign-in beyond ends the oldest. */
+export const SESSIONS_PER_USER = 20;
 const LOCKED = 'Account locked. Please contact an administrator.';
 const INVALID = 'Invalid username or password';
 
@@ -96,11 +98,17 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     }
     if (!(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
     await clearLoginFailures(options.store, user.id, address);
+    // A hash of other settings than the server's costs another time to check than an unknown
+    // name's: the time would tell which accounts exist. The password is at hand: re-hash it.
+    if (hashNeedsUpdate(user.password_hash, options.scrypt)) await rehashPassword(options.store, user.id, user.password_hash, await hashPassword(password, options.scrypt));
     const token = newToken();
     const sessionToken = newToken();
     const sessionHash = hashToken(sessionToken);
     const expiresAt = now + Math.min(options.sessionIdleMs, options.sessionMaxAgeMs);
     await createSession(options.store, { tokenHash: hashToken(token), sessionHash, userId: user.id, expiresAt }, now);
+    // Nothing else removes sessions that ended: each sign-in clears them, and bounds the user's.
+    await deleteExpiredSessions(options.store, now, options.sessionMaxAgeMs);
+    await keepNewestSessions(options.store, user.id, SESSIONS_PER_USER);
     xsrfCookie(request, reply, sessionHash);
     const publicUser: User = { id: user.id, username: user.username, role: user.role };
     return { token, sessionToken, user: publicUser };

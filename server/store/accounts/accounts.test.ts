@@ -4,7 +4,7 @@ import { admitAttempt } from '../../auth/lockout.js';
 import { createApiToken, findApiToken, listApiTokens, revokeApiToken, touchApiToken } from './api-tokens.js';
 import { beginLoginAttempt, clearLoginFailures, lockoutSummary, unlockAccount } from './login-failures.js';
 import type { AnyStore } from '../engine/types.js';
-import { createSession, deleteExpiredSessions, deleteSession, findSession, touchSession } from './sessions.js';
+import { createSession, deleteExpiredSessions, keepNewestSessions, deleteSession, findSession, touchSession } from './sessions.js';
 import { databaseSecret } from './settings.js';
 import { countUsers, createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError } from './users.js';
 
@@ -49,8 +49,21 @@ describeEachEngine('accounts in the store', (engine) => {
     expect(await deleteSession(other, 's-1', bob.id)).toBe(true);
     expect(await findSession(store, 't-1', T0 + 1000, 7 * 86_400_000)).toBeNull();
     await createSession(store, { tokenHash: 't-2', sessionHash: 's-2', userId: bob.id, expiresAt: T0 + 10 }, T0);
-    await deleteExpiredSessions(other, T0 + 10);
+    await createSession(store, { tokenHash: 't-3', sessionHash: 's-3', userId: bob.id, expiresAt: T0 + 500_000 }, T0);
+    await createSession(store, { tokenHash: 't-4', sessionHash: 's-4', userId: bob.id, expiresAt: T0 + 500_000 }, T0 + 100);
+    // t-2 is past its idle end; t-3 is past the absolute age of 200 s; t-4 lives.
+    expect(await deleteExpiredSessions(other, T0 + 200_050, 200_000)).toBe(2);
     expect(await findSession(store, 't-2', T0, 7 * 86_400_000)).toBeNull();
+    expect(await findSession(store, 't-3', T0 + 1, 7 * 86_400_000)).toBeNull();
+    expect(await findSession(store, 't-4', T0 + 200_050, 7 * 86_400_000)).not.toBeNull();
+  });
+
+  it('a user keeps only their newest sessions', async () => {
+    const alice = (await findUser(store, 'alice'))!;
+    for (let i = 0; i < 5; i++) await createSession(store, { tokenHash: `k-${i}`, sessionHash: `ks-${i}`, userId: alice.id, expiresAt: T0 + 60_000 }, T0 + i);
+    expect(await keepNewestSessions(other, alice.id, 2)).toBe(3);
+    const live = await Promise.all([0, 1, 2, 3, 4].map((i) => findSession(store, `k-${i}`, T0 + 10, 86_400_000)));
+    expect(live.map((s) => s !== null)).toEqual([false, false, false, true, true]);
   });
 
   it('API tokens: created, found with their user, touched, listed, revoked by id or unique name', async () => {

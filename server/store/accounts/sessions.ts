@@ -44,6 +44,15 @@ export async function deleteSession(store: AnyStore, sessionHash: string, userId
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function deleteExpiredSessions(store: AnyStore, now = Date.now()): Promise<void> {
-  await store.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+/** Sessions that can no longer be used: past their idle end, or older than `maxAgeMs` however active. */
+export async function deleteExpiredSessions(store: AnyStore, now: number, maxAgeMs: number): Promise<number> {
+  const result = await store.db.deleteFrom('sessions').where((eb) => eb.or([eb('expires_at', '<=', now), eb('created_at', '<=', now - maxAgeMs)])).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Keeps a user's newest `keep` sessions and ends the rest (sign-ins from a script cannot pile up). */
+export async function keepNewestSessions(store: AnyStore, userId: number, keep: number): Promise<number> {
+  const newest = store.db.selectFrom('sessions').select('id').where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(keep);
+  const result = await store.db.deleteFrom('sessions').where('user_id', '=', userId).where('id', 'not in', newest).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

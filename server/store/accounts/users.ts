@@ -80,3 +80,12 @@ export async function removeUser(store: AnyStore, username: string): Promise<boo
   return Number(result.numDeletedRows) > 0;
 }
 
+
+/**
+ * Replaces a password hash with one of the same password under other settings (the server's,
+ * at sign-in): nothing else of the account changes. Only when the stored hash is still `from`,
+ * so a password changed meanwhile is never overwritten.
+ */
+export async function rehashPassword(store: AnyStore, userId: number, from: string, to: string): Promise<void> {
+  await store.db.updateTable('users').set({ password_hash: to }).where('id', '=', userId).where('password_hash', '=', from).execute();
+}
