@@ -37,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
-          include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
+          include: ['{core,server,cli,mcp,reporter,fixtures,bench,docs}/**/*.test.ts', 'ui/src/**/*.test.ts'],
         },
       },
       ...(HAS_POSTGRES
