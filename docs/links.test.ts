@@ -98,7 +98,7 @@ describe('the repository stands on its own', () => {
 
 describe('the checks themselves', () => {
   it('finds a citation of the outside files, and not a file whose name merely ends the same', () => {
-    expect(outsideCitations(['// fine', `// see ${'SPEC'}.md section 3`, '// MY_SPEC.mdx is not it'].join('\n'))).toEqual([`2: // see ${'SPEC'}.md section 3`]);
+    expect(outsideCitations(['// fine', `// see ${'SPEC'}.md section 3`, `// MY_${'SPEC'}.mdx is not it`].join('\n'))).toEqual([`2: // see ${'SPEC'}.md section 3`]);
     expect(outsideCitations(`/** ${'DESIGN'}.md section 7 */`)).toHaveLength(1);
   });
 

@@ -304,7 +304,7 @@ describe('row 9: sessions, tokens, cookies and caching', () => {
   });
 });
 
-describe('row 10: the AI request has exactly the fields of SPEC.md', () => {
+describe('row 10: the AI request has exactly the documented fields (docs/api.md#ai-analysis)', () => {
   const history: TestResultDetail[] = [
     {
       id: 1,

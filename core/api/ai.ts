@@ -1,4 +1,4 @@
-/** POST /api/ai-analysis: SPEC.md sections 3 and 7, DESIGN.md section 8. */
+/** POST /api/ai-analysis: docs/api.md#ai-analysis. */
 import type { CauseClass } from './cause-classes.js';
 
 /** The detail dialog's summary figures of one test on one browser. */
@@ -38,7 +38,7 @@ export interface AiRecommendationDetail {
   codeExample?: string;
 }
 
-/** SPEC.md: each recommended fix is plain text or an object with title, description and optional codeExample. */
+/** Each recommended fix is plain text or an object with title, description and optional codeExample. */
 export type AiRecommendation = string | AiRecommendationDetail;
 
 export interface AiAnalysisResult {

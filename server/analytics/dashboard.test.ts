@@ -45,7 +45,7 @@ interface Pair {
 
 /**
  * The oracle: flaky tests of a window counted from the raw results and attempts (not the
- * rollups), by DESIGN.md section 7: a test on a browser that passed only on a retry or changed
+ * rollups), by docs/screens.md#flaky: a test on a browser that passed only on a retry or changed
  * between pass and fail at least twice, outage runs left out.
  */
 function rawPairs(from: number, to: number): Map<string, Pair> {

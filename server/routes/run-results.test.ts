@@ -35,7 +35,7 @@ const specs: Spec[] = Array.from({ length: COUNT }, (_, i) => {
     status,
     duration: ((i * 7919) % 50_000) + 1,
     message: failing ? (i === 7 ? LATE_LINE : ansiError(i)) : null,
-    // Failed first, passed on retry: the status is the first attempt's (SPEC.md section 3).
+    // Failed first, passed on retry: the status is the first attempt's (docs/screens.md#status-rules).
     retries: i % 63 === 0 ? 1 : 0,
   };
 });

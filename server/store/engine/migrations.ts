@@ -53,7 +53,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         last_used_at ${d.int}
       )${d.strict};
 
-      -- One row per imported report: SPEC.md's "upload" and "test run".
+      -- One row per imported report: the UI's "upload" and "test run".
       CREATE TABLE runs (
         id ${d.id},
         status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
@@ -163,7 +163,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     version: 3,
     name: 'analytics rollups',
     sql: (d) => `
-      -- A run in which most tests failed is an outage, not flakiness (DESIGN.md section 7).
+      -- A run in which most tests failed is an outage, not flakiness (docs/screens.md#outages).
       ALTER TABLE runs ADD COLUMN outage ${d.int} NOT NULL DEFAULT 0;
 
       -- One row per test, browser and UTC day: what every analytics read sums over a window,
