@@ -55,7 +55,7 @@ export interface AiAnalysisResult {
   engine: 'local' | 'model';
   model?: string;
   generatedInMs: number;
-  /** The cause class the evidence points to (issue 14); 'not-sure' when it does not decide. */
+  /** The cause class the evidence points to (core/api/cause-classes.ts); 'not-sure' when it does not decide. */
   causeClass: CauseClass;
   /** The claims behind the answer, each with the runs and error lines it rests on. */
   evidence: AiEvidenceItem[];

@@ -4,7 +4,7 @@ import type { TestResultRow, UploadDetailResponse } from '../../core/api/uploads
 import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 
 /**
- * The run details calls (issue 11): GET /api/uploads/{id} is bounded (first page, counts, the
+ * The run details calls: GET /api/uploads/{id} is bounded (first page, counts, the
  * charts' rows) and GET /api/uploads/{id}/results pages, searches, filters and sorts on the
  * server. Checked against a model of the report computed here.
  */

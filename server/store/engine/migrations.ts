@@ -231,7 +231,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     name: 'lockout per account and address, token expiry',
     sql: (d) => `
       -- Failed sign-ins per account and client address: five lock that pair for a while, so an
-      -- anonymous caller can lock out only itself (issue 12 row 7).
+      -- anonymous caller can lock out only itself.
       CREATE TABLE login_failures (
         user_id ${d.int} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         address TEXT NOT NULL,
@@ -360,7 +360,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     name: 'rate limits and unknown sign-in names shared by servers',
     sql: (d) => `
       -- The sign-in and AI rate limits, counted in the database so that several servers on one
-      -- database (issue 16) share one count per address or user: a fixed window per key, its
+      -- database share one count per address or user: a fixed window per key, its
       -- hits, and when it ends (rate-limits.ts). Ended windows are deleted as the server goes.
       CREATE TABLE rate_limits (
         limit_key TEXT NOT NULL PRIMARY KEY,
