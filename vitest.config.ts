@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The store and API tests run a second time on PostgreSQL (issue 16): the "postgres" project
+// The store and API tests run a second time on PostgreSQL: the "postgres" project
 // takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
 // app or store on a fresh database of the server FLAKEBOARD_TEST_POSTGRES_URL names.
 // Files that compare both engines themselves (describeEachEngine, *-engines) are not listed.
@@ -9,7 +9,7 @@ const POSTGRES_FILES = [
   'server/app.test.ts',
   'server/consistency.test.ts',
   'server/hostile-text.test.ts',
-  'server/issue-12-accounts.test.ts',
+  'server/account-security.test.ts',
   'server/upload-fuzz.test.ts',
   'server/plugins/json-body.test.ts',
   // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
@@ -37,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'sqlite',
-          include: ['{core,server,cli,mcp,reporter,fixtures,bench}/**/*.test.ts', 'ui/src/**/*.test.ts'],
+          include: ['{core,server,cli,mcp,reporter,fixtures,bench,docs}/**/*.test.ts', 'ui/src/**/*.test.ts'],
         },
       },
       ...(HAS_POSTGRES

@@ -23,7 +23,7 @@ export interface CheckedReport {
 /**
  * Checks a report file as `import` would (valid JSON, a Playwright report, within the limits)
  * one file suite at a time, so a 300 MB file is never held whole; it throws the same
- * InvalidReportError. The body it then sends is SPEC.md's `{ testResults, metadata }` written
+ * InvalidReportError. The body it then sends is POST /api/upload's `{ testResults, metadata }` written
  * around the file's own text, read again from disk.
  */
 export function checkReportFile(path: string, fileName: string): CheckedReport {

@@ -1,4 +1,4 @@
-/** Issue 12, known gap: stripAnsi is idempotent and linear on hostile text. */
+/** Hostile text: stripAnsi is idempotent and linear on hostile text. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nonLinearShapes } from '../fixtures/testing/linear-time.js';

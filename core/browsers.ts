@@ -3,7 +3,7 @@ import type { PwProject, PwReport } from './report/playwright-types.js';
 export const KNOWN_BROWSERS = ['chromium', 'firefox', 'webkit', 'edge'] as const;
 export type BrowserFamily = (typeof KNOWN_BROWSERS)[number] | 'other';
 
-/** SPEC.md section 5: lowercased; exactly chrome → chromium and safari → webkit; '' → unknown. */
+/** docs/screens.md#browser-detection: lowercased; exactly chrome → chromium and safari → webkit; '' → unknown. */
 export function normaliseBrowserName(name: string | undefined | null): string {
   const lower = (name ?? '').trim().toLowerCase();
   if (lower === '') return 'unknown';
@@ -36,7 +36,7 @@ export interface DetectedBrowsers {
 }
 
 /**
- * SPEC.md section 5's detection from config.projects. Projects that produced tests in this
+ * The detection from config.projects (docs/screens.md#browser-detection). Projects that produced tests in this
  * report are preferred (a shard or a `--project` run lists every configured project but ran
  * one); merged reports before 1.59 have an empty config.projects, so the tests' project names
  * are used there.

@@ -1,4 +1,4 @@
-/** Branch, commit and CI build from a CI system's environment variables (DESIGN.md section 4). */
+/** Branch, commit and CI build from a CI system's environment variables (docs/architecture.md#the-walk-of-an-import). */
 export interface CiGit {
   ci: string | null;
   branch: string | null;

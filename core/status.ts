@@ -1,10 +1,10 @@
 import type { PwAttemptStatus, PwOutcome, PwResult, PwTest } from './report/playwright-types.js';
 
-/** The per-test status of SPEC.md section 3: what totals, pass rates and history use. */
+/** The per-test status (docs/screens.md#status-rules): what totals, pass rates and history use. */
 export type TestStatus = 'passed' | 'failed' | 'timedOut' | 'skipped';
 
 /**
- * DESIGN.md section 4: the first attempt decides. It passes when its status is the test's
+ * docs/screens.md#status-rules: the first attempt decides. It passes when its status is the test's
  * expectedStatus (so `test.fail()` failing as expected is a pass); interrupted is failed;
  * timedOut stays timedOut (counted as failed in totals); no attempt at all is skipped.
  */

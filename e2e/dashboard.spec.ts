@@ -64,7 +64,7 @@ test.describe('dashboard', () => {
     await expect(stats).toContainText(`Failed Tests${s.total_failed.toLocaleString('en-US')}`);
     await expect(stats).toContainText(`Pass Rate (%)${one(passRate)}%`);
 
-    // Executive Summary: the formulas of SPEC.md section 9 over the same answer.
+    // Executive Summary: the formulas of docs/screens.md#figures-and-formulas over the same answer.
     const summary = page.getByTestId('executive-summary');
     await expect(page.getByTestId('report-period')).toHaveText('Last 30 Days');
     const score = qualityScore(passRate, data.flakyCount, s.total_tests);
@@ -304,7 +304,7 @@ test.describe('dashboard', () => {
     await expect.poll(async () => (await navigations()).at(-1)).toBe('#/flaky-tests?severity=declining');
   });
 
-  test('health alerts follow the rules of SPEC section 9', async ({ page, flakeboard }) => {
+  test('health alerts follow the documented rules (docs/screens.md#health-alerts)', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await openDashboard(page, server);
     const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');

@@ -330,7 +330,7 @@ test.describe('flaky detail dialog', () => {
     await expect(view.getByTestId('ai-section').getByRole('heading')).toHaveText(sections);
     await expect(view.getByTestId('ai-section').first().getByRole('listitem')).toHaveText(result.patterns);
     await expect(view).toContainText(result.rootCause);
-    // Issue 14: the cause class in words, and the evidence behind it with links to its runs.
+    // The diagnosis: the cause class in words, and the evidence behind it with links to its runs.
     await expect(view.getByTestId('ai-cause-class')).toHaveText(CAUSE_LABELS[result.causeClass]);
     expect(result.evidence.length).toBeGreaterThan(0);
     const claims = view.getByTestId('ai-evidence');

@@ -6,7 +6,7 @@ import { apiGet, openDashboard } from './support/dashboard-helpers.js';
 import { expect, signIn, test } from './support/fixtures.js';
 
 /**
- * The product on PostgreSQL in a real browser (issue 16): the same history gives the same
+ * The product on PostgreSQL in a real browser: the same history gives the same
  * figures on both engines, and two servers on one PostgreSQL database serve one team.
  */
 test.skip(!HAS_POSTGRES, POSTGRES_SKIP);

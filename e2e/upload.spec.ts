@@ -57,7 +57,7 @@ test.describe('upload page', () => {
     await page.getByTestId('file-input').setInputFiles([RUN_1, THREE_BROWSERS]);
     await expect(page.getByRole('heading', { name: 'Detected Files' })).toBeVisible();
     await expect(page.getByTestId('detected-file')).toHaveCount(2);
-    // SPEC.md section 5: the test count is stats.expected; several browsers show Multi-browser.
+    // docs/screens.md#browser-detection: the test count is stats.expected; several browsers show Multi-browser.
     await expect(detected(page, 'run-1.json').getByTestId('file-tests')).toHaveText(String(reportStats(RUN_1).expected));
     await expect(detected(page, '07-three-browsers').getByTestId('file-tests')).toHaveText(String(reportStats(THREE_BROWSERS).expected));
     await expect(detected(page, '07-three-browsers').getByTestId('file-browser')).toContainText('Multi-browser');
@@ -71,7 +71,7 @@ test.describe('upload page', () => {
     await page.getByLabel('Git Branch (optional)').fill('release/7');
     await shootBothThemes(page, 'upload-detected-files');
 
-    // SPEC.md section 4: on success the pending count refreshes and testDataUpdated is broadcast.
+    // docs/screens.md#upload: on success the pending count refreshes and testDataUpdated is broadcast.
     await page.evaluate(() => window.addEventListener('testDataUpdated', () => ((window as { updates?: number }).updates = ((window as { updates?: number }).updates ?? 0) + 1)));
     const pendingCountRefresh = page.waitForRequest((r) => r.url().endsWith('/api/uploads/pending'));
     await page.getByRole('button', { name: 'Upload Results' }).click();

@@ -38,7 +38,7 @@ const CALLS: Array<[string, Record<string, unknown>]> = [
   ['last_run_failures', { branch: 'release' }],
 ];
 
-/** `flakeboard mcp --db …` through the built binary, on the same history in a SQLite file and in PostgreSQL (issue 16). */
+/** `flakeboard mcp --db …` through the built binary, on the same history in a SQLite file and in PostgreSQL. */
 onPostgres('mcp on PostgreSQL', () => {
   let history: Awaited<ReturnType<typeof buildHistoryDb>>;
   let copy: { store: AnyStore; remove(): Promise<void> };

@@ -22,7 +22,7 @@ import { databaseSecret } from './store/accounts/settings.js';
 import { createWriter } from './writer/runner.js';
 
 export interface AppOptions {
-  /** A SQLite file or a PostgreSQL database; several servers may share the latter (issue 16). */
+  /** A SQLite file or a PostgreSQL database; several servers may share the latter. */
   store: AnyStore;
   /** The address `serve` binds: on loopback the Host header is checked. */
   host?: string;

@@ -10,7 +10,7 @@ import { reportFigures } from '../ui/src/pages/report/report-figures.js';
 import { ingestFile, ingestValue } from './ingest.js';
 
 /**
- * Issue 15, "one truth on every screen": the same data gives the same figures through every
+ * One truth on every screen: the same data gives the same figures through every
  * call a screen reads (the dashboard, the report and Browser Analysis read /api/dashboard;
  * Flaky Tests /api/flaky-tests; its trends /api/flaky-trends; Trends /api/trends), for the
  * same window. A 60-day generated history (so a 30-day window has a previous one), the

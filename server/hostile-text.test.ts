@@ -1,5 +1,5 @@
 /**
- * Issue 12, rows 1 and 2, end to end through the built product: a stored run whose error message
+ * Hostile report text, end to end through the built product: a stored run whose error message
  * is crafted against the redaction rules, analysed by a real `flakeboard serve` while
  * /api/health is polled (it blocked 10-80 s), and `flakeboard import` of a report holding the
  * 100,000-space message and the line of 50,000 \' (30 s and 8.6 s).
@@ -68,8 +68,8 @@ async function signIn(url: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${token}`, 'x-xsrf-token': decodeURIComponent(xsrf), 'content-type': 'application/json' };
 }
 
-describe('hostile report text through the built product (issue 12)', () => {
-  it('row 1: /api/health keeps answering while a stored crafted message is analysed, and the analysis answers', async () => {
+describe('hostile report text through the built product', () => {
+  it('/api/health keeps answering while a stored crafted message is analysed, and the analysis answers', async () => {
     const db = join(temp.dir, 'f.db');
     const imported = await importReport(db, 'crafted.json', reportWith('pays by card', CRAFTED_REDACTION_MESSAGE));
     expect(imported).toMatchObject({ exitCode: 0, stderr: '' });
@@ -114,7 +114,7 @@ describe('hostile report text through the built product (issue 12)', () => {
     expect(Math.max(...healthMs)).toBeLessThan(1000);
   });
 
-  it('row 2: import stores the 100,000-space message and the line of 50,000 \\\' promptly', async () => {
+  it('import stores the 100,000-space message and the line of 50,000 \\\' promptly', async () => {
     const db = join(temp.dir, 'f.db');
     const spaces = await importReport(db, 'spaces.json', reportWith('survives blank errors', ISSUE_SPACES));
     const quotes = await importReport(db, 'quotes.json', reportWith('survives escaped quotes', ISSUE_ESCAPED_QUOTES));

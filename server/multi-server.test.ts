@@ -12,7 +12,7 @@ import type { PostgresStore, AnyStore } from './store/engine/types.js';
 import { createUser, setRole } from './store/accounts/users.js';
 
 /**
- * Two servers on one database (issue 16): what a team behind a load balancer sees. Each server
+ * Two servers on one database: what a team behind a load balancer sees. Each server
  * is a whole app with its own store (its own pool, or SQLite connection) and its own memory, as
  * two `flakeboard serve` processes are; only the database is shared.
  */

@@ -78,7 +78,7 @@ export interface UploadBody {
 const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'buildId', 'buildUrl', 'browser', 'fileName', 'uploadTime'] as const;
 
 /**
- * POST /api/upload's body, { testResults, metadata } (SPEC.md section 7), from its bytes. Runs
+ * POST /api/upload's body, { testResults, metadata } (docs/api.md#uploads-and-review), from its bytes. Runs
  * in the writer worker: parsing tens of megabytes would hold the server's thread for seconds.
  * The checks and their wording are those of the JSON schema the route had. `beforeParse` sees
  * the text first (the writer refuses one too costly to parse).

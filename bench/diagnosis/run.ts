@@ -1,5 +1,5 @@
 /**
- * bench/diagnosis: how fast the local engine answers (issue 14 item 6). A generated history
+ * bench/diagnosis: how fast the local engine answers (the detail dialog waits on it). A generated history
  * (BENCH_DIAGNOSIS_RUNS runs of 60 tests on four browsers, so each test's stored history is
  * longer than the engine reads: HISTORY_LIMIT caps it) in a real SQLite file; then a page of 50
  * failing tests asked of POST /api/ai-analysis one after the other, as the detail dialog asks

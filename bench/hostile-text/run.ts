@@ -1,5 +1,5 @@
 /**
- * bench/hostile-text: the readers of report text on the hostile corpus of issue 12, at 100,000
+ * bench/hostile-text: the readers of report text on the hostile corpus (fixtures/testing/hostile-text.ts), at 100,000
  * and 400,000 characters: the slowest shape per function and the largest growth between the
  * two sizes (4 for linear work, 16 for the quadratic regexes this replaced). CPU time, not wall
  * time, so the figures hold on a shared machine.

@@ -1,7 +1,7 @@
 /**
  * bench/import/postgres.ts: importing the 50,000-result report (bench/import's one-report
  * scenario) into PostgreSQL beside SQLite and the floor of reading and JSON.parse-ing the file,
- * in one process, taking turns, medians of BENCH_REPEAT (issue 16 item 5, issue 11 item 3).
+ * in one process, taking turns, medians of BENCH_REPEAT.
  *
  *   BENCH_SCENARIOS=one-report-compact npm run bench -- import      (once: writes the report)
  *   FLAKEBOARD_BENCH_POSTGRES_URL=postgres://… npm run bench -- import:postgres

@@ -127,12 +127,12 @@ const scenarios: Array<[string, () => ReturnType<typeof scenario>]> = [
     const one = writeHistory(join(data, 'one'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) });
     return scenario('one-report', one.files, one.results, one.bytes, one.files, repeat);
   }],
-  // Issue 11's aim: the same 50,000 results as compact JSON (as merge tools write it), at ≤ 3× the floor.
+  // The aim: the same 50,000 results as compact JSON (as merge tools write it), at ≤ 3× the floor.
   ['one-report-compact', () => {
     const compact = writeHistory(join(data, 'compact'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) }, false);
     return scenario('one-report-compact', compact.files, compact.results, compact.bytes, compact.files, repeat);
   }],
-  // Issue 12 row 11: a 300 MB report (40,000 tests × 4 browsers, compact) imports under 1 GB.
+  // Bounded memory: a 300 MB report (40,000 tests × 4 browsers, compact) imports under 1 GB.
   ['300-MB-report', () => {
     const large = writeHistory(join(data, 'large'), { seed: 9, runs: 1, days: 1, tests: Math.round(40_000 * scale) }, false);
     return scenario('300-MB-report', large.files, large.results, large.bytes, large.files, 1);

@@ -1,5 +1,5 @@
 /**
- * The branch filter's cost (issue 13): CPU time of each answer computed cold in this process on
+ * The branch filter's cost: CPU time of each answer computed cold in this process on
  * the large-suite history (50,000 tests, 1,000,000 results, one report a day for 20 days: 17 on
  * main, 3 on two feature branches), for every branch (the rollups), for main (85 % of the
  * results) and for one feature branch (2 reports). Run after `npm run bench -- large` has

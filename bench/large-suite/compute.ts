@@ -1,6 +1,6 @@
 /**
  * The CPU cost of computing each answer, in this process, on the benchmark histories: the
- * bounded dashboard and trend list against what they were before issue 11 (every flaky test,
+ * bounded dashboard and trend list against what they were before they were bounded (every flaky test,
  * every trend record, a LAG window per figure; flaky.ts still has those functions), in the same
  * run, so the ratio holds on a busy machine. Run after `npm run bench -- large` has built the
  * databases: `npm run bench -- large:compute [large|small|5m]`; BENCH_BEFORE=0

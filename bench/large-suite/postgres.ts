@@ -1,5 +1,5 @@
 /**
- * The large-suite benchmark's PostgreSQL side (issue 16): the same histories, copied from the
+ * The large-suite benchmark's PostgreSQL side: the same histories, copied from the
  * SQLite files by `flakeboard migrate-db` (the built binary, timed: the copy's rows per second),
  * served by `flakeboard serve --db postgres://…`. The server is FLAKEBOARD_BENCH_POSTGRES_URL
  * or, without it, a throwaway cluster under bench/.data/pg (fixtures/testing/start-postgres.sh:

@@ -1,5 +1,5 @@
 /**
- * bench/large-suite (issue 11): every GET of the API against `flakeboard serve` (the built
+ * bench/large-suite: every GET of the API against `flakeboard serve` (the built
  * binary) on a large suite (50,000 distinct tests, 1,000,000 results) and on bench/api's
  * history (2,000 distinct tests, 1,000,000 results); BENCH_LARGE_5M=1 adds the large suite
  * at 5,000,000 results. For each GET: the first answer after a fresh start, warm p50/p95 with

@@ -1,5 +1,5 @@
 /**
- * The histories of the large-suite benchmark (issue 11). The large suite is what a real team
+ * The histories of the large-suite benchmark. The large suite is what a real team
  * with a big suite stores: 12,500 specs in 4 projects (50,000 distinct test × browser pairs),
  * the same tests in every report, one report a day for 20 days: 1,000,000 results. The small
  * one is bench/api's history (500 specs × 4 projects = 2,000 pairs, 500 reports over 90 days).

@@ -1,5 +1,5 @@
 /**
- * bench/lists/mixed.ts: the calls the UI polls, under load, on the large suite (issue 11;
+ * bench/lists/mixed.ts: the calls the UI polls, under load, on the large suite (
  * 1,000,000 results, bench/lists/setup.ts). 50 readers in a closed loop over the dashboard's
  * calls (dashboard, pending count, recent uploads, a run's details and its results) while one
  * prober asks /api/health every 20 ms, as a load balancer would. Figures: p50/p95/max per call.

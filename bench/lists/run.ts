@@ -1,5 +1,5 @@
 /**
- * bench/lists: the paged list calls on a large suite (issue 11): 12,500 specs × 4 browsers
+ * bench/lists: the paged list calls on a large suite: 12,500 specs × 4 browsers
  * (50,000 distinct tests), 20 reports over 20 days = 1,000,000 results. For each call: the
  * first answer after `serve` starts (cold), its size, then p50/p95 with 10 callers at once.
  *

@@ -1,6 +1,6 @@
 /**
  * bench/reads-engines: the report, run, gate and branch answers (analytics/queries.ts) on one
- * history in SQLite and in its PostgreSQL copy (issue 16): each answer must be the same text on
+ * history in SQLite and in its PostgreSQL copy: each answer must be the same text on
  * both, and the median time of each (6 calls after one warm-up, one at a time, in process) is
  * printed side by side. The history: 150 runs × 500 tests × 4 browsers over 60 days (300,000
  * results), built once in bench/.data.

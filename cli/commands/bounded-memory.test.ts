@@ -11,7 +11,7 @@ import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.
 import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 
 /**
- * Issue 12 row 11: `import` and `upload` held a whole report (its text, then its objects, then
+ * Bounded memory: `import` and `upload` once held a whole report (its text, then its objects, then
  * for `upload` its re-serialised text). Measured without timing: the built binary runs with a
  * JavaScript heap of 56 MB, which a 17 MB report read whole overflows (it needed more than 64 MB
  * before this change) and a report read one file suite at a time does not.

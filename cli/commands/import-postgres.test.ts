@@ -26,7 +26,7 @@ interface Outcome {
   error?: string;
 }
 
-/** `flakeboard import --db postgres://…` through the built binary, on a fresh database per block (issue 16). */
+/** `flakeboard import --db postgres://…` through the built binary, on a fresh database per block. */
 onPostgres('import on PostgreSQL', () => {
   let target: TestTarget;
   let url: string;

@@ -144,7 +144,7 @@ describe('flakeboard import refuses bad input, names the file and the problem, s
     ['an empty file', '', /^✗ bad\.json: the file is empty$/m],
     ['a truncated file', good.slice(0, 120), /^✗ bad\.json: invalid JSON: the file ends before the JSON is complete \(truncated\?\) at line 1$/m],
     ['JSON that is not a report', '{"config": {"projects": []}}', /^✗ bad\.json: not a Playwright JSON report: the field "suites" is missing$/m],
-    // Row 5 of issue 12: these overflowed the stack ("Maximum call stack size exceeded").
+    // Deep nesting: these once overflowed the stack ("Maximum call stack size exceeded").
     [
       'suites nested 3,000 deep',
       `{"config":{},"suites":[${'{"title":"d","suites":['.repeat(3000)}{}${']}'.repeat(3000)}]}`,

@@ -75,7 +75,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   let store: AnyStore | null = null;
   if (files.length > 0) {
     try {
-      // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk (issue 16).
+      // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk.
       store = await openAnyStore(resolveDbTarget(options.db));
     } catch (error) {
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);

@@ -11,7 +11,7 @@ const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });
 
 /**
  * The commands that open the database, through the built binary, on one fresh PostgreSQL
- * database (issue 16): `--db postgres://…`, or FLAKEBOARD_DATABASE_URL in its place.
+ * database: `--db postgres://…`, or FLAKEBOARD_DATABASE_URL in its place.
  */
 function onPostgres(name: string, body: () => void): void {
   if (HAS_POSTGRES) describe(name, body);

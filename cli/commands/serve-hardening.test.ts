@@ -1,5 +1,5 @@
 /**
- * Issue 12, rows 3, 4 and 8, through the built binary: nothing stalls `serve`, writers wait for
+ * Hardening of `serve`, through the built binary: nothing stalls `serve`, writers wait for
  * the lock instead of failing, SIGTERM ends it promptly with nothing half-written, and the
  * database files are private. Needs `npm run build`. Timing assertions carry wide margins
  * against the old behaviour (health held 4–9 s by one big upload, 503 after 5 s behind a lock,

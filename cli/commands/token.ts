@@ -12,7 +12,7 @@ interface DbOptions {
 const NAME_MAX = 100;
 const DAY = 86_400_000;
 
-/** `flakeboard token create|list|revoke`: API tokens for CI uploads (DESIGN.md section 6). */
+/** `flakeboard token create|list|revoke`: API tokens for CI uploads (docs/operations.md#users-roles-and-tokens). */
 export function registerToken(program: Command): void {
   const token = program.command('token').description('manage the API tokens CI jobs upload with');
 

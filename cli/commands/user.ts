@@ -16,7 +16,7 @@ interface DbOptions {
 
 const USERNAME_MAX = 64;
 
-/** `flakeboard user add|list|passwd|role|remove|unlock` (DESIGN.md section 6). */
+/** `flakeboard user add|list|passwd|role|remove|unlock` (docs/operations.md#users-roles-and-tokens). */
 export function registerUser(program: Command): void {
   const user = program.command('user').description('manage the accounts that sign in to the server');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { browserHealth, flakyScore, flakySeverity, isCriticalFlaky, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
 
-describe('SPEC.md section 9 formulas at their boundaries', () => {
+describe('every formula of docs/screens.md at its boundaries', () => {
   it('quality level at 90, 80, 70 and 60', () => {
     expect([90, 89.99, 80, 79.99, 70, 69.99, 60, 59.99].map(qualityLevel)).toEqual(['Excellent', 'Good', 'Good', 'Fair', 'Fair', 'Poor', 'Poor', 'Critical']);
   });

@@ -1,5 +1,5 @@
 /**
- * Every formula of SPEC.md section 9 and the definitions of DESIGN.md section 7, in one place
+ * Every formula and definition of docs/screens.md#figures-and-formulas, in one place
  * for the server and the UI.
  */
 
@@ -47,9 +47,9 @@ export function riskLevel(score: number): RiskLevel {
 export type Severity = 'severe' | 'moderate' | 'minor';
 
 /**
- * Critical flaky: a pass rate of 0.5 or less, failing at least half of the time (SPEC.md
- * section 9, health alerts and report estimates). SPEC's severity bands say "below 0.5" for
- * Severe; at exactly 0.5 the two disagree, so Severe (the "Critical" card) follows the critical
+ * Critical flaky: a pass rate of 0.5 or less, failing at least half of the time (the health
+ * alerts and report estimates). A severity band of "below 0.5" for Severe would
+ * disagree at exactly 0.5, so Severe (the "Critical" card) follows the critical
  * rule: one definition, and the dashboard's "View All" lands on the tests it counted.
  */
 export const CRITICAL_PASS_RATE = 0.5;
@@ -67,7 +67,7 @@ export function flakySeverity(passRate: number): Severity {
 
 /**
  * A test's final pass rate (0-1): runs that passed on the first attempt or on a retry, over the
- * runs that ran. The pass rate everywhere else is the first attempt's (SPEC.md section 3).
+ * runs that ran. The pass rate everywhere else is the first attempt's (docs/screens.md#status-rules).
  */
 export function finalPassRateFraction(firstPassed: number, passedOnRetry: number, ran: number): number {
   return ran > 0 ? Math.min(1, (firstPassed + passedOnRetry) / ran) : 0;
@@ -91,7 +91,7 @@ export function periodChange(current: number, previous: number | null, kind: 'po
 
 export type TrendDirection = 'declining' | 'improving' | 'stable' | 'new';
 
-/** DESIGN.md section 7: the change in percentage points decides; no earlier runs is new. */
+/** docs/screens.md#trend-direction: the change in percentage points decides; no earlier runs is new. */
 export function trendDirection(currentPassRate: number, previousPassRate: number | null): { direction: TrendDirection; percentage: number } {
   if (previousPassRate === null) return { direction: 'new', percentage: 0 };
   const percentage = Math.round((currentPassRate - previousPassRate) * 1000) / 10;
@@ -134,7 +134,7 @@ export function browserHealth(passRatePercentValue: number): BrowserHealth {
   return 'critical';
 }
 
-/** DESIGN.md section 7: round(100 × changes / (attempts − 1)); 0 with fewer than two attempts. */
+/** docs/screens.md#flaky-score: round(100 × changes / (attempts − 1)); 0 with fewer than two attempts. */
 export function flakyScore(changes: number, attempts: number): number {
   return attempts > 1 ? Math.round((100 * changes) / (attempts - 1)) : 0;
 }

@@ -1,7 +1,7 @@
 import type { RunCounts } from '../report/normalised.js';
 
 /**
- * DESIGN.md section 7's noise guard: a run in which over 80 % of the tests that ran failed is
+ * The noise guard (docs/screens.md#outages): a run in which over 80 % of the tests that ran failed is
  * an outage (a dead backend, a broken deploy), so its failures say nothing about flakiness.
  * Small runs are never judged: three failures out of three is not an outage.
  */

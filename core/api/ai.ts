@@ -1,4 +1,4 @@
-/** POST /api/ai-analysis: SPEC.md sections 3 and 7, DESIGN.md section 8. */
+/** POST /api/ai-analysis: docs/api.md#ai-analysis. */
 import type { CauseClass } from './cause-classes.js';
 
 /** The detail dialog's summary figures of one test on one browser. */
@@ -38,7 +38,7 @@ export interface AiRecommendationDetail {
   codeExample?: string;
 }
 
-/** SPEC.md: each recommended fix is plain text or an object with title, description and optional codeExample. */
+/** Each recommended fix is plain text or an object with title, description and optional codeExample. */
 export type AiRecommendation = string | AiRecommendationDetail;
 
 export interface AiAnalysisResult {
@@ -55,7 +55,7 @@ export interface AiAnalysisResult {
   engine: 'local' | 'model';
   model?: string;
   generatedInMs: number;
-  /** The cause class the evidence points to (issue 14); 'not-sure' when it does not decide. */
+  /** The cause class the evidence points to (core/api/cause-classes.ts); 'not-sure' when it does not decide. */
   causeClass: CauseClass;
   /** The claims behind the answer, each with the runs and error lines it rests on. */
   evidence: AiEvidenceItem[];

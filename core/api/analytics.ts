@@ -1,4 +1,4 @@
-/** The analytics calls of SPEC.md section 7, fields as section 3 names them. */
+/** The analytics calls of docs/api.md#analytics, fields named as the UI reads them. */
 import type { TrendDirection } from '../analytics/formulas.js';
 
 export interface DashboardSummary {
@@ -46,7 +46,7 @@ export interface FlakyTestSummary {
   test_title: string;
   test_file: string;
   browser: string;
-  /** 0-1, first attempts (SPEC.md section 3). */
+  /** 0-1, first attempts (docs/screens.md#status-rules). */
   pass_rate: number;
   /** 0-1, after retries: runs that passed on the first attempt or a retry. */
   final_pass_rate: number;
@@ -192,7 +192,7 @@ export interface FlakyTestGroup {
 
 /**
  * Every list call takes `page` (1-based) and `pageSize`. With `page` the answer is this object;
- * without it, the bare list of SPEC.md (a first page) with the total in `X-Total-Count`.
+ * without it, the bare list (docs/api.md#lists-and-paging, a first page) with the total in `X-Total-Count`.
  */
 export interface Paged<T> {
   items: T[];

@@ -1,4 +1,4 @@
-/** The sign-in calls of SPEC.md sections 3 and 7, shared by the server and the UI. */
+/** The sign-in calls of docs/api.md#sign-in, shared by the server and the UI. */
 
 export type Role = 'admin' | 'reviewer' | 'member';
 export const ROLES: readonly Role[] = ['admin', 'reviewer', 'member'];

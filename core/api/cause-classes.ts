@@ -1,5 +1,5 @@
 /**
- * The cause classes of a diagnosis (issue 14): what the local engine answers in `causeClass`,
+ * The cause classes of a diagnosis: what the local engine answers in `causeClass`,
  * and what the diagnosis corpus's truth is written in. Shared by server, UI and fixtures.
  */
 export const CAUSE_CLASSES = [

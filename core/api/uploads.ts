@@ -1,4 +1,4 @@
-/** The upload and review calls of SPEC.md section 7, fields as section 3 names them. */
+/** The upload and review calls of docs/api.md#uploads-and-review, fields named as the UI reads them. */
 
 export type ReviewStatus = 'pending' | 'approved' | 'rejected';
 

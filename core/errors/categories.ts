@@ -1,4 +1,4 @@
-/** The error categories of SPEC.md ("Error Patterns"), in the order they are shown. */
+/** The error categories of docs/screens.md#error-patterns, in the order they are shown. */
 export const ERROR_CATEGORIES = [
   'Test Timeout',
   'Element Wait Timeout',

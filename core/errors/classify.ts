@@ -71,7 +71,7 @@ const RULES: ReadonlyArray<[ErrorCategory, Rule]> = [
   ['Element Wait Timeout', matches(/\b(locator|page|frame|elementHandle|element)\.\w+: Timeout \d+ms exceeded|waitForSelector|waiting for (locator|selector|getBy)|Timeout \d+ms exceeded/i)],
 ];
 
-/** SPEC.md's error category of one error message (raw or stripped of colour codes). */
+/** The error category of one error message (raw or stripped of colour codes). */
 export function classifyError(strippedMessage: string): ErrorCategory {
   // Long call logs repeat locators and URLs; the first lines say what failed.
   const head = strippedMessage.length > 2000 ? strippedMessage.slice(0, 2000) : strippedMessage;

@@ -15,7 +15,7 @@ export function firstErrorLine(message: string | null | undefined): string {
   return '';
 }
 
-/** SPEC.md section 2: a run's error patterns are first lines cut to 100 characters. */
+/** docs/screens.md#run-details: a run's error patterns are first lines cut to 100 characters. */
 export const RUN_ERROR_PATTERN_LENGTH = 100;
 
 export function errorPatternOf(message: string | null | undefined, maxLength = RUN_ERROR_PATTERN_LENGTH): string {

@@ -1,5 +1,5 @@
 /**
- * Issue 12, row 2: every text function of import (classification, fingerprint, summary, code
+ * Hostile text: every text function of import (classification, fingerprint, summary, code
  * frame, colour codes) runs in linear time on hostile report text, and still gives the answers
  * the regexes it replaced gave.
  */

@@ -20,7 +20,7 @@ export interface BaseResult {
   runId: number;
   startedAt: number;
   commit: string | null;
-  /** The first attempt decides (SPEC.md section 3). */
+  /** The first attempt decides (docs/screens.md#status-rules). */
   status: 'passed' | 'failed' | 'skipped';
   passedOnRetry: boolean;
   /** The run was an outage (over 80 % failed): no evidence about one test. */

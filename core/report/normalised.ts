@@ -30,7 +30,7 @@ export interface GitInfo {
 export interface RunCounts {
   tests: number;
   passed: number;
-  /** Includes timedOut: SPEC.md section 3 counts it as failed in totals. */
+  /** Includes timedOut: it counts as failed in totals (docs/screens.md#status-rules). */
   failed: number;
   skipped: number;
   /** Tests that passed only on a retry. */
@@ -53,7 +53,7 @@ export interface NormalisedTest {
   expectedStatus: PwAttemptStatus;
   /** Playwright's own outcome of all attempts. */
   outcome: PwOutcome;
-  /** The first attempt's status under DESIGN.md section 4's rules. */
+  /** The first attempt's status under the status rules (docs/screens.md#status-rules). */
   status: TestStatus;
   /** The last attempt's status under the same rules. */
   finalStatus: TestStatus;

@@ -17,7 +17,7 @@ function allTests(report: PwReport): PwTest[] {
 }
 
 /**
- * What the report itself says, with SPEC.md section 3's rules applied: passed = expected;
+ * What the report itself says, with the status rules (docs/screens.md#status-rules) applied: passed = expected;
  * failed = unexpected + flaky (the first attempt failed) + tests whose first attempt was
  * interrupted, which Playwright counts as skipped. From `stats` when the report has counts,
  * else from the tests' own statuses.

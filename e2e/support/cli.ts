@@ -10,7 +10,7 @@ export const HAS_SHARED = existsSync(SHARED_FIXTURES);
 export const SHARED_SKIP = `skipped: no public sample reports at ${SHARED_FIXTURES}`;
 export const OWN_REPORTS = fileURLToPath(new URL('../../fixtures/reports/own/', import.meta.url));
 
-/** The accounts every prepared database has (SPEC.md shows no roles; the server enforces them). */
+/** The accounts every prepared database has (the UI shows no roles; the server enforces them). */
 export const ADMIN = { username: 'e2e', password: 'e2e-password-123' };
 export const MEMBER = { username: 'viewer', password: 'viewer-password-123' };
 

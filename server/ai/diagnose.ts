@@ -1,5 +1,5 @@
 /**
- * The diagnosis (issue 14): which cause class the whole history of a test points to, how sure
+ * The diagnosis: which cause class the whole history of a test points to, how sure
  * that is, and the claims it rests on. Each failure is read on its own (failure-reading.ts);
  * the history then decides what one failure cannot: the same error every time or not, rescued
  * by a retry or never, failing in one project only, since when.

@@ -1,5 +1,5 @@
 /**
- * How often the AI analysis names the true cause (issue 14), on two corpora: the first one
+ * How often the AI analysis names the true cause, on two corpora: the first one
  * (fixtures/reports/diagnosis, which the rules were written against) and a held-out one
  * (fixtures/reports/diagnosis-holdout, other shapes of the same classes). Each corpus's real
  * reports are imported with the real ingest into its own store, each failing or flaky test on
@@ -103,7 +103,7 @@ async function ask(on: TestApp, as: Signed, request: AiAnalysisRequest): Promise
 
 /**
  * A ratchet per corpus at the measured figures, rounded down. Raise; never lower.
- * First corpus, 2026-11-23 before issue 14: 25 of 52 of the right class, 19 right with their
+ * First corpus, 2026-11-23 before the cause classes: 25 of 52 of the right class, 19 right with their
  * evidence, mean confidence 0.32 on right and wrong alike; after the cause classes of
  * server/ai/diagnose.ts: 52 of 52 right.
  * Held-out corpus (fixtures/diagnosis-holdout/README.md), 2026-11-23: with the rules as they
@@ -139,7 +139,7 @@ describe.each(CORPORA)('diagnosis accuracy on $label', ({ label, dir, minAsked, 
     expect(new Set(m.engines)).toEqual(new Set(['local']));
   });
 
-  it("does not fall below the measured accuracy (issue 14's target: 90 %)", () => {
+  it("does not fall below the measured accuracy (the target: 90 %)", () => {
     const a = accuracyOf(m.scored);
     expect(a.classRight / a.n).toBeGreaterThanOrEqual(ratchet.classOnly);
     expect(a.right / a.n).toBeGreaterThanOrEqual(ratchet.right);

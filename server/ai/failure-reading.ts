@@ -1,5 +1,5 @@
 /**
- * What one failure's error text says happened (issue 14): the kind of failure and the facts
+ * What one failure's error text says happened: the kind of failure and the facts
  * that decide it (a timeout and its kind, a locator, a port, a status, expected vs received),
  * each with the line it was read from. One failure only: diagnose.ts weighs the history.
  *

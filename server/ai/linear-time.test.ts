@@ -1,5 +1,5 @@
 /**
- * Issue 12, row 1: every reader of report text in the AI analysis (redaction, the error-text
+ * Hostile text: every reader of report text in the AI analysis (redaction, the error-text
  * readers, the code-frame checks, the local engine over a history holding the text) runs in
  * linear time on hostile text, and redaction still redacts what the regexes it replaced did.
  */

@@ -1,6 +1,6 @@
 /**
- * The rule-based engine (DESIGN.md section 8): no network, findings specific to the evidence,
- * and a confidence that grows with it. Definitions follow DESIGN.md section 7: a pass and a fail
+ * The rule-based engine (docs/api.md#ai-analysis): no network, findings specific to the evidence,
+ * and a confidence that grows with it. Definitions follow docs/screens.md#flaky: a pass and a fail
  * on the same commit is the strongest flakiness evidence; failing steadily on one browser while
  * passing on the others is browser-specific, not flaky; failing every retry is broken.
  */

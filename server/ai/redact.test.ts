@@ -1,5 +1,5 @@
 /**
- * Issue 12, known gap: secrets in the forms test output really holds them (headers, URLs, JSON,
+ * Secrets in the forms test output really holds them (headers, URLs, JSON,
  * JSON inside a logged string, env lines, Bearer/Basic, curl, prose) are redacted whole before
  * any text reaches a model, and redacting twice changes nothing.
  */

@@ -16,7 +16,7 @@ import { lastDays } from './windows.js';
 
 /**
  * The dashboard, flaky and trend reads give the same answers on PostgreSQL as on SQLite
- * (issue 16): one seeded history imported into SQLite, copied to PostgreSQL (sameDataOn), every
+ * too: one seeded history imported into SQLite, copied to PostgreSQL (sameDataOn), every
  * answer compared whole, and checked to hold what the history has (flaky tests, counts that
  * add up), so two equally empty answers cannot pass.
  */

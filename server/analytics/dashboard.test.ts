@@ -8,7 +8,7 @@ import { scanTrend, scanWindow, type PairTrendCounts } from '../store/read/windo
 import { trendCountsOf } from './trend-rows.js';
 
 // A big suite: 3,000 tests on 4 browsers in every report, 10 reports over 10 days (120,000
-// results). Before issue 11 its dashboard answer listed every flaky test (well over 1 MB).
+// results). Unbounded, its dashboard answer would list every flaky test (well over 1 MB).
 const NOW = Date.parse('2026-11-20T18:00:00Z');
 const DAY = 86_400_000;
 const OPTIONS = { seed: 5, runs: 10, days: 10, tests: 3_000, outageRuns: 1, endDate: NOW };
@@ -45,7 +45,7 @@ interface Pair {
 
 /**
  * The oracle: flaky tests of a window counted from the raw results and attempts (not the
- * rollups), by DESIGN.md section 7: a test on a browser that passed only on a retry or changed
+ * rollups), by docs/screens.md#flaky: a test on a browser that passed only on a retry or changed
  * between pass and fail at least twice, outage runs left out.
  */
 function rawPairs(from: number, to: number): Map<string, Pair> {

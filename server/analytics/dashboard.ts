@@ -10,7 +10,7 @@ import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
 
 export const FLAKY_TREND_PERIOD = 7;
-/** SPEC.md section 9: the Most Critical table shows 5 rows. */
+/** docs/screens.md#dashboard: the Most Critical table shows 5 rows. */
 export const DASHBOARD_FLAKY_LIMIT = 5;
 
 /**

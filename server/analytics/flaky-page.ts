@@ -30,7 +30,7 @@ export interface FlakyListArgs {
 export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /**
- * One page of flaky groups (SPEC.md's group and browser entry fields), with the stat cards'
+ * One page of flaky groups (docs/api.md#analytics: group and browser entry fields), with the stat cards'
  * counts and each browser's 7-day trend. All history reads the test_totals rollup; a window
  * of days sums the daily rollup.
  */

@@ -6,7 +6,7 @@ import { pairTotals } from '../store/read/pair-totals.js';
 import { isoDate } from './windows.js';
 
 /**
- * DESIGN.md section 7: flaky is a test on a browser that passed only on a retry, or whose
+ * docs/screens.md#flaky: flaky is a test on a browser that passed only on a retry, or whose
  * outcome changed back and forth (at least two pass/fail changes among its attempts). A test
  * that broke once and stays broken has one change: it is broken, not flaky. Outage runs are
  * left out (the rollup's scored figures).
@@ -27,7 +27,7 @@ export async function flakyTests(store: AnyStore, range: DayRange): Promise<Flak
     .sort(byRisk);
 }
 
-/** The most critical first: SPEC.md's risk score, then the lower pass rate. */
+/** The most critical first: the risk score (docs/screens.md#risk-score), then the lower pass rate. */
 function byRisk(a: FlakyTestSummary, b: FlakyTestSummary): number {
   return riskScore(b.pass_rate, b.total_runs) - riskScore(a.pass_rate, a.total_runs) || a.pass_rate - b.pass_rate || a.test_title.localeCompare(b.test_title);
 }

@@ -49,7 +49,7 @@ export function trendFigures(row: PairTrendCounts): PairTrend | null {
 
 export const pairKey = (row: { test_id: number; browser: string }): string => `${row.test_id}\u0000${row.browser}`;
 
-/** The most critical first (SPEC.md's risk score, then the lower pass rate), as flaky.ts orders its list; ids break ties. */
+/** The most critical first (the risk score of docs/screens.md#risk-score, then the lower pass rate), as flaky.ts orders its list; ids break ties. */
 export function byRisk(a: PairFlaky, b: PairFlaky): number {
   return b.risk - a.risk || a.pass_rate - b.pass_rate || a.row.test_id - b.row.test_id || (a.row.browser < b.row.browser ? -1 : a.row.browser > b.row.browser ? 1 : 0);
 }

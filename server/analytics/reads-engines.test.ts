@@ -16,7 +16,7 @@ import { loadTestHistory } from '../store/read/test-history.js';
 import { QUERIES } from './queries.js';
 
 /**
- * The report, run, gate and branch reads (issue 16) give the same answers on PostgreSQL as on
+ * The report, run, gate and branch reads give the same answers on PostgreSQL as on
  * SQLite for one history: the own suite's three runs (two on main, one on a feature branch, a
  * quarantine entry) and the public sample reports (many days, shards, retries, many browsers).
  * Each answer is also checked against what the data holds, so two empty answers cannot pass.

@@ -69,7 +69,7 @@ export async function errorPatterns(store: AnyStore, range: DayRange, p: PageArg
       fingerprint: r.fingerprint,
       frequency: r.frequency,
       affected_browsers: r.browsers,
-      // SPEC's comma list, and the titles whole beside it (a title may hold a comma).
+      // The comma list of docs/api.md#analytics, and the titles whole beside it (a title may hold a comma).
       ...affected(r.tests_json),
       affected_test_count: r.test_count,
       full_error: stripAnsi(r.message),

@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * Failed sign-ins are counted per account and client address (issue 12 row 7). Five in a row
+ * Failed sign-ins are counted per account and client address, so a stranger can lock out only themselves. Five in a row
  * lock that pair for a while; the same account from another address is unaffected, so an
  * anonymous caller can lock out only itself, and even that ends by itself.
  */

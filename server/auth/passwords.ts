@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** OWASP ASVS 5 strength for scrypt (DESIGN.md section 6); stored with each hash so it can rise. */
+/** OWASP ASVS 5 strength for scrypt (docs/operations.md#users-roles-and-tokens); stored with each hash so it can rise. */
 export const DEFAULT_SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
 export type ScryptParams = { N: number; r: number; p: number };
 

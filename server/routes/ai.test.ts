@@ -114,7 +114,7 @@ describe('POST /api/ai-analysis', () => {
     expect(res.json().confidence).toBeLessThanOrEqual(0.35);
   });
 
-  it('does not rate-limit the local engine: 50 analyses in a row all answer (issue 14)', async () => {
+  it('does not rate-limit the local engine: 50 analyses in a row all answer', async () => {
     const codes: number[] = [];
     for (let i = 0; i < 50; i++) codes.push((await post(minimal)).statusCode);
     expect(codes.filter((c) => c !== 200)).toEqual([]);

@@ -9,8 +9,8 @@ import type { AnyStore } from '../store/engine/types.js';
 
 const optionalText = (maxLength: number) => ({ type: ['string', 'null'], maxLength }) as const;
 
-// Exactly the fields of SPEC.md section 7 at every level: anything else could reach the
-// remote model (issue 12 row 10), so it is refused by name (refuseUnknownProperties) and, were
+// Exactly the fields of docs/api.md#ai-analysis at every level: anything else could reach the
+// remote model, so it is refused by name (refuseUnknownProperties) and, were
 // that ever bypassed, stripped by the validator (additionalProperties: false).
 const analysisBody = {
   type: 'object',

@@ -65,7 +65,7 @@ describe('GET /api/flaky-tests, paged', () => {
     expect(items.every((g) => g.last_failure === null || !Number.isNaN(Date.parse(g.last_failure!)))).toBe(true);
   });
 
-  it('keeps the bare list of SPEC.md without page, bounded, with the total in X-Total-Count', async () => {
+  it('keeps the bare list without page (docs/api.md#lists-and-paging), bounded, with the total in X-Total-Count', async () => {
     const { body, total } = await get<FlakyTestGroup[]>('/api/flaky-tests?pageSize=7');
     expect(Array.isArray(body)).toBe(true);
     expect(body).toHaveLength(7);

@@ -25,7 +25,7 @@ const get = async <T>(url: string): Promise<T> => {
 };
 
 describe('the analytics calls on real reports', () => {
-  it('answer every call in the shapes of SPEC.md section 3', async () => {
+  it('answer every call in the documented shapes (docs/api.md)', async () => {
     const d = await get<DashboardResponse>('/api/dashboard?days=0');
     const stored = (await t.store.sql.get('SELECT count(*) AS runs, sum(total_tests) AS tests FROM runs WHERE is_duplicate = 0')) as { runs: number; tests: number };
     expect(d.summary[0]).toMatchObject({ total_runs: stored.runs, total_tests: stored.tests });

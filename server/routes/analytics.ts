@@ -24,7 +24,7 @@ interface FlakyQuery extends PagingQuery {
   days: number;
   search?: string;
   browser?: string;
-  /** SPEC.md section 2's deep-link values: a severity or a trend direction. */
+  /** The deep-link values of Flaky Tests (docs/screens.md#flaky-test-analysis): a severity or a trend direction. */
   severity?: Severity | TrendDirection;
   trend?: TrendDirection;
   critical?: boolean;
@@ -110,7 +110,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
     });
     if (q.page !== undefined || q.counts) return sendJson(reply, json);
-    // SPEC.md's bare list: the first page, the total in a header. At most 200 records to read back.
+    // The bare list (docs/api.md#lists-and-paging): the first page, the total in a header. At most 200 records to read back.
     const { items, total } = JSON.parse(await json) as { items: unknown[]; total: number };
     return reply.header('x-total-count', String(total)).type('application/json; charset=utf-8').send(JSON.stringify(items));
   });
@@ -171,7 +171,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'slowTests', args));
   });
 
-  // SPEC.md section 9: the trends window is 30 days.
+  // docs/screens.md#time-window: the trends window is 30 days.
   app.get('/api/trends', { config: member }, async (request, reply) => {
     const t = now();
     return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }));

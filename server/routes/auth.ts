@@ -50,7 +50,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     const attributes = ['Path=/', 'SameSite=Strict', ...(sessionHash ? [] : ['Max-Age=0'])];
     // request.protocol reads X-Forwarded-Proto only from a trusted proxy.
     if (options.secureCookies || request.protocol === 'https') attributes.push('Secure');
-    // Readable by the page on purpose: the UI echoes it in X-XSRF-TOKEN (SPEC.md section 7).
+    // Readable by the page on purpose: the UI echoes it in X-XSRF-TOKEN (docs/api.md#sign-in).
     reply.header('set-cookie', `${XSRF_COOKIE}=${value}; ${attributes.join('; ')}`);
   };
 

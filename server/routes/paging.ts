@@ -18,7 +18,7 @@ export interface PagingQuery {
 export const pageOf = (query: PagingQuery) => ({ page: query.page ?? 1, pageSize: query.pageSize });
 
 /**
- * With `page`, the answer is the page object as computed; without it, SPEC.md's bare list (the
+ * With `page`, the answer is the page object as computed; without it, the bare list of docs/api.md (the
  * first page) with the total in X-Total-Count. The bare list is at most MAX_PAGE_SIZE items,
  * so reading it back out of the cached text costs little.
  */

@@ -4,7 +4,7 @@ import type { TestResultRow, UploadDetailResponse } from '../../core/api/uploads
 import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 
 /**
- * The run details calls (issue 11): GET /api/uploads/{id} is bounded (first page, counts, the
+ * The run details calls: GET /api/uploads/{id} is bounded (first page, counts, the
  * charts' rows) and GET /api/uploads/{id}/results pages, searches, filters and sorts on the
  * server. Checked against a model of the report computed here.
  */
@@ -35,7 +35,7 @@ const specs: Spec[] = Array.from({ length: COUNT }, (_, i) => {
     status,
     duration: ((i * 7919) % 50_000) + 1,
     message: failing ? (i === 7 ? LATE_LINE : ansiError(i)) : null,
-    // Failed first, passed on retry: the status is the first attempt's (SPEC.md section 3).
+    // Failed first, passed on retry: the status is the first attempt's (docs/screens.md#status-rules).
     retries: i % 63 === 0 ? 1 : 0,
   };
 });

@@ -19,7 +19,7 @@ function onPostgres(name: string, body: () => void): void {
 }
 
 /**
- * PostgreSQL failing under the writer worker (issue 16): its errors cross the thread as
+ * PostgreSQL failing under the writer worker: its errors cross the thread as
  * JobFailure and must come out of the error handler as SQLite's do (503, nothing stored),
  * not as a 500; and the writer serves again once the database is back.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12, known gap: the writer worker parses a whole upload in memory, and JSON made to be
+ * The writer worker parses a whole upload in memory, and JSON made to be
  * costly to read takes far more than a real report (a 20 MB body of "{}," needs over 800 MB,
  * a real 25 MB report is stored within 80 MB). Before, such a body ran the worker out of
  * memory inside JSON.parse and V8 ended the whole server. Now its cost is read before parsing

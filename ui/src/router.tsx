@@ -3,9 +3,9 @@ import { AppLayout } from './layout/AppLayout.js';
 import { RequireAuth } from './layout/RequireAuth.js';
 
 /**
- * Hash routes of SPEC.md section 2. Each page is its own chunk so the sign-in page loads
+ * Hash routes (docs/screens.md#routes-and-the-header). Each page is its own chunk so the sign-in page loads
  * fast. No errorElement: React Router's default screen ('Unexpected Application Error!' with
- * the message and stack) is the one SPEC.md asks for, for errors; unknown addresses get a
+ * the message and stack) is the one docs/screens.md#routes-and-the-header names, for errors; unknown addresses get a
  * not-found page of their own.
  */
 export const router = createHashRouter([

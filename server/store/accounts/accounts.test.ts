@@ -12,7 +12,7 @@ const POLICY = { maxFailures: 5, lockMs: 15 * 60_000 };
 const T0 = Date.UTC(2026, 10, 20, 10);
 
 /**
- * Users, sessions, API tokens, sign-in failures and settings (issue 16): the same answers on
+ * Users, sessions, API tokens, sign-in failures and settings: the same answers on
  * both engines, and on PostgreSQL what two servers see when each has its own pool on one database.
  */
 describeEachEngine('accounts in the store', (engine) => {

@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
- * The ONE place where SQLite and PostgreSQL differ (issue 16). Migrations and queries are
+ * The ONE place where SQLite and PostgreSQL differ. Migrations and queries are
  * written once; where the two engines disagree they call what is here, and each difference
  * says why it exists. What is the same on both needs no helper and is listed at the end.
  */

@@ -53,7 +53,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         last_used_at ${d.int}
       )${d.strict};
 
-      -- One row per imported report: SPEC.md's "upload" and "test run".
+      -- One row per imported report: the UI's "upload" and "test run".
       CREATE TABLE runs (
         id ${d.id},
         status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'rejected')),
@@ -163,7 +163,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     version: 3,
     name: 'analytics rollups',
     sql: (d) => `
-      -- A run in which most tests failed is an outage, not flakiness (DESIGN.md section 7).
+      -- A run in which most tests failed is an outage, not flakiness (docs/screens.md#outages).
       ALTER TABLE runs ADD COLUMN outage ${d.int} NOT NULL DEFAULT 0;
 
       -- One row per test, browser and UTC day: what every analytics read sums over a window,
@@ -231,7 +231,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     name: 'lockout per account and address, token expiry',
     sql: (d) => `
       -- Failed sign-ins per account and client address: five lock that pair for a while, so an
-      -- anonymous caller can lock out only itself (issue 12 row 7).
+      -- anonymous caller can lock out only itself.
       CREATE TABLE login_failures (
         user_id ${d.int} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         address TEXT NOT NULL,
@@ -360,7 +360,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     name: 'rate limits and unknown sign-in names shared by servers',
     sql: (d) => `
       -- The sign-in and AI rate limits, counted in the database so that several servers on one
-      -- database (issue 16) share one count per address or user: a fixed window per key, its
+      -- database share one count per address or user: a fixed window per key, its
       -- hits, and when it ends (rate-limits.ts). Ended windows are deleted as the server goes.
       CREATE TABLE rate_limits (
         limit_key TEXT NOT NULL PRIMARY KEY,

@@ -6,7 +6,7 @@ import type { DatabaseSchema } from './schema.js';
 export type SqlParams = Readonly<Record<string, unknown>>;
 
 /**
- * SQL text run on either database through the store's Kysely (issue 16): the store's hand-written
+ * SQL text run on either database through the store's Kysely: the store's hand-written
  * queries (window scans, rollups, bulk writes) are written once, with `@name` parameters, and
  * run on SQLite and PostgreSQL alike. Where the two engines' SQL differs, the text takes its
  * piece from dialect.ts (sqlText). Kysely's query builder is for everything else.

@@ -27,7 +27,7 @@ export interface FlakyPageQuery {
   search: string | null;
   browser: string | null;
   severity: Severity | null;
-  /** SPEC.md section 9: critical flaky is a worst pass rate of 0.5 or less. */
+  /** docs/screens.md#critical: critical flaky is a worst pass rate of 0.5 or less. */
   critical: boolean;
   /** Keys (test id, ':' and browser) whose trend was asked for; null: no trend filter. */
   trendKeys: string[] | null;
@@ -91,7 +91,7 @@ const fillWindow = (dialect: DialectName, onlyBranch: boolean) => `INSERT INTO $
       ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
   FROM (${onlyBranch ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 
-// DESIGN.md section 7's flaky rule (as flakyTests in analytics/flaky.ts), the same pass rate
+// The flaky rule (docs/screens.md#flaky) (as flakyTests in analytics/flaky.ts), the same pass rate
 // and score formulas as core/analytics/formulas.ts, then one group per test identity. A trend
 // key is a test id and a browser (analytics/flaky-page.ts trendKeysOf).
 const groupsSql = (dialect: DialectName, source: string) => {

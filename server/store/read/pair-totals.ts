@@ -34,7 +34,7 @@ export function totalsSql(dialect: DialectName, ofIds = false): string {
   LEFT JOIN boundaries b ON b.test_id = totals.test_id AND b.browser = totals.browser`;
 }
 
-/** DESIGN.md section 7's flaky rule over the totals' columns. */
+/** The flaky rule (docs/screens.md#flaky) over the totals' columns. */
 export const FLAKY_PAIR = 'scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)';
 
 // Lists are sorted in JS with ties left in the rows' order: one order on both engines.

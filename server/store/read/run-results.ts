@@ -6,7 +6,7 @@ import type { AnyStore, SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
 
 /**
- * One page of a run's results for the run details table (SPEC.md section 2): searched over
+ * One page of a run's results for the run details table (docs/screens.md#run-details): searched over
  * title, file and error message, filtered by status and sorted here, so a run of 50,000 tests
  * sends 50 rows, not 21 MB.
  */
@@ -24,7 +24,7 @@ export const toResultRow = ({ title_path, ...row }: RawResultRow): TestResultRow
 const STATUS_WHERE: Record<RunResultStatus, string> = {
   all: '',
   passed: `AND r.status = 'passed'`,
-  // timedOut counts as failed (SPEC.md section 3).
+  // timedOut counts as failed (docs/screens.md#status-rules).
   failed: `AND r.status IN ('failed', 'timedOut')`,
   skipped: `AND r.status = 'skipped'`,
 };

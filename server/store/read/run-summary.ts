@@ -70,7 +70,7 @@ export async function runSummary(store: AnyStore, runId: number, resultsOf: numb
       failed: run?.failed_tests ?? 0,
       skipped: run?.skipped_tests ?? 0,
       flaky: run?.flaky_tests ?? 0,
-      // SPEC.md section 9: passed / total × 100.
+      // docs/screens.md#pass-rate: passed / total × 100.
       pass_rate: run && run.total_tests > 0 ? (run.passed_tests / run.total_tests) * 100 : 0,
       duration_ms: run?.duration_ms || duration,
     },

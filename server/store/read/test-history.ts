@@ -12,7 +12,7 @@ export interface HistoryEntry {
   projectName: string;
   /** 'failed' for a test.fail() test: a stored "failed" with no error is then a pass. */
   expectedStatus: string;
-  /** First attempt (SPEC.md section 3). */
+  /** First attempt (docs/screens.md#status-rules). */
   status: TestStatus;
   finalStatus: string;
   outcome: string;
@@ -25,7 +25,7 @@ export interface HistoryEntry {
   startedAt: number;
   gitCommit: string | null;
   gitBranch: string | null;
-  /** Most tests of the run failed: an outage, not this test (DESIGN.md section 7). */
+  /** Most tests of the run failed: an outage, not this test (docs/screens.md#outages). */
   outageRun: boolean;
   errorCategory: string | null;
   errorSummary: string | null;

@@ -1,4 +1,4 @@
-/** Every call of SPEC.md section 7, typed with the contract the server also compiles against. */
+/** Every call of docs/api.md, typed with the contract the server also compiles against. */
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
@@ -14,7 +14,7 @@ export const me = () => request<MeResponse>('/api/auth/me');
 export const logout = (sessionToken: string) =>
   request<unknown>('/api/auth/logout', { method: 'POST', body: {}, headers: { [SESSION_HEADER]: sessionToken } });
 
-/** SPEC.md section 7: the list comes under `uploads` or as a bare array. */
+/** docs/api.md#uploads-and-review: the list comes under `uploads` or as a bare array. */
 export async function pendingUploads(): Promise<PendingUpload[]> {
   const answer = await request<PendingUploadsResponse | PendingUpload[]>('/api/uploads/pending');
   return Array.isArray(answer) ? answer : (answer?.uploads ?? []);
@@ -48,7 +48,7 @@ export interface FlakyTestsQuery {
   pageSize: number;
   search?: string;
   browser?: string | null;
-  /** A severity (severe, moderate, minor) or a trend direction, as SPEC.md's severity query. */
+  /** A severity (severe, moderate, minor) or a trend direction, as the severity query of docs/screens.md#flaky-test-analysis. */
   severity?: string | null;
   sort?: FlakySortKey;
   order?: 'asc' | 'desc';

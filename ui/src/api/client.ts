@@ -33,7 +33,7 @@ export interface RequestOptions {
 }
 
 /**
- * The one client of SPEC.md section 7: JSON both ways, a bearer header when a token exists and
+ * The one client (docs/api.md#the-uis-client-rules): JSON both ways, a bearer header when a token exists and
  * none was set, the XSRF-TOKEN cookie echoed on same-origin calls, any 401 clears the session
  * and goes to #/login. No timeout: a large upload may take as long as it takes.
  */

@@ -13,7 +13,7 @@ export function LoadingState({ text }: { text: string }) {
   );
 }
 
-/** A failed load, with the exact text of SPEC.md's error catalogue and an optional action. */
+/** A failed load, with the exact text of docs/screens.md#error-messages and an optional action. */
 export function ErrorState({ text, action }: { text: string; action?: { label: string; onClick(): void } }) {
   return (
     <Alert color="red" variant="light" title={text} role="alert">

@@ -5,7 +5,7 @@ import { useSession } from '../session/SessionProvider.js';
 import { ThemeToggle } from '../theme/ThemeToggle.js';
 import classes from './AppHeader.module.css';
 
-/** SPEC.md section 2's six tabs, in this order, then Browser Analysis, which had no way in. */
+/** The six tabs (docs/screens.md#routes-and-the-header), in this order, then Browser Analysis, which had no way in. */
 const TABS = [
   { to: '/', label: 'Dashboard', end: true },
   { to: '/upload', label: 'Upload', end: false },

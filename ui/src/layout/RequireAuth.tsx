@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router-dom';
 import { LoadingState } from '../components/PageState.js';
 import { useSession } from '../session/SessionProvider.js';
 
-/** Where a visitor was going; the login page returns them there (SPEC.md section 2). */
+/** Where a visitor was going; the login page returns them there (docs/screens.md#routes-and-the-header). */
 export interface ReturnState {
   from?: string;
 }

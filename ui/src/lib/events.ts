@@ -1,4 +1,4 @@
-/** SPEC.md section 4: a successful upload or review broadcasts this so other screens reload. */
+/** docs/screens.md#session-theme-and-events: a successful upload or review broadcasts this so other screens reload. */
 export const TEST_DATA_UPDATED = 'testDataUpdated';
 
 export function broadcastTestDataUpdated(): void {

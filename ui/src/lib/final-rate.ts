@@ -1,7 +1,7 @@
 import { percent } from './format.js';
 
 /**
- * The first-attempt pass rate (SPEC.md section 3: the first result decides) and the final one
+ * The first-attempt pass rate (docs/screens.md#status-rules: the first result decides) and the final one
  * (after retries) side by side, with a word on why they differ: a test that fails its first
  * attempt and passes its retry every run has a first-attempt rate of 0 % and a final one of 100 %.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileName, flakyPassRateColor, formatDateTime, fractionPercent, isMultiBrowser, parseTimestamp, passRateColor, percent, truncate } from './format.js';
 
-describe('display rules of SPEC.md section 9', () => {
+describe('the display rules of docs/screens.md#display-rules', () => {
   it('shows rates with one decimal', () => {
     expect(percent(87.25)).toBe('87.3%');
     expect(percent(Number.NaN)).toBe('0.0%');

@@ -1,4 +1,4 @@
-/** Display rules of SPEC.md section 9 that are about the screen, not the data. */
+/** Display rules (docs/screens.md#display-rules) that are about the screen, not the data. */
 import { isCriticalFlaky } from '../../../core/analytics/formulas.js';
 export { formatDuration } from '../../../core/analytics/formulas.js';
 
@@ -43,7 +43,7 @@ export function fileName(path: string): string {
 }
 
 /**
- * Parses a server timestamp; one without a zone ('2026-11-20 10:00:00') is UTC (SPEC.md: the
+ * Parses a server timestamp; one without a zone ('2026-11-20 10:00:00') is UTC (docs/screens.md#display-rules: the
  * pending list treats zone-less timestamps as UTC). Null for missing or unparsable values.
  */
 export function parseTimestamp(value: string | null | undefined): Date | null {
@@ -66,7 +66,7 @@ export function formatDate(value: string | null | undefined, fallback = 'Unknown
   return date ? date.toLocaleDateString(undefined, { dateStyle: 'medium' }) : fallback;
 }
 
-/** SPEC.md section 3: a browser value containing ', ' is several browsers. */
+/** docs/screens.md#browser-detection: a browser value containing ', ' is several browsers. */
 export function isMultiBrowser(browser: string | null | undefined): boolean {
   return typeof browser === 'string' && browser.includes(', ');
 }

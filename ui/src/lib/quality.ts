@@ -10,7 +10,7 @@ export interface QualityFigures {
   level: QualityLevel;
 }
 
-/** The quality score of SPEC.md section 9 from one dashboard answer: the executive summary's and the report's. */
+/** The quality score (docs/screens.md#quality-score) from one dashboard answer: the executive summary's and the report's. */
 export function qualityFigures(data: DashboardResponse): QualityFigures {
   const summary = data.summary[0];
   const totalTests = summary?.total_tests ?? 0;

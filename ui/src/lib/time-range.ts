@@ -1,4 +1,4 @@
-/** The time ranges of SPEC.md section 2 (0 = all time), shared by the dashboard, the browser comparison and the report. */
+/** The time ranges of docs/screens.md#time-window (0 = all time), shared by the dashboard, the browser comparison and the report. */
 export const TIME_RANGES = [
   { value: '7', label: 'Last 7 days' },
   { value: '30', label: 'Last 30 days' },

@@ -4,7 +4,7 @@ import { TIME_RANGES } from './time-range.js';
 const DAY_MS = 86_400_000;
 
 /**
- * The narrowest time range (of SPEC.md's 7, 30, 90 days or all time) that holds the newest
+ * The narrowest time range (of docs/screens.md#time-window: 7, 30, 90 days or all time) that holds the newest
  * stored run: what an empty window offers to widen to. Days are UTC, as the server counts them.
  */
 export function widerWindow(stored: StoredRuns, now: Date): number {

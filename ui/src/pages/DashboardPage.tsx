@@ -15,7 +15,7 @@ import { PendingBanner } from './dashboard/PendingBanner.js';
 import { PendingReviewDialog } from './dashboard/PendingReviewDialog.js';
 import { canReview, markReviewReminderClosed, reviewReminderClosed } from './dashboard/review-reminder.js';
 
-/** SPEC.md section 2, Dashboard (/): the figures of one time range, the review banner and its dialog. */
+/** The dashboard, / (docs/screens.md#dashboard): the figures of one time range, the review banner and its dialog. */
 export function DashboardPage() {
   const [days, setDays] = useState(30);
   const [branch, setBranch] = useBranchParam();

@@ -23,7 +23,7 @@ import { groupKey, parseFilter, trendsOfPage, type FlakyFilter } from './flaky/f
 import { useQuarantine } from '../lib/quarantine.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
 
-/** SPEC.md section 9. */
+/** The deep link's highlight and dialog delay (docs/screens.md#flaky-test-analysis). */
 const HIGHLIGHT_MS = 3000;
 const DIALOG_DELAY_MS = 500;
 /** Rows per page, and how long typing pauses before the server is asked. */

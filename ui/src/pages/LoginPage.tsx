@@ -13,7 +13,7 @@ interface Failure {
   attemptsRemaining?: number;
 }
 
-/** SPEC.md section 8: the server's error field, else the fallback; never the transport's own text. */
+/** docs/screens.md#sign-in: the server's error field, else the fallback; never the transport's own text. */
 function describeFailure(error: unknown): Failure {
   if (!(error instanceof ApiError)) return { message: FALLBACK };
   const remaining = (error.body as { attemptsRemaining?: unknown } | null)?.attemptsRemaining;

@@ -15,7 +15,7 @@ import { SlowestTestsChart } from './upload-detail/SlowestTestsChart.js';
 import { TestResultsTable } from './upload-detail/TestResultsTable.js';
 import { useGoBack } from './upload-detail/use-go-back.js';
 
-/** /upload/{id}: one test run in detail (SPEC.md section 2). */
+/** /upload/{id}: one test run in detail (docs/screens.md#run-details). */
 export function UploadDetailPage() {
   const { id = '' } = useParams();
   const goBack = useGoBack();

@@ -10,7 +10,7 @@ import { UploadForm } from './upload/UploadForm.js';
 
 const UPLOADS_PER_PAGE = 50;
 
-/** /upload: upload reports, then the recent uploads with their review status (SPEC.md section 2). */
+/** /upload: upload reports, then the recent uploads with their review status (docs/screens.md#upload). */
 export function UploadPage() {
   const { refreshPendingCount } = useSession();
   const [status, setStatus] = useState<StatusFilter>('all');
@@ -25,7 +25,7 @@ export function UploadPage() {
   const reloadUploads = useEffectEvent(() => uploads.reload());
   useEffect(() => onTestDataUpdated(reloadUploads), []);
 
-  // SPEC.md section 4: after a change the pending count refreshes and other screens reload.
+  // docs/screens.md#upload: after a change the pending count refreshes and other screens reload.
   const dataChanged = () => {
     void refreshPendingCount();
     broadcastTestDataUpdated();

@@ -5,7 +5,7 @@ import { clearSession, onSessionCleared, readSession, writeSession, writeUser } 
 
 export interface Session {
   user: User | null;
-  /** True until the start-up check of a restored session has finished (SPEC.md section 4). */
+  /** True until the start-up check of a restored session has finished (docs/screens.md#session-theme-and-events). */
   loading: boolean;
   pendingCount: number;
   login(username: string, password: string): Promise<void>;

@@ -1,6 +1,6 @@
 import type { User } from '../../../core/api/auth.js';
 
-/** SPEC.md section 3: the browser storage keys of a session. */
+/** docs/screens.md#session-theme-and-events: the browser storage keys of a session. */
 export const AUTH_TOKEN_KEY = 'auth_token';
 export const SESSION_TOKEN_KEY = 'session_token';
 export const USER_DATA_KEY = 'user_data';

@@ -1,7 +1,7 @@
 import { useComputedColorScheme, useMantineColorScheme, type MantineColorSchemeManager } from '@mantine/core';
 import { useEffect } from 'react';
 
-/** SPEC.md section 4: the theme lives under `theme` as 'dark' or 'light'; nothing stored means "follow the system". */
+/** docs/screens.md#session-theme-and-events: the theme lives under `theme` as 'dark' or 'light'; nothing stored means "follow the system". */
 export const THEME_KEY = 'theme';
 
 export function themeStorageManager(): MantineColorSchemeManager {
@@ -37,7 +37,7 @@ export function useTheme(): { theme: 'dark' | 'light'; toggle(): void } {
   return { theme, toggle: () => setColorScheme(theme === 'dark' ? 'light' : 'dark') };
 }
 
-/** Mirrors the resolved theme into `data-theme` on the document root (SPEC.md section 4). */
+/** Mirrors the resolved theme into `data-theme` on the document root (docs/screens.md#session-theme-and-events). */
 export function useDataThemeAttribute(): void {
   const { theme } = useTheme();
   useEffect(() => {

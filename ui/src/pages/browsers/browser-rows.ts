@@ -5,7 +5,7 @@ export interface BrowserRow extends BrowserComparison {
   /** passed / total × 100 */
   passRate: number;
   health: BrowserHealth;
-  /** SPEC.md section 9: a browser with more failures than passes is an issue. */
+  /** docs/screens.md#browser-health: a browser with more failures than passes is an issue. */
   failingMoreThanPassing: boolean;
 }
 

@@ -7,7 +7,7 @@ import { MetricCard } from './MetricCard.js';
 import { QualityScoreCard } from './QualityScoreCard.js';
 import { RiskAssessment } from './RiskAssessment.js';
 
-/** SPEC.md section 2's Executive Summary: quality score, four metrics and the risks of the chosen window. */
+/** The Executive Summary (docs/screens.md#dashboard): quality score, four metrics and the risks of the chosen window. */
 export function ExecutiveSummaryPanel({ data, days }: { data: DashboardResponse; days: number }) {
   const summary = executiveSummary(data, days);
   const changes = periodChanges(data);

@@ -6,7 +6,7 @@ import { fractionPercent, percent } from '../../lib/format.js';
 import { flakySeverityHref } from './flaky-links.js';
 import { healthAlerts, type HealthAlert } from './health-alerts.js';
 
-/** 'QA Health Alerts' (rules in SPEC.md section 9); a calm line when nothing needs attention. */
+/** 'QA Health Alerts' (rules in docs/screens.md#health-alerts); a calm line when nothing needs attention. */
 export function HealthAlerts({ data }: { data: DashboardResponse }) {
   const alerts = healthAlerts(data);
   const fired = new Set(alerts.map((a) => a.kind));

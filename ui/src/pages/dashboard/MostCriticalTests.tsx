@@ -11,7 +11,7 @@ import sticky from '../../components/sticky-column.module.css';
 
 const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
 
-/** SPEC.md section 9: the first 5 flaky tests of the answer. */
+/** docs/screens.md#dashboard: the first 5 flaky tests of the answer. */
 const ROWS = 5;
 
 /** 'Most Critical Tests': each row opens that test on the flaky screen. */

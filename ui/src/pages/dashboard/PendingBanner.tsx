@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 
-/** SPEC.md section 2: shown only while uploads wait for review; opens the review dialog. */
+/** docs/screens.md#dashboard: shown only while uploads wait for review; opens the review dialog. */
 export function PendingBanner({ count, onReview }: { count: number; onReview(): void }) {
   return (
     <Paper

@@ -14,7 +14,7 @@ type Load = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; uploa
 const VERB: Record<Action, string> = { approve: 'keep', reject: 'delete' };
 
 /**
- * The Pending Uploads Review dialog of SPEC.md section 2. Mounted while open, so each opening
+ * The Pending Uploads Review dialog (docs/screens.md#pending-uploads-review). Mounted while open, so each opening
  * loads the list afresh. `onClose(reviewedAny)` tells the dashboard whether to reload; after the
  * last upload is reviewed it is called by itself (the completion callback).
  */

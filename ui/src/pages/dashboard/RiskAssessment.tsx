@@ -7,7 +7,7 @@ const STYLE: Record<Risk['level'], { color: string; mark: string }> = {
   healthy: { color: 'green', mark: '✓' },
 };
 
-/** The Risk Assessment list of the Executive Summary (rules in SPEC.md section 9). */
+/** The Risk Assessment list of the Executive Summary (rules in docs/screens.md#risk-assessment). */
 export function RiskAssessment({ risks }: { risks: Risk[] }) {
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid="risk-assessment">

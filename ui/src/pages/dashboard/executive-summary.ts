@@ -27,7 +27,7 @@ export interface ExecutiveSummary {
   risks: Risk[];
 }
 
-/** The Executive Summary figures of SPEC.md section 9 from one dashboard answer and its time window (0 = all time). */
+/** The Executive Summary figures (docs/screens.md#risk-assessment) from one dashboard answer and its time window (0 = all time). */
 export function executiveSummary(data: DashboardResponse, days: number): ExecutiveSummary {
   const summary = data.summary[0];
   const { totalTests: total, passRate, flakyCount, score, level } = qualityFigures(data);

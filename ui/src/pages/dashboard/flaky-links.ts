@@ -1,4 +1,4 @@
-/** Links into the Flaky Test Analysis screen (SPEC.md section 2: query severity, test, file, browser). */
+/** Links into the Flaky Test Analysis screen (docs/screens.md#flaky-test-analysis: query severity, test, file, browser). */
 import { DEFAULT_WINDOW_DAYS } from '../../../../core/analytics/formulas.js';
 
 // The flaky screen shows the same window and branch as the screen that links to it; the

@@ -7,7 +7,7 @@ export type HealthAlert =
   | { kind: 'browser-issues'; browsers: BrowserComparison[] }
   | { kind: 'low-pass-rate'; passRate: number };
 
-/** The QA Health Alerts rules of SPEC.md section 9, most urgent first. */
+/** The QA Health Alerts rules (docs/screens.md#health-alerts), most urgent first. */
 export function healthAlerts(data: DashboardResponse): HealthAlert[] {
   const alerts: HealthAlert[] = [];
   // Most critical: the lowest pass rate; among equals, the one that failed most often (the server's order).

@@ -1,6 +1,6 @@
 import type { PendingUpload } from '../../../../core/api/uploads.js';
 
-/** SPEC.md section 5: a case-insensitive substring match on file_path, browser, project and uploader. */
+/** docs/screens.md#pending-uploads-review: a case-insensitive substring match on file_path, browser, project and uploader. */
 export function filterPendingUploads(uploads: readonly PendingUpload[], query: string): PendingUpload[] {
   const needle = query.trim().toLowerCase();
   if (needle === '') return [...uploads];

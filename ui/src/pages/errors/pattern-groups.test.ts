@@ -14,7 +14,7 @@ const pattern = (category: string, frequency: number, browsers = 'chromium'): Er
 });
 
 describe('groupByCategory', () => {
-  it("groups in SPEC.md's category order, most frequent pattern first, unknown categories under other", () => {
+  it("groups in the documented category order (docs/screens.md#error-patterns), most frequent pattern first, unknown categories under other", () => {
     const groups = groupByCategory([pattern('Navigation Error', 3), pattern('Test Timeout', 1), pattern('Navigation Error', 9), pattern('Mystery', 2), pattern('other', 4)]);
     expect(groups.map((g) => [g.label, g.occurrences, g.patterns.map((p) => p.frequency)])).toEqual([
       ['Test Timeout', 1, [1]],

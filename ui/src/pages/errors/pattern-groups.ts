@@ -9,7 +9,7 @@ export interface CategoryGroup {
   occurrences: number;
 }
 
-/** The server stores SPEC.md's labels as the category; only 'other' needs a heading of its own. */
+/** The server stores the labels of docs/screens.md#error-patterns as the category; only 'other' needs a heading of its own. */
 export function categoryLabel(category: ErrorCategory): string {
   return category === 'other' ? 'Other' : category;
 }
@@ -22,7 +22,7 @@ export function splitList(list: string | null | undefined): string[] {
     .filter((item) => item !== '');
 }
 
-/** One group per category in SPEC.md's order; a category the UI does not know counts as other. */
+/** One group per category in the order of docs/screens.md#error-patterns; a category the UI does not know counts as other. */
 export function groupByCategory(patterns: readonly ErrorPattern[]): CategoryGroup[] {
   const known = new Set<string>(ERROR_CATEGORIES);
   const groups = new Map<ErrorCategory, ErrorPattern[]>();

@@ -15,7 +15,7 @@ interface Props {
   onAnalysis(result: AiAnalysisResult): void;
 }
 
-/** SPEC.md section 4: idle -> analyzing (disabled) -> done (regenerate available). */
+/** docs/screens.md#flaky-test-analysis: idle -> analyzing (disabled) -> done (regenerate available). */
 export function AiAnalysisTab({ title, entry, history, analysis, onAnalysis }: Props) {
   const [running, setRunning] = useState(false);
 

@@ -19,7 +19,7 @@ function Figure({ label, value, color }: { label: string; value: string | number
 }
 
 /**
- * The dialog's summary: Pass Rate, Total Runs, Failed Runs, Flaky Score (with SPEC.md's fallback),
+ * The dialog's summary: Pass Rate, Total Runs, Failed Runs, Flaky Score (with the fallback of docs/screens.md#flaky-test-analysis),
  * and the rate after retries beside the first attempts' with why they differ.
  */
 export function DetailSummary({ entry }: { entry: BrowserEntry }) {

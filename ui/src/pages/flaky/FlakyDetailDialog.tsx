@@ -23,7 +23,7 @@ export interface DialogSelection {
 export type DetailTab = 'history' | 'trends' | 'ai';
 
 /**
- * The detail dialog of one test on one browser (SPEC.md section 2). It opens on Test History;
+ * The detail dialog of one test on one browser (docs/screens.md#flaky-test-analysis). It opens on Test History;
  * closing it (Escape, backdrop, close button) resets it to that tab.
  */
 export function FlakyDetailDialog({ selection, opened, onClose, quarantineFor }: { selection: DialogSelection | null; opened: boolean; onClose(): void; quarantineFor?: QuarantineLookup }) {
@@ -66,7 +66,7 @@ function DetailContent({ selection, tab, onTab, quarantine }: { selection: Dialo
   // Older runs, page by page, after the cached first page.
   const [older, setOlder] = useState<TestResultDetail[]>([]);
   const [loadingOlder, setLoadingOlder] = useState(false);
-  // SPEC.md section 8: a daily stats failure clears the stats and shows the empty state.
+  // docs/screens.md#error-messages: a daily stats failure clears the stats and shows the empty state.
   const stats = useApi(() => dailyStats(group.test_file, group.test_title, entry.browser), [group.test_file, group.test_title, entry.browser]);
   const [analysis, setAnalysis] = useState<AiAnalysisResult | null>(null);
 
@@ -80,7 +80,7 @@ function DetailContent({ selection, tab, onTab, quarantine }: { selection: Dialo
       const next = await testDetails(group.test_title, entry.browser, group.test_file, Math.floor(history.length / first.pageSize) + 1, first.pageSize);
       setOlder((current) => [...current, ...next.items]);
     } catch (error) {
-      // SPEC.md section 8: detail load failures are only logged.
+      // docs/screens.md#error-messages: detail load failures are only logged.
       console.error(error);
     } finally {
       setLoadingOlder(false);
@@ -98,7 +98,7 @@ function DetailContent({ selection, tab, onTab, quarantine }: { selection: Dialo
           <Tabs.Tab value="ai">AI Analysis</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="history">
-          {/* A failed history load is only logged (SPEC.md section 8): it shows as no history. */}
+          {/* A failed history load is only logged (docs/screens.md#error-messages): it shows as no history. */}
           <TestHistoryTab
             history={details.error && !details.loading ? (history ?? []) : history}
             total={first?.total ?? 0}

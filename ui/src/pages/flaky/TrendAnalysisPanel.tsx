@@ -21,7 +21,7 @@ function Item({ label, value, detail, color }: { label: string; value: string; d
   );
 }
 
-/** SPEC.md section 9: slope in %/day, volatility, and the average of the last 7 days. */
+/** docs/screens.md#trend-analysis: slope in %/day, volatility, and the average of the last 7 days. */
 export function TrendAnalysisPanel({ passRatesPercent }: { passRatesPercent: readonly number[] }) {
   const analysis = trendAnalysis(passRatesPercent);
   const slope = `${analysis.slope > 0 ? '+' : ''}${oneDecimal(analysis.slope)}% per day`;

@@ -14,7 +14,7 @@ function signed(percentage: number): string {
 }
 
 /**
- * A trend with its 5-segment magnitude bar (SPEC.md section 4). With `onClick` it is a button
+ * A trend with its 5-segment magnitude bar (docs/screens.md#flaky-test-analysis). With `onClick` it is a button
  * that sets the trend filter; the click does not reach the row under it.
  */
 export function TrendBadge({ trend, onClick }: { trend: Trend | null; onClick?: (direction: TrendDirection) => void }) {

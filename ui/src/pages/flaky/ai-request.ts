@@ -1,4 +1,4 @@
-/** The body of POST /api/ai-analysis (SPEC.md section 7), built from what the dialog shows. */
+/** The body of POST /api/ai-analysis (docs/api.md#ai-analysis), built from what the dialog shows. */
 import { AI_REQUEST_LIMITS, type AiAnalysisRequest, type AiRecentResult } from '../../../../core/api/ai.js';
 import type { BrowserEntry, TestResultDetail } from '../../../../core/api/analytics.js';
 

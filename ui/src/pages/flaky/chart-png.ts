@@ -1,5 +1,5 @@
 /**
- * Export PNG without a capture library (DESIGN.md section 9): the chart's SVG is cloned with
+ * Export PNG without a capture library (docs/screens.md#flaky-test-analysis): the chart's SVG is cloned with
  * its computed styles inlined — Mantine charts colour through CSS variables, which an SVG
  * drawn as an image cannot see — then drawn on a canvas and encoded as PNG.
  */

@@ -19,5 +19,5 @@ export function statsInRange(stats: readonly DailyStat[], range: DayRange, today
   return sorted.filter((s) => s.date.slice(0, 10) >= cutoff);
 }
 
-/** SPEC.md section 9: the range slider is shown above 7 days. */
+/** docs/screens.md#flaky-test-analysis: the range slider is shown above 7 days. */
 export const SLIDER_MIN_DAYS = 8;

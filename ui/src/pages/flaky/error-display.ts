@@ -1,4 +1,4 @@
-/** Display rules of SPEC.md section 5 for a run in the flaky detail dialog's Test History. */
+/** Display rules (docs/screens.md#display-rules) for a run in the flaky detail dialog's Test History. */
 import { stripAnsi } from '../../../../core/ansi.js';
 import type { TestResultDetail } from '../../../../core/api/analytics.js';
 import { truncate } from '../../lib/format.js';
@@ -18,7 +18,7 @@ const ELEMENT_STATE = / to be (?:visible|hidden|attached|detached|enabled|editab
 const TEST_TIMEOUT = /\bTest timeout of (\d+)ms exceeded/i;
 
 /**
- * SPEC.md section 5: colour codes stripped; a locator timeout as "Element timeout: waiting for
+ * docs/screens.md#display-rules: colour codes stripped; a locator timeout as "Element timeout: waiting for
  * '{locator}' - {detail}"; a test timeout as 'Test timeout: exceeded {n}s limit'; anything
  * else cut to 200 characters plus '...'; nothing as 'No error details available'.
  */
@@ -39,7 +39,7 @@ export function formatErrorMessage(message: string | null | undefined): string {
   return truncate(clean, ERROR_TRUNCATION);
 }
 
-/** SPEC.md: a timedOut result is labelled TIMEOUT; the others by their status in capitals. */
+/** A timedOut result is labelled TIMEOUT; the others by their status in capitals. */
 export function statusLabel(status: string): string {
   return status === 'timedOut' ? 'TIMEOUT' : status.toUpperCase();
 }
@@ -103,7 +103,7 @@ export interface TestStep {
 
 export type ParsedSteps = { kind: 'steps'; steps: TestStep[] } | { kind: 'raw'; text: string } | { kind: 'none' };
 
-/** SPEC.md section 5: steps are JSON text; text that does not parse as a step list is shown raw. */
+/** docs/screens.md#display-rules: steps are JSON text; text that does not parse as a step list is shown raw. */
 export function parseTestSteps(text: string | null | undefined): ParsedSteps {
   if (text === null || text === undefined || text.trim() === '') return { kind: 'none' };
   let parsed: unknown;
@@ -135,7 +135,7 @@ function toSteps(list: unknown[]): TestStep[] | null {
   return steps;
 }
 
-/** SPEC.md: a skipped test with no failures gets a note that it was skipped rather than failed. */
+/** A skipped test with no failures gets a note that it was skipped rather than failed. */
 export function skippedWithoutFailures(history: readonly Pick<TestResultDetail, 'status'>[]): boolean {
   return history.some((r) => r.status === 'skipped') && !history.some((r) => r.status === 'failed' || r.status === 'timedOut');
 }

@@ -1,5 +1,5 @@
 /**
- * The Flaky Test Analysis filter of SPEC.md section 4: severity by worst pass rate, or a trend
+ * The Flaky Test Analysis filter (docs/screens.md#flaky-test-analysis): severity by worst pass rate, or a trend
  * direction. The server applies it (GET /api/flaky-tests?severity=…); the UI names and shows it.
  */
 import { worstTrend, type Severity, type TrendDirection } from '../../../../core/analytics/formulas.js';
@@ -70,7 +70,7 @@ export function groupTrend(group: FlakyTestGroup, index: TrendIndex): Trend | nu
   return { direction, percentage };
 }
 
-/** SPEC.md section 4: ceil(abs(percentage) / 10) segments of 5. */
+/** docs/screens.md#flaky-test-analysis: ceil(abs(percentage) / 10) segments of 5. */
 export function trendSegments(percentage: number): number {
   return Math.min(5, Math.ceil(Math.abs(percentage) / 10));
 }
@@ -80,7 +80,7 @@ export function isCriticalTrend(trend: Trend): boolean {
   return trend.direction === 'declining' && Math.abs(trend.percentage) > 15;
 }
 
-/** SPEC.md section 5: the dialog's flaky score, (1 - pass_rate) × total_runs when the entry has none. */
+/** docs/screens.md#flaky-test-analysis: the dialog's flaky score, (1 - pass_rate) × total_runs when the entry has none. */
 export function flakyScoreOf(entry: { flaky_score?: number | null; pass_rate: number; total_runs: number }): number {
   return typeof entry.flaky_score === 'number' && Number.isFinite(entry.flaky_score) ? entry.flaky_score : (1 - entry.pass_rate) * entry.total_runs;
 }

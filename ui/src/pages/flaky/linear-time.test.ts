@@ -1,5 +1,5 @@
 /**
- * Issue 12: the flaky dialog's and the error screens' readers of report text (error message
+ * Hostile text: the flaky dialog's and the error screens' readers of report text (error message
  * display, code context, export file names, comma lists) run in linear time on hostile text,
  * and show what the regexes they replaced showed.
  */

@@ -1,4 +1,4 @@
-/** SPEC.md section 7: test details are cached per test and browser for the life of the page (the first page of them). */
+/** docs/api.md#the-uis-client-rules: test details are cached per test and browser for the life of the page (the first page of them). */
 import type { Paged, TestResultDetail } from '../../../../core/api/analytics.js';
 import { testDetails } from '../../api/calls.js';
 

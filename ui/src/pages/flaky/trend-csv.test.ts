@@ -22,7 +22,7 @@ describe('csvCell', () => {
 });
 
 describe('trendsCsv', () => {
-  it('has exactly the header of SPEC.md and one row per day', () => {
+  it('has exactly the documented header (docs/screens.md#flaky-test-analysis) and one row per day', () => {
     const csv = trendsCsv([{ date: '2026-11-20', pass_rate: 0.3333333, total_runs: 3, passed_runs: 1, failed_runs: 2, avg_duration: 486.66 }]);
     expect(csv).toBe('Date,Pass Rate (%),Total Runs,Passed,Failed,Avg Duration (ms)\r\n2026-11-20,33.3,3,1,2,487\r\n');
   });

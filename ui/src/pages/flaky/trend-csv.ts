@@ -1,4 +1,4 @@
-/** The Trends tab's Export CSV (SPEC.md section 7, client-side). */
+/** The Trends tab's Export CSV (docs/screens.md#flaky-test-analysis, client-side). */
 import type { DailyStat } from '../../../../core/api/analytics.js';
 
 export const TREND_CSV_HEADER = ['Date', 'Pass Rate (%)', 'Total Runs', 'Passed', 'Failed', 'Avg Duration (ms)'] as const;

@@ -1,4 +1,4 @@
-/** File names of the Trends tab's exports: SPEC.md says title plus browser plus _trends.csv. */
+/** File names of the Trends tab's exports: title plus browser plus _trends.csv (docs/screens.md#flaky-test-analysis). */
 
 /** A title as a file-name part: no path separators, control or reserved characters, bounded. */
 export function safeFileNamePart(text: string, fallback = 'test'): string {

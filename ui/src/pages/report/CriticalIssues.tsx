@@ -6,7 +6,7 @@ import classes from './report.module.css';
 
 const SHOWN = 5;
 
-/** Critical flaky tests (pass rate 0.5 or less) and what they cost, per SPEC.md section 9's estimates. */
+/** Critical flaky tests (pass rate 0.5 or less) and what they cost, per the report estimates (docs/screens.md#report-estimates). */
 export function CriticalIssues({ figures }: { figures: ReportFigures }) {
   const count = figures.criticalCount;
   // The count is of tests; the rows are a test on a browser, so one test may fill several.

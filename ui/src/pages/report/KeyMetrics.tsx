@@ -5,7 +5,7 @@ import type { ReportFigures } from './report-figures.js';
 import type { PeriodChanges } from '../../lib/period-change.js';
 import { finalRateHint } from '../../lib/final-rate.js';
 
-/** SPEC.md section 2: the key figures with their 'vs last period' changes, computed as the dashboard's. */
+/** docs/screens.md#executive-report: the key figures with their 'vs last period' changes, computed as the dashboard's. */
 export function KeyMetrics({ figures, changes }: { figures: ReportFigures; changes: PeriodChanges }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} h="100%">

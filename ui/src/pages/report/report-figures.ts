@@ -2,7 +2,7 @@ import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/a
 import { passRatePercent, type QualityLevel } from '../../../../core/analytics/formulas.js';
 import { qualityFigures } from '../../lib/quality.js';
 
-/** SPEC.md section 9, report estimates. */
+/** Report estimates (docs/screens.md#report-estimates). */
 export const DEV_HOURS_PER_FLAKY_TEST_PER_WEEK = 0.5;
 export const COST_PER_CRITICAL_TEST_PER_WEEK = 800;
 /** The report flags a browser whose failure share is over this fraction. */

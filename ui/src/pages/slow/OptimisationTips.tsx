@@ -1,6 +1,6 @@
 import { Alert, List } from '@mantine/core';
 
-/** Shown when any test averages over 10 s (SPEC.md section 2): the usual ways to win time back. */
+/** Shown when any test averages over 10 s (docs/screens.md#slow-tests): the usual ways to win time back. */
 export function OptimisationTips() {
   return (
     <Alert color="blue" variant="light" title="Performance Optimization Tips" data-testid="optimisation-tips">

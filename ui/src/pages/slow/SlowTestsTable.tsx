@@ -5,7 +5,7 @@ import { fileName, formatDuration, truncate } from '../../lib/format.js';
 import { performanceBadge } from './slow-stats.js';
 import sticky from '../../components/sticky-column.module.css';
 
-/** SPEC.md section 9: the test name is cut to 50 characters; the full title is one hover away. */
+/** docs/screens.md#display-rules: the test name is cut to 50 characters; the full title is one hover away. */
 const TITLE_MAX = 50;
 
 export function SlowTestsTable({ tests }: { tests: readonly SlowTest[] }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { performanceBadge } from './slow-stats.js';
 
 describe('performanceBadge', () => {
-  it('colours each level of SPEC.md section 9', () => {
+  it('colours each performance level (docs/screens.md#performance-level)', () => {
     expect(performanceBadge(4999)).toEqual({ label: 'Fast', color: 'green' });
     expect(performanceBadge(5000)).toEqual({ label: 'Medium', color: 'yellow' });
     expect(performanceBadge(15000)).toEqual({ label: 'Slow', color: 'orange' });

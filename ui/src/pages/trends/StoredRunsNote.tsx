@@ -5,7 +5,7 @@ import { useApi } from '../../lib/use-api.js';
 import { emptyWindowText, widerWindow } from '../../lib/widen-window.js';
 
 /**
- * Trends always shows the last 30 days (SPEC.md section 9). When they are empty but older runs
+ * Trends always shows the last 30 days (docs/screens.md#time-window). When they are empty but older runs
  * are stored, say how many and when the newest ran, and lead to a report that covers them.
  */
 export function StoredRunsNote() {

@@ -15,7 +15,7 @@ function ChartCard({ title, children, testId }: { title: string; children: React
   );
 }
 
-/** The three charts of SPEC.md section 2, oldest day on the left. */
+/** The three charts of Trends (docs/screens.md#trends), oldest day on the left. */
 export function TrendCharts({ rows }: { rows: readonly TrendRow[] }) {
   const data = rows.map((r) => ({
     day: dayLabel(r.date, 'short'),

@@ -24,7 +24,7 @@ export function hasResults(rows: readonly TrendRow[]): boolean {
   return rows.some((r) => r.total_tests > 0);
 }
 
-/** The Daily Breakdown order of SPEC.md section 2: newest first. */
+/** The Daily Breakdown order (docs/screens.md#trends): newest first. */
 export function newestFirst(rows: readonly TrendRow[]): TrendRow[] {
   return [...rows].sort((a, b) => b.date.localeCompare(a.date));
 }

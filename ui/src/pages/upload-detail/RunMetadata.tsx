@@ -6,7 +6,7 @@ import { BuildLink } from '../../components/BuildLink.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
 import { ReviewStatusBadge } from '../upload/ReviewStatusBadge.js';
 
-/** SPEC.md section 2: execution time, file, browser, project, branch, commit (8 characters), total duration; and the review. */
+/** docs/screens.md#run-details: execution time, file, browser, project, branch, commit (8 characters), total duration; and the review. */
 export function RunMetadata({ detail }: { detail: UploadDetailResponse }) {
   const { upload, stats } = detail;
   return (

@@ -5,7 +5,7 @@ import type { TestResultRow } from '../../../../core/api/uploads.js';
 import { formatDuration, truncate } from '../../lib/format.js';
 import { durationColor } from './duration-color.js';
 
-/** SPEC.md section 2: a bar chart of the ten slowest tests of the run (the server picks them). */
+/** docs/screens.md#run-details: a bar chart of the ten slowest tests of the run (the server picks them). */
 export function SlowestTestsChart({ slowest, browserCount }: { slowest: readonly TestResultRow[]; browserCount: number }) {
   // On a phone the names give the bars room: a 280 px axis left them a sliver.
   const narrow = useMediaQuery('(max-width: 36em)') ?? false;

@@ -23,7 +23,7 @@ const SORTS = [
 
 
 /**
- * SPEC.md section 2: search over title, file and error; status filter; sort. The server does
+ * docs/screens.md#run-details: search over title, file and error; status filter; sort. The server does
  * all three and sends one page: a run of 50,000 tests costs the page what a run of 50 does.
  * The detail call's first page is shown until the reader asks for another.
  */

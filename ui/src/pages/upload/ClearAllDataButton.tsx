@@ -6,7 +6,7 @@ import { errorText } from '../../api/client.js';
 export const CLEAR_FIRST_CONFIRM = 'Are you sure you want to clear ALL test data? Every test run, test result and upload will be deleted.';
 export const CLEAR_SECOND_CONFIRM = 'This cannot be undone. Permanently delete ALL test data now?';
 
-/** SPEC.md section 5: Clear All Data needs two confirmations. */
+/** docs/screens.md#upload: Clear All Data needs two confirmations. */
 export function ClearAllDataButton({ onCleared }: { onCleared(): void }) {
   const [busy, setBusy] = useState(false);
   const clear = async () => {

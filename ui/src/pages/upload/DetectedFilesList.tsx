@@ -3,7 +3,7 @@ import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { isMultiBrowser } from '../../lib/format.js';
 import type { DetectedFile } from './use-report-upload.js';
 
-/** SPEC.md section 2: file name, browser, test count, passed/failed, and a way to take a file out. */
+/** docs/screens.md#upload: file name, browser, test count, passed/failed, and a way to take a file out. */
 export function DetectedFilesList({ files, onRemove, disabled }: { files: DetectedFile[]; onRemove(key: string): void; disabled?: boolean }) {
   if (files.length === 0) return null;
   return (

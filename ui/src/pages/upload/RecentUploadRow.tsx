@@ -81,7 +81,7 @@ export function RecentUploadRow({ upload, deleting, onOpen, onDelete }: { upload
   );
 }
 
-/** SPEC.md section 2: branch, the first 7 characters of the commit, the reviewer and review date. */
+/** docs/screens.md#upload: branch, the first 7 characters of the commit, the reviewer and review date. */
 function GitInfo({ upload }: { upload: RecentUpload }) {
   const reviewed = upload.status !== 'pending' && (upload.reviewed_by_username || upload.reviewed_at);
   return (

@@ -7,7 +7,7 @@ const STATUS = {
   rejected: { label: 'Rejected', color: 'red' },
 } as const;
 
-/** An upload's review status (SPEC.md section 4: approved and rejected are shown as badges). */
+/** An upload's review status (docs/screens.md#upload: approved and rejected are shown as badges). */
 export function ReviewStatusBadge({ status }: { status: ReviewStatus }) {
   const { label, color } = STATUS[status];
   return (

@@ -4,7 +4,7 @@ import { summariseOutcomes, type UploadOutcome } from './upload-outcome.js';
 
 const STATUS_LABEL = { pending: 'Pending review', approved: 'Approved', rejected: 'Rejected' } as const;
 
-/** Per-file success or error, then the summary and Clear (SPEC.md section 2). */
+/** Per-file success or error, then the summary and Clear (docs/screens.md#upload). */
 export function UploadResultsPanel({ outcomes, finished, onClear }: { outcomes: UploadOutcome[]; finished: boolean; onClear(): void }) {
   const summary = summariseOutcomes(outcomes);
   return (

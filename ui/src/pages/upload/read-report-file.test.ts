@@ -64,7 +64,7 @@ describe('analyseReportBytes', () => {
     expect(result).toMatchObject({ kind: 'report', browser: 'chromium, webkit', project: 'Multi-browser', tests: 4, passed: 2, failed: 1 });
   });
 
-  it("gives SPEC.md's per-file error for invalid JSON, with the reason and where", () => {
+  it("gives the documented per-file error (docs/screens.md#upload) for invalid JSON, with the reason and where", () => {
     const result = analyseReportBytes(bytes('{"config": {,}'), 'broken.json');
     expect(result.kind).toBe('invalid');
     expect(result.kind === 'invalid' && result.error).toMatch(/^Invalid JSON in broken\.json: .+ at line 1, column \d+$/);

@@ -1,5 +1,5 @@
 /**
- * Step 1 of SPEC.md section 4's upload flow: each picked file is read and parsed locally, with
+ * Step 1 of the upload flow (docs/screens.md#upload): each picked file is read and parsed locally, with
  * the same parser and browser detection the server uses, so the Detected Files list shows what
  * the import will store before anything is sent.
  */
@@ -8,7 +8,7 @@ import { normaliseReport } from '../../../../core/report/normalise.js';
 import { InvalidReportError, parseReportText } from '../../../../core/report/parse.js';
 import type { PwReport } from '../../../../core/report/playwright-types.js';
 
-/** SPEC.md section 5: a name ending in .json, or the JSON media type. */
+/** docs/screens.md#upload: a name ending in .json, or the JSON media type. */
 export function isJsonFile(file: { name: string; type: string }): boolean {
   return file.name.toLowerCase().endsWith('.json') || file.type === 'application/json';
 }
@@ -66,7 +66,7 @@ export function analyseReportBytes(bytes: Uint8Array, fileName: string): FileAna
   };
 }
 
-/** SPEC.md section 5: the test count uses stats.expected, else the counted tests. */
+/** docs/screens.md#upload: the test count uses stats.expected, else the counted tests. */
 export function testCount(report: Pick<PwReport, 'stats'>, counted: number): number {
   const expected = report.stats?.expected;
   return typeof expected === 'number' && expected > 0 ? expected : counted;
@@ -80,7 +80,7 @@ export function readFailure(fileName: string): string {
   return `Failed to read ${fileName}`;
 }
 
-/** Reads a picked file; an unreadable one (removed, no permission) becomes SPEC.md's per-file error. */
+/** Reads a picked file; an unreadable one (removed, no permission) becomes the per-file error of docs/screens.md#upload. */
 export async function analyseReportFile(file: File): Promise<FileAnalysis> {
   let bytes: Uint8Array;
   try {

@@ -1,6 +1,6 @@
 import type { ReviewStatus } from '../../../../core/api/uploads.js';
 
-/** Step 3 of SPEC.md section 4's upload flow: what happened to one file. */
+/** Step 3 of the upload flow (docs/screens.md#upload): what happened to one file. */
 export type UploadOutcome =
   | { key: string; fileName: string; ok: true; runId: number; testsProcessed: number; duplicate: boolean; status: ReviewStatus }
   | { key: string; fileName: string; ok: false; error: string };

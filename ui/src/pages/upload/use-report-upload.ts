@@ -34,7 +34,7 @@ export interface ReportUpload {
 }
 
 /**
- * SPEC.md section 4's upload flow: files are parsed locally as they are picked, then posted
+ * The upload flow (docs/screens.md#upload): files are parsed locally as they are picked, then posted
  * one after the other (a large report at a time keeps the server's memory flat), each result
  * recorded as success or error. `onUploaded` runs once when at least one file was stored.
  */

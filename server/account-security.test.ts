@@ -1,5 +1,5 @@
 /**
- * Issue 12 (security review), rows 6, 7, 9 and 10: one regression test per finding, against
+ * The security of accounts, sessions and the AI request: one regression test per finding, against
  * the real server (buildApp + inject on a real SQLite file, or `flakeboard serve` itself) and
  * the built binary, so that none of them comes back.
  */
@@ -47,7 +47,7 @@ const me = (a: TestApp, token: string) => a.app.inject({ method: 'GET', url: '/a
 /** A read that API tokens may make. */
 const withToken = (a: TestApp, token: string) => a.app.inject({ method: 'GET', url: '/api/uploads/pending', headers: { authorization: `Bearer ${token}` } });
 
-describe('row 7: an anonymous caller cannot lock an account', () => {
+describe('an anonymous caller cannot lock an account', () => {
   it('five wrong passwords lock the account for that address only: admin still signs in from elsewhere', async () => {
     const a = await app();
     const attacker = '203.0.113.66';
@@ -135,7 +135,7 @@ describe('row 7: an anonymous caller cannot lock an account', () => {
   });
 });
 
-describe('row 6: the trusted proxy decides the client address', () => {
+describe('the trusted proxy decides the client address', () => {
   it('flakeboard serve --trust-proxy 1: rotating X-Forwarded-For through the proxy does not escape the sign-in limit', async () => {
     const temp = makeTempDir('flakeboard-issue12-');
     cleanups.push(temp.cleanup);
@@ -183,7 +183,7 @@ describe('row 6: the trusted proxy decides the client address', () => {
   });
 });
 
-describe('row 9: sessions, tokens, cookies and caching', () => {
+describe('sessions, tokens, cookies and caching', () => {
   it('a session in constant use still ends 7 days after sign-in', async () => {
     let clock = Date.UTC(2026, 10, 1);
     const a = await app({ now: () => clock });
@@ -304,7 +304,7 @@ describe('row 9: sessions, tokens, cookies and caching', () => {
   });
 });
 
-describe('row 10: the AI request has exactly the fields of SPEC.md', () => {
+describe('the AI request has exactly the documented fields (docs/api.md#ai-analysis)', () => {
   const history: TestResultDetail[] = [
     {
       id: 1,
