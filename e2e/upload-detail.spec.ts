@@ -115,8 +115,11 @@ test.describe('upload details', () => {
     await expect(page.getByTestId('slowest-tests').locator('.recharts-yAxis-tick-labels')).toContainText(slowest.test_title.slice(0, 20));
     await expect(page.getByTestId('slowest-tests').locator('.recharts-bar-rectangle')).toHaveCount(10);
 
-    // Flaky Tests lists the tests with retries.
-    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(testResults.filter((r) => r.retry_count > 0).length);
+    // Flaky Tests lists the tests that passed on a retry; those that failed every retry are counted apart.
+    const retriedFailing = testResults.filter((r) => r.retry_count > 0 && r.outcome !== 'flaky').length;
+    expect(retriedFailing).toBeGreaterThan(0);
+    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(testResults.filter((r) => r.outcome === 'flaky').length);
+    await expect(page.getByTestId('failed-after-retries')).toContainText(`${retriedFailing} ${retriedFailing === 1 ? 'test' : 'tests'} failed every retry`);
     // Error Patterns: at most five, the most frequent first line first.
     const firstLines = new Map<string, number>();
     for (const r of testResults) {
