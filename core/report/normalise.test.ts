@@ -118,9 +118,10 @@ describe.runIf(have)('normaliseReport on public samples', () => {
     expect(run.shard).toBeNull();
   });
 
-  it('an unnamed project is "unknown" and git info comes from captureGitInfo metadata', () => {
+  it('an unnamed project is Playwright\'s default, chromium, never "unknown", and git info comes from captureGitInfo metadata', () => {
     const run = load('12-unnamed-project-gitinfo-1.60.json');
-    expect(run.tests.every((t) => t.browser === 'unknown')).toBe(true);
+    expect(run.tests.every((t) => t.browser === 'chromium' && t.projectName === 'chromium')).toBe(true);
+    expect(run.detected).toMatchObject({ browser: 'chromium', project: 'chromium' });
     expect(run.git.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(run.git.branch).toBeTruthy();
     const timedOut = run.tests.find((t) => t.status === 'timedOut')!;
