@@ -27,7 +27,13 @@ export function classifyTest(test: GateTest, history: readonly BaseResult[], qua
       class: 'quarantined',
       reason: `quarantined${entry.owner ? ` (owner ${entry.owner})` : ''}: ${entry.reason}${entry.expiresAt ? `; through ${quarantineLastDay(entry.expiresAt)}` : ''}`,
       evidence: counted.slice(0, EVIDENCE_LIMIT).map(evidence),
-      quarantine: { id: entry.id, reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt ? new Date(entry.expiresAt).toISOString() : null },
+      quarantine: {
+        id: entry.id,
+        reason: entry.reason,
+        owner: entry.owner,
+        expiresAt: entry.expiresAt ? new Date(entry.expiresAt).toISOString() : null,
+        through: entry.expiresAt ? quarantineLastDay(entry.expiresAt) : null,
+      },
     };
   }
   const failed = (r: BaseResult) => r.status === 'failed' && !r.passedOnRetry;

@@ -1,9 +1,10 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { QuarantineView } from '../../../core/api/quarantine.js';
+import { quarantineLastDay } from '../../../core/gate/expiry.js';
 
-/** Marks a quarantined test wherever it is listed; the tooltip says why and until when. */
+/** Marks a quarantined test wherever it is listed; the tooltip says why and through which UTC day. */
 export function QuarantineBadge({ entry }: { entry: QuarantineView }) {
-  const until = entry.expiresAt ? ` until ${new Date(entry.expiresAt - 86_400_000).toISOString().slice(0, 10)}` : '';
+  const until = entry.expiresAt ? ` through ${quarantineLastDay(entry.expiresAt)}` : '';
   return (
     <Tooltip label={`${entry.reason}${entry.owner ? ` (owner ${entry.owner})` : ''}${until}`} multiline maw={360}>
       <Badge color="grape" variant="light" size="sm" mt={4} data-testid="quarantine-badge">

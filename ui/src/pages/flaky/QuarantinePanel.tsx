@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import { quarantineLastDay } from '../../../../core/gate/expiry.js';
 import { addQuarantine, removeQuarantine } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
 import { broadcastQuarantineChanged } from '../../lib/quarantine.js';
@@ -11,9 +12,6 @@ const EXPIRY_CHOICES = [
   { value: '30d', label: '30 days' },
   { value: '90d', label: '90 days' },
 ];
-
-/** The last day an entry applies (it ends as the next UTC day starts). */
-const lastDay = (expiresAt: number) => new Date(expiresAt - 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Quarantine of this test on this browser: what is in force, or a short form to add it. The
@@ -50,7 +48,7 @@ export function QuarantinePanel({ title, file, browser, entry }: { title: string
           </Text>
           <Text size="xs" c="dimmed">
             {entry.owner ? `Owner ${entry.owner} · ` : ''}
-            {entry.expiresAt ? `until ${lastDay(entry.expiresAt)}` : 'no end date'}
+            {entry.expiresAt ? `through ${quarantineLastDay(entry.expiresAt)}` : 'no end date'}
             {entry.createdBy ? ` · added by ${entry.createdBy}` : ''} · the CI gate lets its failures through
           </Text>
           {error && <Text size="sm" c="red">{error}</Text>}
