@@ -30,7 +30,7 @@ export function RunFlakyTests({ tests, total, failedAfterRetries = 0 }: { tests:
         <ScrollArea.Autosize mah={320} type="auto" offsetScrollbars>
           <Stack gap="xs">
             {tests.map((test) => (
-              <Group key={test.id} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+              <Group key={test.id} justify="space-between" gap="xs" align="flex-start">
                 <Stack gap={0} style={{ minWidth: 0 }}>
                   <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
                     {test.test_title}
