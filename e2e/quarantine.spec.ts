@@ -25,6 +25,7 @@ test.describe('quarantine from the flaky screen', () => {
     // 30 days from today: it applies through the 29th UTC day after today, the date `check` and `quarantine list` print.
     const through = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 29 * 86_400_000).toISOString().slice(0, 10);
     expect(quarantineLastDay(listed.entries[0]!.expiresAt!)).toBe(through);
+    expect(listed.entries[0]!.through).toBe(through);
     await expect(dialog.getByTestId('quarantine-status')).toContainText(`through ${through}`);
     await page.keyboard.press('Escape');
     const row = page.getByTestId('flaky-group').nth(0);

@@ -2,7 +2,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
 import { coversTest } from '../../core/gate/classify.js';
 import type { QuarantineView } from '../../core/api/quarantine.js';
-import { quarantineLastDay } from '../../core/gate/expiry.js';
 import type { HistorySource } from '../source.js';
 import { answer, percent, quoted, REPORT_TEXT_NOTE } from './format.js';
 
@@ -103,7 +102,7 @@ export function registerListFlakyTests(server: McpServer, source: HistorySource,
               passedOnRetry: b.passed_on_retry,
               trend: b.trend_direction ?? null,
               quarantine: entry
-                ? { reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString(), through: entry.expiresAt === null ? null : quarantineLastDay(entry.expiresAt) }
+                ? { reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString(), through: entry.through }
                 : null,
             };
           }),

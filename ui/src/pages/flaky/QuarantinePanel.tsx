@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
-import { quarantineLastDay } from '../../../../core/gate/expiry.js';
 import { addQuarantine, removeQuarantine } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
 import { broadcastQuarantineChanged } from '../../lib/quarantine.js';
@@ -48,7 +47,7 @@ export function QuarantinePanel({ title, file, browser, entry }: { title: string
           </Text>
           <Text size="xs" c="dimmed">
             {entry.owner ? `Owner ${entry.owner} · ` : ''}
-            {entry.expiresAt ? `through ${quarantineLastDay(entry.expiresAt)}` : 'no end date'}
+            {entry.through ? `through ${entry.through}` : 'no end date'}
             {entry.createdBy ? ` · added by ${entry.createdBy}` : ''} · the CI gate lets its failures through
           </Text>
           {error && <Text size="sm" c="red">{error}</Text>}
