@@ -384,15 +384,15 @@ test.describe('dashboard', () => {
       await expect(critical.getByTestId('broken-tests')).toContainText('charges the card');
       await expect(critical.getByTestId('broken-count')).toHaveText('1 broken');
       await expect(page.getByTestId('executive-summary')).not.toContainText('All Systems Healthy');
-      await page.screenshot({ path: '/tmp/newuser-dashboard-broken-1440.png', fullPage: true });
+      await shootBothThemes(page, 'dashboard-broken');
       await page.setViewportSize(PHONE);
       await expect(critical.getByTestId('broken-tests')).toBeVisible();
-      await page.screenshot({ path: '/tmp/newuser-dashboard-broken-390.png', fullPage: true });
+      await shootPhone(page, 'dashboard-broken');
 
       await page.goto(`${server.url}#/report?days=30`);
       await expect(page.getByTestId('report-broken')).toContainText('1 test fails every run');
       await expect(page.getByTestId('report-broken')).toContainText('charges the card');
-      await page.screenshot({ path: '/tmp/newuser-report-broken-390.png', fullPage: true });
+      await shootPhone(page, 'report-broken');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -221,9 +221,9 @@ test.describe('upload details', () => {
     await expect(card.getByTestId('failed-after-retries')).toHaveText('1 test failed every retry: not flaky, listed as Failed in the Test Results table.');
     await expect(testRows(page).filter({ hasText: 'declines the card' })).toContainText('Retried 2 time(s)');
     await expect(page.getByTestId('error-pattern')).toHaveText(['Error: expect(locator).toBeVisible() failed2']);
-    await card.screenshot({ path: '/tmp/newuser-run-flaky-1440.png' });
+    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-1440.png' });
     await page.setViewportSize({ width: 390, height: 844 });
-    await card.screenshot({ path: '/tmp/newuser-run-flaky-390.png' });
+    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-390.png' });
   });
 
   test('a run of thousands of tests stays responsive: one page of rows in the page, search over all', async ({ page, flakeboard }, testInfo) => {
