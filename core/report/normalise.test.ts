@@ -20,6 +20,17 @@ function report(tests: PwTest[], extra: Partial<PwReport> = {}): PwReport {
 const attempt = (status: PwResult['status'], retry = 0, extra: Partial<PwResult> = {}): PwResult => ({ status, retry, duration: 100, ...extra });
 const test = (results: PwResult[], extra: Partial<PwTest> = {}): PwTest => ({ projectName: 'chromium', expectedStatus: 'passed', results, ...extra });
 
+describe('normaliseReport: a config without projects', () => {
+  it('names the nameless default project chromium, as Playwright runs it, in the tests and the run', () => {
+    const run = normaliseReport(report([test([attempt('failed')], { projectName: '' })], { config: { projects: [{ name: '' }], version: '1.50.0' } }));
+    expect(run.tests[0]).toMatchObject({ projectName: 'chromium', browser: 'chromium' });
+    expect(run.detected).toEqual({ browser: 'chromium', browsers: ['chromium'], project: 'chromium' });
+    // Merged reports before 1.59 list no projects at all: the same.
+    const merged = normaliseReport(report([test([attempt('passed')], { projectName: '' })], { config: { projects: [], version: '1.50.0' } }));
+    expect([merged.tests[0]!.browser, merged.detected.browser]).toEqual(['chromium', 'chromium']);
+  });
+});
+
 describe('normaliseReport: status rules', () => {
   it('the first attempt decides; a pass on retry is flaky', () => {
     const run = normaliseReport(report([test([attempt('failed'), attempt('passed', 1)])]));
