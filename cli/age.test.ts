@@ -4,15 +4,17 @@ import { parseCutoff } from './age.js';
 const NOW = Date.UTC(2026, 4, 31, 12, 30); // 2026-05-31 12:30 UTC
 
 describe('parseCutoff', () => {
-  it('counts days and weeks back from now', () => {
-    expect(parseCutoff('90d', NOW)).toBe(NOW - 90 * 86_400_000);
-    expect(parseCutoff('12w', NOW)).toBe(NOW - 84 * 86_400_000);
+  it('counts days and weeks back from today, to the start of a UTC day (that day is kept)', () => {
+    const today = Date.UTC(2026, 4, 31);
+    expect(parseCutoff('90d', NOW)).toBe(today - 90 * 86_400_000);
+    expect(new Date(parseCutoff('90d', NOW)).toISOString()).toBe('2026-03-02T00:00:00.000Z');
+    expect(parseCutoff('12w', NOW)).toBe(today - 84 * 86_400_000);
   });
 
   it('counts calendar months and years, clamping to the last day of a shorter month', () => {
-    expect(new Date(parseCutoff('3m', NOW)).toISOString()).toBe('2026-02-28T12:30:00.000Z');
-    expect(new Date(parseCutoff('6m', NOW)).toISOString()).toBe('2025-11-30T12:30:00.000Z');
-    expect(new Date(parseCutoff('1y', NOW)).toISOString()).toBe('2025-05-31T12:30:00.000Z');
+    expect(new Date(parseCutoff('3m', NOW)).toISOString()).toBe('2026-02-28T00:00:00.000Z');
+    expect(new Date(parseCutoff('6m', NOW)).toISOString()).toBe('2025-11-30T00:00:00.000Z');
+    expect(new Date(parseCutoff('1y', NOW)).toISOString()).toBe('2025-05-31T00:00:00.000Z');
   });
 
   it('takes a date as midnight UTC', () => {

@@ -1,6 +1,7 @@
 /**
- * `--older-than`: an age (90d, 12w, 6m, 1y) counted back from now in UTC, or a date
- * (YYYY-MM-DD, midnight UTC). Returns the moment before which runs count as old.
+ * `--older-than`: an age (90d, 12w, 6m, 1y) counted back from today in UTC, or a date
+ * (YYYY-MM-DD). Returns the start (midnight UTC) of the day before which runs count as old: that
+ * day itself is kept, so "runs started before 2026-03-02" means exactly what it says.
  */
 export function parseCutoff(text: string, now = Date.now()): number {
   const value = text.trim();
@@ -9,11 +10,12 @@ export function parseCutoff(text: string, now = Date.now()): number {
     const n = Number(age[1]);
     if (n < 1) throw new Error(`--older-than must be at least 1${age[2]}, not ${JSON.stringify(text)}`);
     const unit = age[2]!;
-    if (unit === 'd' || unit === 'w') return now - n * (unit === 'w' ? 7 : 1) * 86_400_000;
-    const at = new Date(now);
+    const startOfToday = Math.floor(now / 86_400_000) * 86_400_000;
+    if (unit === 'd' || unit === 'w') return startOfToday - n * (unit === 'w' ? 7 : 1) * 86_400_000;
+    const at = new Date(startOfToday);
     // Calendar months in UTC; a day that the earlier month lacks clamps to its last day.
     const months = unit === 'y' ? n * 12 : n;
-    const target = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - months, 1, at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds()));
+    const target = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - months, 1));
     const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
     target.setUTCDate(Math.min(at.getUTCDate(), lastDay));
     return target.getTime();

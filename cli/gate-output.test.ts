@@ -32,3 +32,12 @@ describe('the gate’s output of report text', () => {
     expect(markdown).not.toMatch(/[\r\u001b\u2028]/);
   });
 });
+
+describe('the gate’s project names', () => {
+  it('never prints an empty project: a nameless one shows its browser in the line and the table', () => {
+    const nameless: GateAnswer = { ...answer, failures: [{ ...answer.failures[0]!, title: 'pays', project: '', browser: 'chromium' }] };
+    expect(gateText(nameless)).toContain('checkout.spec.ts › pays [chromium]:');
+    expect(gateText(nameless)).not.toContain('[]');
+    expect(gateMarkdown(nameless, null)).toMatch(/\| chromium \| a new failure \|/);
+  });
+});

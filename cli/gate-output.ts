@@ -9,7 +9,9 @@ const ORDER: GateClass[] = ['new', 'broken-on-base', 'flaky', 'quarantined'];
 const inert = inertLine;
 
 const byClass = (answer: GateAnswer) => [...answer.failures].sort((a, b) => ORDER.indexOf(a.class) - ORDER.indexOf(b.class));
-const name = (f: GateFailure) => inert(`${f.file} › ${f.title} [${f.project}]`);
+/** The project a failure ran in: its name, else its browser; never an empty one. */
+const projectOf = (f: GateFailure) => f.project || f.browser;
+const name = (f: GateFailure) => inert(`${f.file} › ${f.title}${projectOf(f) ? ` [${projectOf(f)}]` : ''}`);
 
 /** The gate's answer for a CI log: one line per failing test, then the verdict and why. */
 export function gateText(answer: GateAnswer): string {
@@ -29,7 +31,7 @@ export function gateMarkdown(answer: GateAnswer, dashboard: string | null): stri
     for (const f of byClass(answer)) {
       const test = `${cell(f.title)}<br><sub>${cell(f.file)}</sub>`;
       const linked = dashboard ? `[${test}](${flakyLink(dashboard, f)})` : test;
-      out.push(`| ${MARK[f.class]} ${f.class} | ${linked} | ${cell(f.project)} | ${cell(f.reason)}${evidenceNote(f)} |`);
+      out.push(`| ${MARK[f.class]} ${f.class} | ${linked} | ${cell(projectOf(f))} | ${cell(f.reason)}${evidenceNote(f)} |`);
     }
     out.push('');
   }

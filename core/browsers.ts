@@ -12,9 +12,19 @@ export function normaliseBrowserName(name: string | undefined | null): string {
   return lower;
 }
 
+/**
+ * What a config without projects runs: Playwright's default project has no name and runs
+ * chromium unless the config says otherwise, which its JSON report does not carry. Its tests are
+ * stored, listed and checked under this name rather than "unknown" or an empty one.
+ */
+export const DEFAULT_PROJECT = 'chromium';
+
+/** A test's project name as shown and stored: a nameless (default) project is DEFAULT_PROJECT. */
+export const projectNameOf = (name: string | undefined | null): string => name || DEFAULT_PROJECT;
+
 /** The browser key of one project: its browser name when a report carries one, else its name. */
 export function projectBrowser(project: Pick<PwProject, 'name' | 'use'>): string {
-  return normaliseBrowserName(project.use?.browserName || project.name);
+  return normaliseBrowserName(project.use?.browserName || projectNameOf(project.name));
 }
 
 /** For icons and colours only: "Mobile Chrome" is drawn as chromium, but stays its own key. */
@@ -54,5 +64,5 @@ export function detectBrowsers(report: Pick<PwReport, 'config'>, projectNamesWit
   if (projects.length === 0) return { browser: 'unknown', browsers: [], project: null };
   const browsers = [...new Set(projects.map(projectBrowser))];
   if (browsers.length > 1) return { browser: browsers.join(', '), browsers, project: 'Multi-browser' };
-  return { browser: browsers[0]!, browsers, project: projects[0]!.name || null };
+  return { browser: browsers[0]!, browsers, project: projectNameOf(projects[0]!.name) };
 }

@@ -7,6 +7,7 @@ import { finalRateHint } from '../ui/src/lib/final-rate.js';
 import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
 import { oldReport } from './support/old-report.js';
+import { writeGateReport, type Outcome } from '../fixtures/testing/gate-reports.js';
 import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -351,11 +352,49 @@ test.describe('dashboard', () => {
     await expect(alerts.getByTestId('alert-low-pass-rate').getByRole('link')).toHaveAttribute('href', '#/trends');
 
     // And made healthy: nothing to alert about.
-    const healthy: DashboardResponse = { ...data, flakyTests: data.flakyTests.filter((t) => t.pass_rate > 0.5), criticalFlakyCount: 0, criticalFlakyTests: [] };
+    const healthy: DashboardResponse = { ...data, flakyTests: data.flakyTests.filter((t) => t.pass_rate > 0.5), criticalFlakyCount: 0, criticalFlakyTests: [], brokenCount: 0, brokenTests: [] };
     await page.unroute('**/api/dashboard?*');
     await page.route('**/api/dashboard?*', (route) => route.fulfill({ json: healthy }));
     await page.getByLabel('Time Range').selectOption('90');
     await expect(alerts).toContainText('No health alerts');
     await expect(alerts.getByTestId(/^alert-/)).toHaveCount(0);
+  });
+
+  test('a test that failed every run is counted and named on the dashboard and the report, and no check says otherwise', async ({ page, flakeboard }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-broken-'));
+    try {
+      // Five runs over five days: one test fails all five, one passes, one flips each run.
+      const paths = [0, 1, 2, 3, 4].map((i) => {
+        const outcomes: Record<string, Outcome> = { 'charges the card': 'failed', 'shows the basket': 'passed', 'applies a coupon': i % 2 === 0 ? 'failed' : 'passed' };
+        return writeGateReport(dir, `run-${i}.json`, outcomes, new Date(Date.now() - (4 - i) * 86_400_000 - 3_600_000).toISOString());
+      });
+      const server = await flakeboard.start({ template: 'empty', imports: [{ paths, approve: true }] });
+      await signIn(page, server);
+      const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+      expect(data.brokenCount).toBe(1);
+      expect(data.brokenTests.map((t) => [t.test_title, t.browser, t.failed_runs])).toEqual([['charges the card', 'chromium', 5]]);
+
+      const alerts = page.getByTestId('health-alerts');
+      await expect(alerts.getByTestId('alert-broken')).toContainText('Broken Test');
+      await expect(alerts.getByTestId('alert-broken')).toContainText('charges the card (chromium): failed all 5 runs');
+      // It fails more than half of its runs: no check may say that none does.
+      await expect(alerts).not.toContainText('No test fails half of its runs or more');
+      await expect(alerts).not.toContainText('No test fails every run');
+      const critical = page.getByTestId('most-critical');
+      await expect(critical.getByTestId('broken-tests')).toContainText('charges the card');
+      await expect(critical.getByTestId('broken-count')).toHaveText('1 broken');
+      await expect(page.getByTestId('executive-summary')).not.toContainText('All Systems Healthy');
+      await shootBothThemes(page, 'dashboard-broken');
+      await page.setViewportSize(PHONE);
+      await expect(critical.getByTestId('broken-tests')).toBeVisible();
+      await shootPhone(page, 'dashboard-broken');
+
+      await page.goto(`${server.url}#/report?days=30`);
+      await expect(page.getByTestId('report-broken')).toContainText('1 test fails every run');
+      await expect(page.getByTestId('report-broken')).toContainText('charges the card');
+      await shootPhone(page, 'report-broken');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { MEMBER } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { api, openDialog, openFlaky } from './support/flaky.js';
 import type { QuarantineListResponse } from '../core/api/quarantine.js';
+import { quarantineLastDay } from '../core/gate/expiry.js';
 
 test.describe('quarantine from the flaky screen', () => {
   test('a reviewer quarantines a test from its dialog: a badge on its row, the entry in the API; then lifts it', async ({ page, flakeboard }) => {
@@ -21,6 +22,11 @@ test.describe('quarantine from the flaky screen', () => {
 
     const listed = await api<QuarantineListResponse>(page, '/api/quarantine');
     expect(listed.entries).toMatchObject([{ title: group.test_title, file: group.test_file, project: browser, owner: 'rita', expired: false }]);
+    // 30 days from today: it applies through the 29th UTC day after today, the date `check` and `quarantine list` print.
+    const through = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000 + 29 * 86_400_000).toISOString().slice(0, 10);
+    expect(quarantineLastDay(listed.entries[0]!.expiresAt!)).toBe(through);
+    expect(listed.entries[0]!.through).toBe(through);
+    await expect(dialog.getByTestId('quarantine-status')).toContainText(`through ${through}`);
     await page.keyboard.press('Escape');
     const row = page.getByTestId('flaky-group').nth(0);
     await expect(row.getByTestId('quarantine-badge')).toHaveText('Quarantined');

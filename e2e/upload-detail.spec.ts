@@ -69,11 +69,17 @@ function craftedReport(path: string): string {
             result('passed', 900),
           ]),
           spec('slowish search', 3, [result('passed', 12_000)]),
+          // Retried and failed every retry: a failure, not flaky.
+          spec('declines the card', 4, [
+            result('failed', 800, 'Error: expect(locator).toBeVisible() failed'),
+            result('failed', 800, 'Error: expect(locator).toBeVisible() failed'),
+            result('failed', 800, 'Error: expect(locator).toBeVisible() failed'),
+          ]),
         ],
       },
     ],
     errors: [],
-    stats: { startTime: '2026-11-01T10:00:00.000Z', duration: 50_000, expected: 2, unexpected: 0, flaky: 1, skipped: 0 },
+    stats: { startTime: '2026-11-01T10:00:00.000Z', duration: 50_000, expected: 2, unexpected: 1, flaky: 1, skipped: 0 },
   };
   writeFileSync(path, JSON.stringify(report));
   return path;
@@ -115,8 +121,11 @@ test.describe('upload details', () => {
     await expect(page.getByTestId('slowest-tests').locator('.recharts-yAxis-tick-labels')).toContainText(slowest.test_title.slice(0, 20));
     await expect(page.getByTestId('slowest-tests').locator('.recharts-bar-rectangle')).toHaveCount(10);
 
-    // Flaky Tests lists the tests with retries.
-    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(testResults.filter((r) => r.retry_count > 0).length);
+    // Flaky Tests lists the tests that passed on a retry; those that failed every retry are counted apart.
+    const retriedFailing = testResults.filter((r) => r.retry_count > 0 && r.outcome !== 'flaky').length;
+    expect(retriedFailing).toBeGreaterThan(0);
+    await expect(page.getByTestId('run-flaky-tests').getByText(/^.+ · Retried \d+ time\(s\)$/)).toHaveCount(testResults.filter((r) => r.outcome === 'flaky').length);
+    await expect(page.getByTestId('failed-after-retries')).toContainText(`${retriedFailing} ${retriedFailing === 1 ? 'test' : 'tests'} failed every retry`);
     // Error Patterns: at most five, the most frequent first line first.
     const firstLines = new Map<string, number>();
     for (const r of testResults) {
@@ -205,8 +214,16 @@ test.describe('upload details', () => {
     await expect(flaky.locator('td').nth(4)).toHaveText('Error: expect(locator).toBeVisible() failed');
     await expect(testRows(page).filter({ hasText: 'slowish search' }).getByTestId('test-duration')).toHaveAttribute('data-level', 'orange');
     await expect(testRows(page).filter({ hasText: 'renders as text' }).getByTestId('test-duration')).toHaveAttribute('data-level', 'ok');
-    await expect(page.getByTestId('run-flaky-tests')).toContainText('flaky checkout');
-    await expect(page.getByTestId('error-pattern')).toHaveText(['Error: expect(locator).toBeVisible() failed1']);
+    const card = page.getByTestId('run-flaky-tests');
+    await expect(card).toContainText('flaky checkout');
+    // Retried, but no retry passed: not flaky, counted apart and listed as Failed in the table.
+    await expect(card).not.toContainText('declines the card');
+    await expect(card.getByTestId('failed-after-retries')).toHaveText('1 test failed every retry: not flaky, listed as Failed in the Test Results table.');
+    await expect(testRows(page).filter({ hasText: 'declines the card' })).toContainText('Retried 2 time(s)');
+    await expect(page.getByTestId('error-pattern')).toHaveText(['Error: expect(locator).toBeVisible() failed2']);
+    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-1440.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-390.png' });
   });
 
   test('a run of thousands of tests stays responsive: one page of rows in the page, search over all', async ({ page, flakeboard }, testInfo) => {

@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../server/store/engine/migrations.js';
 import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import { openStore, schemaVersion } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
+import { quarantineView } from '../core/api/quarantine.js';
 import { listQuarantine } from '../server/store/read/quarantine.js';
 import { findUpload, recentUploadCount, recentUploads } from '../server/store/write/uploads.js';
 import type { HistorySource } from './source.js';
@@ -37,7 +38,7 @@ export async function openLocalSource(target: string, options: { now?: () => num
     },
     async quarantine() {
       const t = now();
-      return (await listQuarantine(store)).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+      return (await listQuarantine(store)).map((q) => quarantineView(q, t));
     },
     async testResults(q) {
       return await QUERIES.testDetails(store, q);

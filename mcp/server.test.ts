@@ -109,6 +109,19 @@ describe('flakeboard mcp tools over a local database', () => {
     expect(r.results).toHaveLength(3);
   });
 
+  it('test_history: the file as the repository names it finds the one stored relative to testDir, and says which', async () => {
+    for (const file of [`tests/${CHECKOUT}`, `./tests/${CHECKOUT}`, `tests\\${CHECKOUT}`]) {
+      const r = await call('test_history', { file, title: 'shows the order total with shipping' });
+      expect([file, r.isError ?? false]).toEqual([file, false]);
+      expect(data(r).test).toEqual({ file: CHECKOUT, title: 'shows the order total with shipping' });
+      expect(data(r).results).toHaveLength(3);
+      expect(text(r)).toContain(`in "${CHECKOUT}"`);
+    }
+    // Another file of the same name is not the same test.
+    const other = await call('test_history', { file: 'tests/other-checkout.spec.ts', title: 'shows the order total with shipping' });
+    expect(other.isError).toBe(true);
+  });
+
   it('test_errors: one fingerprint for the discount test, counted over both projects, with a sample message', async () => {
     const r = await call('test_errors', { file: CHECKOUT, title: 'applies a discount code' });
     const d = data(r);

@@ -34,7 +34,7 @@ export interface RunFailures {
   upload: UploadDetailResponse['upload'];
   /** Failed or timed-out results, failures first, at most `limit`. */
   failed: Paged<TestResultRow>;
-  /** The first tests with retries (flaky or failed after retrying); flakyTestsTotal counts all. */
+  /** The first flaky tests (passed on a retry); flakyTestsTotal counts all. */
   retried: Pick<UploadDetailResponse, 'flakyTests' | 'flakyTestsTotal'>;
 }
 

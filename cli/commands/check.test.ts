@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateAnswer } from '../../core/gate/types.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
-import { writeGateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
+import { gateReport, writeGateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { startServe } from '../../fixtures/testing/live-serve.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
@@ -120,5 +120,46 @@ describe('flakeboard quarantine', () => {
     expect((await runCli(['quarantine', 'remove', '2', '--db', db], { env: env() })).stdout).toContain('removed quarantine entry 2');
     expect(await runCli(['quarantine', 'remove', '2', '--db', db], { env: env() })).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/no quarantine entry 2 in force/) });
     expect(await runCli(['quarantine', 'add', 'x', '--reason', 'y', '--expires', 'tomorrow', '--db', db], { env: env() })).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/"tomorrow"/) });
+  });
+});
+
+describe('one date for a quarantine entry', () => {
+  it('quarantine list, check (its lines and its JSON) and the export print the same last day, never the day after', async () => {
+    // "receipt" was added with --expires 14d: it applies through the 13th UTC day after today.
+    const startOfToday = Math.floor(Date.now() / DAY) * DAY;
+    const through = new Date(startOfToday + 13 * DAY).toISOString().slice(0, 10);
+    const dayAfter = new Date(startOfToday + 14 * DAY).toISOString().slice(0, 10);
+    const list = await runCli(['quarantine', 'list', '--db', db], { env: env() });
+    expect(list.stdout).toMatch(/\bTHROUGH\b/);
+    expect(list.stdout).toMatch(new RegExp(`receipt\\s+\\*\\s+\\*\\s+rita\\s+${through}\\s`));
+    const listJson = JSON.parse((await runCli(['quarantine', 'list', '--json', '--db', db], { env: env() })).stdout) as Array<{ title: string; through: string | null }>;
+    expect(listJson.find((q) => q.title === 'receipt')!.through).toBe(through);
+
+    const pr = writeGateReport(temp.dir, 'pr-dates.json', PR, day(0));
+    const text = (await runCli(['check', pr, '--db', db], { env: env() })).stdout;
+    expect(text.split('\n').find((l) => l.includes('receipt'))).toContain(`through ${through}`);
+    const answer = JSON.parse((await runCli(['check', pr, '--db', db, '--json'], { env: env() })).stdout) as GateAnswer;
+    expect(answer.failures.find((f) => f.title === 'receipt')!.quarantine).toMatchObject({ through });
+
+    const exported = (await runCli(['quarantine', 'export', '--db', db], { env: env() })).stdout;
+    expect((JSON.parse(exported) as { tests: Array<{ title: string; through: string | null }> }).tests.find((q) => q.title === 'receipt')!.through).toBe(through);
+    for (const output of [list.stdout, text, exported]) expect(output).not.toContain(dayAfter);
+  });
+});
+
+describe('a config without projects', () => {
+  it('is checked as chromium, Playwright\'s default: no "unknown", no empty [] in the lines or the summary', async () => {
+    const report = gateReport({ total: 'failed', login: 'passed' }, day(0));
+    report.config.projects = [{ name: '' }];
+    for (const spec of report.suites[0]!.specs) for (const t of spec.tests) t.projectName = '';
+    const file = join(temp.dir, 'no-projects.json');
+    writeFileSync(file, JSON.stringify(report));
+    const summary = join(temp.dir, 'no-projects.md');
+    const { stdout } = await runCli(['check', file, '--db', db, '--markdown', summary], { env: env() });
+    expect(stdout).toContain('checkout.spec.ts › total [chromium]:');
+    expect(stdout).not.toMatch(/\[\]|unknown/);
+    const markdown = readFileSync(summary, 'utf8');
+    expect(markdown).toMatch(/\| chromium \| /);
+    expect(markdown).not.toMatch(/\| *\| |unknown/);
   });
 });

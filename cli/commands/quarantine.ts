@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
-import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
+import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry, quarantineLastDay } from '../../core/gate/expiry.js';
 import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/read/quarantine.js';
 import { findUser } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
@@ -60,10 +60,10 @@ export function registerQuarantine(program: Command): void {
         withStore(options.db, async (store) => {
           const now = Date.now();
           const entries = await listQuarantine(store, { includeRemoved: options.all ?? false });
-          if (options.json) return printLine(terminalJson(entries.map((q) => ({ ...q, state: state(q, now) })), 2));
+          if (options.json) return printLine(terminalJson(entries.map((q) => ({ ...q, through: through(q), state: state(q, now) })), 2));
           if (entries.length === 0) return printLine('no quarantined tests: add one with `flakeboard quarantine add TITLE --reason WHY`');
-          const rows = entries.map((q) => [String(q.id), state(q, now), q.title, q.file ?? '*', q.project ?? '*', q.owner ?? '', q.expiresAt ? day(q.expiresAt) : 'never', q.reason]);
-          printLine(formatTable([['ID', 'STATE', 'TITLE', 'FILE', 'PROJECT', 'OWNER', 'UNTIL', 'REASON'], ...rows]));
+          const rows = entries.map((q) => [String(q.id), state(q, now), q.title, q.file ?? '*', q.project ?? '*', q.owner ?? '', through(q) ?? 'never', q.reason]);
+          printLine(formatTable([['ID', 'STATE', 'TITLE', 'FILE', 'PROJECT', 'OWNER', 'THROUGH', 'REASON'], ...rows]));
         }),
       );
     });
@@ -105,11 +105,14 @@ export function registerQuarantine(program: Command): void {
     });
 }
 
-/** The file a fixture reads: the entries in force, as patterns over title, file and project. */
+/**
+ * The file a fixture reads: the entries in force, as patterns over title, file and project, each
+ * with the last UTC day it applies (`through`, null for no end), the date every command prints.
+ */
 export function exportJson(active: readonly StoredQuarantine[], now: number) {
   return {
     generatedAt: new Date(now).toISOString(),
-    tests: active.map((q) => ({ id: q.id, title: q.title, file: q.file, project: q.project, reason: q.reason, owner: q.owner, expiresAt: q.expiresAt ? new Date(q.expiresAt).toISOString() : null })),
+    tests: active.map((q) => ({ id: q.id, title: q.title, file: q.file, project: q.project, reason: q.reason, owner: q.owner, through: through(q), expiresAt: q.expiresAt ? new Date(q.expiresAt).toISOString() : null })),
   };
 }
 
@@ -136,11 +139,11 @@ function state(q: StoredQuarantine, now: number): 'active' | 'expired' | 'remove
 
 function describe(q: StoredQuarantine, now: number): string {
   const where = [q.file ? `in ${q.file}` : null, q.project ? `on ${q.project}` : null].filter(Boolean).join(' ');
-  return `"${q.title}"${where ? ` ${where}` : ''}, ${q.expiresAt ? `until ${day(q.expiresAt)}` : 'with no end'} (${state(q, now)})${q.owner ? `, owner ${q.owner}` : ''}: ${q.reason}`;
+  return `"${q.title}"${where ? ` ${where}` : ''}, ${q.expiresAt ? `through ${quarantineLastDay(q.expiresAt)}` : 'with no end'} (${state(q, now)})${q.owner ? `, owner ${q.owner}` : ''}: ${q.reason}`;
 }
 
-/** The last day it applies (it expires as that UTC day starts the next). */
-const day = (ms: number) => new Date(ms - 86_400_000).toISOString().slice(0, 10);
+/** The last UTC day it applies, null for no end. */
+const through = (q: StoredQuarantine): string | null => (q.expiresAt === null ? null : quarantineLastDay(q.expiresAt));
 
 async function run(work: () => Promise<void>): Promise<number> {
   try {

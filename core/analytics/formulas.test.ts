@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserHealth, flakyScore, flakySeverity, isCriticalFlaky, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
+import { browserHealth, flakyScore, flakySeverity, isBroken, isCriticalFlaky, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
 
 describe('every formula of docs/screens.md at its boundaries', () => {
   it('quality level at 90, 80, 70 and 60', () => {
@@ -16,6 +16,13 @@ describe('every formula of docs/screens.md at its boundaries', () => {
   it('severity at 0.5 and 0.8: 0.5 is critical (severe), as the health alert and the report count it', () => {
     expect([0.8, 0.7999, 0.5001, 0.5, 0.4999].map(flakySeverity)).toEqual(['minor', 'moderate', 'moderate', 'severe', 'severe']);
     expect([0.5, 0.5001].map(isCriticalFlaky)).toEqual([true, false]);
+  });
+
+  it('broken: every run that ran failed and no retry rescued one; skipped runs do not count', () => {
+    expect(isBroken(5, 5, 0)).toBe(true);
+    expect(isBroken(5, 4, 0)).toBe(false);
+    expect(isBroken(5, 5, 1)).toBe(false);
+    expect(isBroken(0, 0, 0)).toBe(false);
   });
 
   it('risk score and levels at 15, 8 and 4', () => {

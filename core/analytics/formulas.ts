@@ -58,6 +58,15 @@ export function isCriticalFlaky(passRate: number): boolean {
   return passRate <= CRITICAL_PASS_RATE;
 }
 
+/**
+ * Broken: a test on a browser that failed every run of the window it ran in, the first attempt
+ * and every retry (skipped runs left out). Not flaky (nothing changes) and not in the pass-rate
+ * bands: it is counted and listed on its own.
+ */
+export function isBroken(ran: number, failed: number, passedOnRetry: number): boolean {
+  return ran > 0 && failed === ran && passedOnRetry === 0;
+}
+
 /** 0.8 or more minor (shown as Stable), above 0.5 up to 0.8 moderate (Warning), 0.5 or less severe (Critical). */
 export function flakySeverity(passRate: number): Severity {
   if (passRate >= 0.8) return 'minor';

@@ -56,6 +56,16 @@ export interface FlakyTestSummary {
   flaky_score: number;
 }
 
+/** A broken test on one browser (formulas.ts isBroken): it failed every run of the window it ran in. */
+export interface BrokenTestSummary {
+  test_title: string;
+  test_file: string;
+  browser: string;
+  /** Runs that ran (skipped ones left out), every one failed. */
+  failed_runs: number;
+  skipped_runs: number;
+}
+
 export interface RecentRun {
   id: number;
   execution_time: string;
@@ -150,6 +160,10 @@ export interface DashboardResponse {
   criticalFlakyCount: number;
   /** The critical ones, lowest pass rate first (then the most failures), at most `limit`. */
   criticalFlakyTests: FlakyTestSummary[];
+  /** Tests that failed every run of the window on a browser (broken, not flaky), each test counted once. */
+  brokenCount: number;
+  /** The broken ones, the most failed runs first, at most `limit`. */
+  brokenTests: BrokenTestSummary[];
   /** The 7-day trend of the window's flaky tests, per direction. */
   flakyTrendCounts: TrendCounts;
   /** The window of the same length before this one; null for all time, or when it holds no runs. */

@@ -135,9 +135,11 @@ export interface UploadDetailResponse {
   testResultsTotal: number;
   testsByStatus: Record<'passed' | 'failed' | 'timedOut' | 'skipped', number>;
   errorPatterns: Array<{ category: string; count: number }>;
-  /** The first RUN_FLAKY_SHOWN tests with retries, in report order; flakyTestsTotal counts them all. */
+  /** The first RUN_FLAKY_SHOWN flaky tests (passed on a retry), in report order; flakyTestsTotal counts them all. */
   flakyTests: TestResultRow[];
   flakyTestsTotal: number;
+  /** Results that were retried and failed every retry: failures, not flaky. */
+  failedAfterRetriesTotal: number;
   /** The ten slowest results, longest first (the bar chart). */
   slowestTests: TestResultRow[];
   /** The five most frequent error first lines, cut to 100 characters (the 'Error Patterns' card). */

@@ -29,8 +29,16 @@ describe('classifyTest', () => {
   it('broken-on-base: the latest base runs fail too, with the run and commit it started failing at', () => {
     const got = classifyTest(test, history('FFFPP', ['c0', 'c1', 'c2', 'c3', 'c4']), [], NOW);
     expect(got.class).toBe('broken-on-base');
-    expect(got.reason).toContain('failing since run 98');
+    expect(got.reason).toBe('fails on the base branch too: its latest 3 runs fail, failing since run 98 (2026-11-20, c2); it last passed in run 97 (2026-11-19)');
     expect(got.evidence.map((e) => e.runId)).toEqual([100, 99, 98]);
+  });
+
+  it('broken-on-base: every base run failed says so, not "its latest 2"', () => {
+    const all = classifyTest(test, history('FFFFF'), [], NOW);
+    expect(all.reason).toBe('fails on the base branch too: all 5 of its runs in the window failed, the oldest run 96 (2026-11-18, c4): it has not passed there in the window');
+    expect(classifyTest(test, history('F'), [], NOW).reason).toBe('fails on the base branch too: its only run in the window, run 100 (2026-11-22, c0), failed');
+    // Skips and outage runs are not runs that failed or passed.
+    expect(classifyTest(test, history('FSF!P'), [], NOW).reason).toMatch(/its latest 2 runs fail, failing since run 98 .*last passed in run 96/);
   });
 
   it('flaky: passes on retry, a fail and a pass on one commit, or a failure in the window that passed since', () => {

@@ -1,3 +1,4 @@
+import { quarantineLastDay } from './expiry.js';
 import type { BaseResult, Evidence, GateClass, GateFailure, GateTest, QuarantineEntry } from './types.js';
 
 export const QUARANTINE_PATTERN_MAX = 500;
@@ -24,16 +25,21 @@ export function classifyTest(test: GateTest, history: readonly BaseResult[], qua
     return {
       ...base,
       class: 'quarantined',
-      reason: `quarantined${entry.owner ? ` (owner ${entry.owner})` : ''}: ${entry.reason}${entry.expiresAt ? `; until ${day(entry.expiresAt)}` : ''}`,
+      reason: `quarantined${entry.owner ? ` (owner ${entry.owner})` : ''}: ${entry.reason}${entry.expiresAt ? `; through ${quarantineLastDay(entry.expiresAt)}` : ''}`,
       evidence: counted.slice(0, EVIDENCE_LIMIT).map(evidence),
-      quarantine: { id: entry.id, reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt ? new Date(entry.expiresAt).toISOString() : null },
+      quarantine: {
+        id: entry.id,
+        reason: entry.reason,
+        owner: entry.owner,
+        expiresAt: entry.expiresAt ? new Date(entry.expiresAt).toISOString() : null,
+        through: entry.expiresAt ? quarantineLastDay(entry.expiresAt) : null,
+      },
     };
   }
   const failed = (r: BaseResult) => r.status === 'failed' && !r.passedOnRetry;
   const latest = counted.slice(0, LATEST_RUNS);
   if (latest.length > 0 && latest.every(failed)) {
-    const since = firstOfLatestStreak(counted, failed);
-    return found(base, 'broken-on-base', `fails on the base branch too: its latest ${latest.length === 1 ? 'run fails' : `${latest.length} runs fail`}, failing since run ${since.runId} (${day(since.startedAt)}${since.commit ? `, ${short(since.commit)}` : ''})`, counted.filter(failed));
+    return found(base, 'broken-on-base', `fails on the base branch too: ${failingStreak(counted, failed)}`, counted.filter(failed));
   }
   const retried = counted.filter((r) => r.passedOnRetry);
   if (retried.length > 0) {
@@ -59,13 +65,21 @@ function found(base: Pick<GateFailure, 'title' | 'file' | 'project' | 'browser'>
   return { ...base, class: cls, reason, evidence: newestFirst.slice(0, EVIDENCE_LIMIT).map(evidence) };
 }
 
-function firstOfLatestStreak(newestFirst: readonly BaseResult[], failed: (r: BaseResult) => boolean): BaseResult {
-  let first = newestFirst[0]!;
-  for (const r of newestFirst) {
-    if (!failed(r)) break;
-    first = r;
+/**
+ * The latest runs that failed in a row, counted whole: "all 5 of its runs in the window failed"
+ * when nothing passed in the window (so no start of the failing is known), else how many of the
+ * latest failed and the run it started failing in.
+ */
+function failingStreak(newestFirst: readonly BaseResult[], failed: (r: BaseResult) => boolean): string {
+  let streak = 0;
+  while (streak < newestFirst.length && failed(newestFirst[streak]!)) streak++;
+  const first = newestFirst[streak - 1]!;
+  const at = `run ${first.runId} (${day(first.startedAt)}${first.commit ? `, ${short(first.commit)}` : ''})`;
+  if (streak === newestFirst.length) {
+    return streak === 1 ? `its only run in the window, ${at}, failed` : `all ${streak} of its runs in the window failed, the oldest ${at}: it has not passed there in the window`;
   }
-  return first;
+  const passed = newestFirst[streak]!;
+  return `its latest ${streak === 1 ? 'run fails' : `${streak} runs fail`}, failing since ${at}; it last passed in run ${passed.runId} (${day(passed.startedAt)})`;
 }
 
 function failAndPassOnOneCommit(rows: readonly BaseResult[]): BaseResult[] | null {

@@ -28,3 +28,12 @@ export function parseExpiry(text: string, now: number): number | null {
   }
   throw new Error(`the expiry must be a number of days or weeks (14d, 4w), a date YYYY-MM-DD, or never; not ${JSON.stringify(text)}`);
 }
+
+/**
+ * The last UTC day an entry applies (YYYY-MM-DD): it stops as the next UTC day starts. The one
+ * date every command, screen and export prints for an expiry, as "through" that day, the day
+ * `--expires YYYY-MM-DD` names.
+ */
+export function quarantineLastDay(expiresAt: number): string {
+  return new Date(expiresAt - DAY_MS).toISOString().slice(0, 10);
+}

@@ -58,7 +58,8 @@ export interface GateFailure {
   class: GateClass;
   reason: string;
   evidence: Evidence[];
-  quarantine?: { id: number; reason: string; owner: string | null; expiresAt: string | null };
+  /** `expiresAt`: the moment it stops applying (ISO 8601); `through`: the last UTC day it applies, the date printed. */
+  quarantine?: { id: number; reason: string; owner: string | null; expiresAt: string | null; through: string | null };
 }
 
 export interface GateAnswer {

@@ -20,6 +20,17 @@ function report(tests: PwTest[], extra: Partial<PwReport> = {}): PwReport {
 const attempt = (status: PwResult['status'], retry = 0, extra: Partial<PwResult> = {}): PwResult => ({ status, retry, duration: 100, ...extra });
 const test = (results: PwResult[], extra: Partial<PwTest> = {}): PwTest => ({ projectName: 'chromium', expectedStatus: 'passed', results, ...extra });
 
+describe('normaliseReport: a config without projects', () => {
+  it('names the nameless default project chromium, as Playwright runs it, in the tests and the run', () => {
+    const run = normaliseReport(report([test([attempt('failed')], { projectName: '' })], { config: { projects: [{ name: '' }], version: '1.50.0' } }));
+    expect(run.tests[0]).toMatchObject({ projectName: 'chromium', browser: 'chromium' });
+    expect(run.detected).toEqual({ browser: 'chromium', browsers: ['chromium'], project: 'chromium' });
+    // Merged reports before 1.59 list no projects at all: the same.
+    const merged = normaliseReport(report([test([attempt('passed')], { projectName: '' })], { config: { projects: [], version: '1.50.0' } }));
+    expect([merged.tests[0]!.browser, merged.detected.browser]).toEqual(['chromium', 'chromium']);
+  });
+});
+
 describe('normaliseReport: status rules', () => {
   it('the first attempt decides; a pass on retry is flaky', () => {
     const run = normaliseReport(report([test([attempt('failed'), attempt('passed', 1)])]));
@@ -118,9 +129,10 @@ describe.runIf(have)('normaliseReport on public samples', () => {
     expect(run.shard).toBeNull();
   });
 
-  it('an unnamed project is "unknown" and git info comes from captureGitInfo metadata', () => {
+  it('an unnamed project is Playwright\'s default, chromium, never "unknown", and git info comes from captureGitInfo metadata', () => {
     const run = load('12-unnamed-project-gitinfo-1.60.json');
-    expect(run.tests.every((t) => t.browser === 'unknown')).toBe(true);
+    expect(run.tests.every((t) => t.browser === 'chromium' && t.projectName === 'chromium')).toBe(true);
+    expect(run.detected).toMatchObject({ browser: 'chromium', project: 'chromium' });
     expect(run.git.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(run.git.branch).toBeTruthy();
     const timedOut = run.tests.find((t) => t.status === 'timedOut')!;

@@ -1,4 +1,4 @@
-import { detectBrowsers, normaliseBrowserName, projectBrowser } from '../browsers.js';
+import { detectBrowsers, normaliseBrowserName, projectBrowser, projectNameOf } from '../browsers.js';
 import { stripAnsi } from '../ansi.js';
 import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passedOnRetry } from '../status.js';
 import { attemptError, normaliseError } from './errors.js';
@@ -76,7 +76,7 @@ export class RunNormaliser {
           }
           const repeatIndex = byProject.get(project) ?? 0;
           byProject.set(project, repeatIndex + 1);
-          const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(test.projectName);
+          const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(projectNameOf(test.projectName));
           const normalised = normaliseTest(spec, test, titlePath, browser, repeatIndex);
           this.count(normalised);
           yield normalised;
@@ -144,7 +144,7 @@ function normaliseTest(spec: PwSpec, test: PwTest, titlePath: string[], browser:
     title: spec.title,
     line: spec.line ?? 0,
     column: spec.column ?? 0,
-    projectName: test.projectName ?? '',
+    projectName: projectNameOf(test.projectName),
     browser,
     repeatIndex,
     tags: spec.tags ?? [],

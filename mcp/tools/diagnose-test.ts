@@ -38,7 +38,7 @@ export function registerDiagnoseTest(server: McpServer, source: HistorySource): 
       // Every field the engine gives is kept, named here or not.
       const diagnosis = (await source.analyse(request)) as unknown as Record<string, unknown>;
       const lines = [
-        `Diagnosis of ${quoted(found.title)} in ${quoted(file)} on project ${quoted(chosen.project)} (${source.where}), from its ${request.recentResults.length} newest results ` +
+        `Diagnosis of ${quoted(found.title)} in ${quoted(found.file)} on project ${quoted(chosen.project)} (${source.where}), from its ${request.recentResults.length} newest results ` +
           `(pass rate ${percent(request.testSummary.passRate)}, ${request.testSummary.failedRuns} failed):`,
         `root cause: ${String(diagnosis.rootCause ?? '-')}`,
         `confidence: ${String(diagnosis.confidence ?? '-')} (engine ${String(diagnosis.engine ?? '-')}${diagnosis.model ? `, model ${String(diagnosis.model)}` : ''})`,
@@ -52,7 +52,7 @@ export function registerDiagnoseTest(server: McpServer, source: HistorySource): 
       if (Object.keys(rest).length > 0) lines.push(`more: ${cap(JSON.stringify(rest, null, 1), 8_000)}`);
       return answer(lines, {
         source: source.where,
-        test: { file, title: found.title, project: chosen.project },
+        test: { file: found.file, title: found.title, project: chosen.project },
         resultsSent: request.recentResults.length,
         diagnosis,
       });

@@ -9,7 +9,7 @@ import { answer, percent, quoted, REPORT_TEXT_NOTE } from './format.js';
 const FILE_SCAN_PAGES = 5;
 const PAGE = 200;
 
-const quarantineShape = z.object({ reason: z.string(), owner: z.string().nullable(), expiresAt: z.string().nullable() }).nullable();
+const quarantineShape = z.object({ reason: z.string(), owner: z.string().nullable(), expiresAt: z.string().nullable(), through: z.string().nullable() }).nullable();
 const outputShape = {
   source: z.string(),
   days: z.number(),
@@ -101,7 +101,9 @@ export function registerListFlakyTests(server: McpServer, source: HistorySource,
               failed: b.failed_runs,
               passedOnRetry: b.passed_on_retry,
               trend: b.trend_direction ?? null,
-              quarantine: entry ? { reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString() } : null,
+              quarantine: entry
+                ? { reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString(), through: entry.through }
+                : null,
             };
           }),
       }));
@@ -110,7 +112,7 @@ export function registerListFlakyTests(server: McpServer, source: HistorySource,
       for (const test of tests) {
         lines.push('', `- title ${quoted(test.title)} file ${quoted(test.file)}: flaky score ${test.highestFlakyScore}, worst pass rate ${percent(test.worstPassRate)}, ${test.failed}/${test.runs} runs failed, last failure ${test.lastFailure ?? '-'}`);
         for (const p of test.projects) {
-          const q = p.quarantine ? `; quarantined (${quoted(p.quarantine.reason)}${p.quarantine.expiresAt ? ` until ${p.quarantine.expiresAt.slice(0, 10)}` : ''})` : '';
+          const q = p.quarantine ? `; quarantined (${quoted(p.quarantine.reason)}${p.quarantine.through ? ` through ${p.quarantine.through}` : ''})` : '';
           lines.push(`  - project ${quoted(p.project)}: score ${p.flakyScore}, pass rate ${percent(p.passRate)}, ${p.failed}/${p.runs} failed, ${p.passedOnRetry} passed on retry, trend ${p.trend ?? '-'}${q}`);
         }
       }

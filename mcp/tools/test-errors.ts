@@ -79,11 +79,11 @@ export function registerTestErrors(server: McpServer, source: HistorySource): vo
           summary: firstErrorLine(g.message),
           sampleMessage: cap(g.message, MAX_SAMPLE_CHARS),
         }));
-      const lines = [`Test ${quoted(found.title)} in ${quoted(file)} (${source.where}): ${errors.length} distinct error(s) in ${failures} result(s) with an error, of the ${results.length} newest read.`];
+      const lines = [`Test ${quoted(found.title)} in ${quoted(found.file)} (${source.where}): ${errors.length} distinct error(s) in ${failures} result(s) with an error, of the ${results.length} newest read.`];
       for (const e of errors) {
         lines.push('', `- ${e.count}× ${e.category} on ${e.projects.map(quoted).join(', ')}, ${e.firstSeen} to ${e.lastSeen}, fingerprint ${e.fingerprint}`, `  first line: ${quoted(e.summary)}`, `  sample: ${quoted(e.sampleMessage)}`);
       }
-      return answer(lines, { source: source.where, test: { file, title: found.title }, resultsRead: results.length, failuresWithError: failures, errors });
+      return answer(lines, { source: source.where, test: { file: found.file, title: found.title }, resultsRead: results.length, failuresWithError: failures, errors });
     },
   );
 }

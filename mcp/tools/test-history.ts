@@ -61,7 +61,7 @@ export function registerTestHistory(server: McpServer, source: HistorySource): v
       }));
       const projects = found.projects.map((p) => ({ project: p.project, totalResults: p.total }));
       const lines = [
-        `Test ${quoted(found.title)} in ${quoted(file)} (${source.where}): ${projects.map((p) => `${p.totalResults} result(s) on ${quoted(p.project)}`).join(', ')}; the newest ${results.length}:`,
+        `Test ${quoted(found.title)} in ${quoted(found.file)} (${source.where}): ${projects.map((p) => `${p.totalResults} result(s) on ${quoted(p.project)}`).join(', ')}; the newest ${results.length}:`,
       ];
       for (const r of results) {
         lines.push(
@@ -69,7 +69,7 @@ export function registerTestHistory(server: McpServer, source: HistorySource): v
             `commit ${quoted(r.commit)} branch ${r.branch === null ? '-' : quoted(r.branch)}${r.error ? `, error ${quoted(r.error)}` : ''}`,
         );
       }
-      return answer(lines, { source: source.where, test: { file, title: found.title }, projects, results });
+      return answer(lines, { source: source.where, test: { file: found.file, title: found.title }, projects, results });
     },
   );
 }

@@ -28,8 +28,14 @@ export function causeText(d: Diagnosis, browser: string): string {
   const r = d.reading;
   const locator = r?.locator ?? 'the element';
   switch (d.causeClass) {
-    case 'assertion-mismatch':
-      return `The app or the expectation changed: ${r?.locator ? `${r.locator} ` : 'the assertion '}received ${r?.received ?? 'another value'}${r?.expected ? ` where ${r.expected} was expected` : ''}${inStep(d.step)}, the same value in every failing run${retriesKnown(d) ? ' and on every retry' : ''}. This is not a race: update the test if the new value is right, or fix the app if it is not.`;
+    case 'assertion-mismatch': {
+      const got = `${r?.locator ? `${r.locator} ` : 'the assertion '}received ${r?.received ?? 'another value'}${r?.expected ? ` where ${r.expected} was expected` : ''}${inStep(d.step)}, the same value in every failing run${retriesKnown(d) ? ' and on every retry' : ''}`;
+      // The same code also passed: the value is not the app's or the test's to decide alone.
+      if (d.mixedCommits > 0) {
+        return `The value the test checks is not decided by the code: ${got}, yet it passed on the same commit (${d.mixedCommits} ${d.mixedCommits === 1 ? 'commit' : 'commits'}). Something else picks it from run to run: a random value (Math.random(), generated test data), the clock or time zone, or data another test leaves behind.`;
+      }
+      return `The app or the expectation changed: ${got}. This is not a race: update the test if the new value is right, or fix the app if it is not.`;
+    }
     case 'locator-missing':
       return `${locator} never matched anything in any run${retriesKnown(d) ? ' or retry' : ''}: the element was removed or renamed (its role, name, label or test id changed). ${cap(timeoutText(r))} ran out every time${inStep(d.step)}; waiting longer will not help.`;
     case 'locator-late':
@@ -113,6 +119,9 @@ export function causeFixes(d: Diagnosis): AiRecommendationDetail[] {
   const loc = code(r?.locator, "page.getByRole('button', { name: 'Save' })");
   switch (d.causeClass) {
     case 'assertion-mismatch':
+      if (d.mixedCommits > 0) {
+        return [{ title: 'Fix the input that varies between runs', description: 'The same code passes and fails with this value: find what feeds it (a random number, the current time, shared data) and make it fixed in the test: seed or stub the random source, set the clock, give the test its own data.', codeExample: `await page.addInitScript(() => { Math.random = () => 0.42; });\nawait page.clock.setFixedTime(new Date('2026-01-01T10:00:00Z'));` }];
+      }
       return [{ title: 'Decide which side changed: the app or the expectation', description: `The assertion gets ${r?.received ?? 'the same other value'} every time. Check the commit where it started failing: if the new value is intended, update the expected value; if not, it is a bug in the app.`, codeExample: `git log -p --since='…' -- <the component that renders it>` }];
     case 'locator-missing':
       return [{ title: `Find what ${r?.locator ?? 'the locator'} is called now`, description: 'The element is not there under this locator in any run. Open the page (or a trace) and pick it again with the codegen locator picker; prefer role, label or test id.', codeExample: `npx playwright codegen <url of the page>\n// then: await expect(page.getByRole('button', { name: '…' })).toBeVisible();` }];

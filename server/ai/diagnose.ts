@@ -36,6 +36,8 @@ export interface Diagnosis {
   step: string | null;
   failures: Observation[];
   rescued: number;
+  /** Commits on which the test both passed and failed: the code alone does not decide it. */
+  mixedCommits: number;
   /** Same kind of failure in this share of the failures. */
   agreement: number;
   confidence: number;
@@ -74,7 +76,7 @@ export function diagnose(evidence: Evidence, signals: Signals): Diagnosis {
   }
 
   const confidence = confidenceOf({ causeClass, evidence, failures: failures.length, agreement, project, reading, rescued });
-  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, agreement, confidence, evidence: [] };
+  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, mixedCommits: signals.mixedCommits.length, agreement, confidence, evidence: [] };
   diagnosis.evidence = claimsOf(diagnosis, evidence, signals, readings);
   return diagnosis;
 }

@@ -4,6 +4,8 @@ import { openStore } from '../store/engine/open.js';
 import type { Store } from '../store/engine/types.js';
 import { analyseTest } from './analyse.js';
 import { requestFromStore, seedHistory, testOfKind } from '../../fixtures/testing/ai.js';
+import { gateReport } from '../../fixtures/testing/gate-reports.js';
+import { ingestValue } from '../ingest.js';
 
 let store: Store;
 let truth: ReturnType<typeof seedHistory>;
@@ -165,5 +167,31 @@ describe('local engine on thin evidence and on code', () => {
     expect(all).not.toContain('hunter2');
     expect(all).not.toContain('Ignore previous instructions');
     expect(Math.max(...result.patterns.map((p) => p.length))).toBeLessThan(250);
+  });
+});
+
+describe('local engine on a value the code does not decide', () => {
+  it('a wrong value that the same commit also passed is not called "not a race" and then "timing": one story, with a fix for the varying input', async () => {
+    const own = openStore(':memory:');
+    try {
+      // expect(Math.random() < 0.5).toBe(true): the same wrong value whenever it fails, on one commit.
+      const message = 'Error: expect(received).toBe(expected) // Object.is equality\n\nExpected: true\nReceived: false';
+      for (let i = 0; i < 8; i++) {
+        const failed = i % 2 === 0;
+        const at = new Date(Date.UTC(2026, 10, 10 + i, 10)).toISOString();
+        const report = gateReport({ 'draws a lucky number': failed ? 'failed' : 'passed' }, at);
+        if (failed) report.suites[0]!.specs[0]!.tests[0]!.results[0]!.error = { message };
+        ingestValue(own, report, { fileName: `run-${i}.json`, approve: true, gitCommit: 'abc1234def', gitBranch: 'main' });
+      }
+      const result = await analyse(await requestFromStore(own, { title: 'draws a lucky number', file: 'checkout.spec.ts' }, 'chromium'), own);
+      expect(result.causeClass).toBe('assertion-mismatch');
+      expect(result.rootCause).toMatch(/not decided by the code: .*received false where true was expected.*passed on the same commit \(1 commit\)/);
+      expect(result.rootCause).toMatch(/Math\.random\(\)/);
+      expect(result.rootCause).not.toMatch(/not a race/);
+      expect(result.rootCause).not.toMatch(/timing or shared state decides/);
+      expect(details(result)[0]?.title).toBe('Fix the input that varies between runs');
+    } finally {
+      own.close();
+    }
   });
 });

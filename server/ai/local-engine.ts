@@ -215,7 +215,8 @@ function rootCauseOf(evidence: Evidence, s: Signals, d: Diagnosis, confidence: n
     return `No failures on ${evidence.browser} in the available results: nothing to explain yet.${outage}`;
   }
   let text = causeText(d, evidence.browser);
-  if (s.mixedCommits.length > 0 && d.causeClass !== 'not-sure') {
+  // A mismatch that the same commit also passed already says what decides it (cause-text.ts).
+  if (s.mixedCommits.length > 0 && d.causeClass !== 'not-sure' && d.causeClass !== 'assertion-mismatch') {
     text += ` Flaky: it passed and failed on the same commit (${plural(s.mixedCommits.length, 'commit')}), so timing or shared state decides the outcome, not the code.`;
   } else if (d.rescued > 0 && d.causeClass !== 'locator-late' && d.causeClass !== 'not-sure') {
     text += ` Flaky: ${d.rescued} of ${plural(d.failures.length, 'failing run')} passed on retry.`;

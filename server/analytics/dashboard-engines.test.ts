@@ -39,6 +39,19 @@ function history() {
   return sqliteStore;
 }
 
+/** The oracle: tests whose every result that ran in the window failed, no retry passing, read from the results. */
+async function brokenInResults(store: Store, range: { from: number; to: number }): Promise<number> {
+  const day = 86_400_000;
+  return (await store.sql.value<number>(
+    `SELECT count(DISTINCT test_id) FROM (
+       SELECT r.test_id FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE r.started_at >= @from AND r.started_at < @to AND runs.status != 'rejected' AND runs.is_duplicate = 0
+       GROUP BY r.test_id, r.browser
+       HAVING sum(r.status != 'skipped') > 0 AND sum(r.status IN ('failed', 'timedOut')) = sum(r.status != 'skipped') AND sum(r.passed_on_retry != 0) = 0)`,
+    { from: range.from * day, to: (range.to + 1) * day },
+  ))!;
+}
+
 describeEachEngine('dashboard, flaky and trend reads', (engine) => {
   let sqlite: Store;
   let store: AnyStore;
@@ -100,6 +113,11 @@ describeEachEngine('dashboard, flaky and trend reads', (engine) => {
       expect(d.summary[0]!.total_tests).toBe(await sqlite.sql.value<number>('SELECT sum(runs) FROM daily_test_stats WHERE day BETWEEN @from AND @to', { from: range.from, to: range.to }));
       expect(d.slowTests.length).toBeGreaterThan(0);
       expect(d.recentRuns.length).toBeGreaterThan(0);
+      // Broken tests (failed every run they ran) from the window's sums, as the raw results count them.
+      expect(d.brokenCount).toBeGreaterThan(0);
+      expect(d.brokenCount).toBe(await brokenInResults(sqlite, range));
+      expect(d.brokenTests.length).toBeLessThanOrEqual(5);
+      expect(d.brokenTests.every((b, i) => i === 0 || b.failed_runs <= d.brokenTests[i - 1]!.failed_runs)).toBe(true);
 
       const main = await same((s) => QUERIES.dashboard(s, { days, now: NOW, branch: 'main' }));
       expect(main.summary[0]!.total_runs).toBeGreaterThan(0);

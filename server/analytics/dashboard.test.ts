@@ -39,6 +39,9 @@ interface Pair {
   scoredPassed: number;
   scoredFailed: number;
   passedOnRetry: number;
+  skipped: number;
+  /** Results that passed on a retry, outage runs included. */
+  rescued: number;
   /** Outcomes of the attempts in time order (1 passed as expected, 0 failed). */
   outcomes: number[];
 }
@@ -62,13 +65,15 @@ function rawPairs(from: number, to: number): Map<string, Pair> {
   for (const r of rows) {
     const key = `${r.test_id} ${r.browser}`;
     let p = pairs.get(key);
-    if (!p) pairs.set(key, (p = { test_id: r.test_id, browser: r.browser, runs: 0, failed: 0, passed: 0, scoredPassed: 0, scoredFailed: 0, passedOnRetry: 0, outcomes: [] }));
+    if (!p) pairs.set(key, (p = { test_id: r.test_id, browser: r.browser, runs: 0, failed: 0, passed: 0, scoredPassed: 0, scoredFailed: 0, passedOnRetry: 0, skipped: 0, rescued: 0, outcomes: [] }));
     if (r.id !== lastResult) {
       lastResult = r.id;
       const failed = r.status === 'failed' || r.status === 'timedOut';
       p.runs++;
       if (failed) p.failed++;
       if (r.status === 'passed') p.passed++;
+      if (r.status === 'skipped') p.skipped++;
+      if (r.passed_on_retry) p.rescued++;
       if (!r.outage) {
         if (r.status === 'passed') p.scoredPassed++;
         if (failed) p.scoredFailed++;
@@ -83,6 +88,8 @@ function rawPairs(from: number, to: number): Map<string, Pair> {
 const changes = (outcomes: number[]) => outcomes.filter((o, i) => i > 0 && o !== outcomes[i - 1]).length;
 const passRate = (p: Pair) => p.scoredPassed / (p.scoredPassed + p.scoredFailed);
 const isFlaky = (p: Pair) => p.scoredPassed + p.scoredFailed > 0 && (p.passedOnRetry > 0 || changes(p.outcomes) >= 2);
+/** Failed every run that ran, every retry too: the definition read from the raw results. */
+const isBroken = (p: Pair) => p.runs - p.skipped > 0 && p.failed === p.runs - p.skipped && p.rescued === 0;
 const troubled = (p: Pair | undefined) => p !== undefined && (p.scoredFailed > 0 || p.passedOnRetry > 0);
 
 function rawTrend(current: Pair | undefined, previous: Pair | undefined): TrendDirection | null {
@@ -147,6 +154,12 @@ describe('the dashboard of a big suite (120,000 results, 12,000 tests × browser
       expect(d.flakyTests.map((f) => riskScore(f.pass_rate, f.total_runs))).toEqual(risks.slice(0, 5));
       const lowest = flaky.map(passRate).sort((a, b) => a - b);
       expect(d.criticalFlakyTests.map((f) => f.pass_rate)).toEqual(lowest.filter((r) => r <= 0.5).slice(0, 5));
+      // Broken: failed every run it ran, counted per test; listed with the most failures first.
+      const broken = [...window.values()].filter(isBroken);
+      expect(broken.length).toBeGreaterThan(0);
+      expect(d.brokenCount).toBe(tests(broken));
+      expect(d.brokenTests.map((b) => b.failed_runs)).toEqual(broken.map((p) => p.failed).sort((a, b) => b - a).slice(0, 5));
+      for (const b of d.brokenTests) expect(d.flakyTests.some((f) => f.test_file === b.test_file && f.test_title === b.test_title && f.browser === b.browser)).toBe(false);
       // Trend records for exactly the listed tests that have one.
       const listed = new Set([...d.flakyTests, ...d.criticalFlakyTests].map((f) => `${f.test_file} ${f.test_title} ${f.browser}`));
       expect(d.flakyTrends.every((r) => listed.has(`${r.test_file} ${r.test_title} ${r.browser}`))).toBe(true);

@@ -1,5 +1,5 @@
-import { finalPassRateFraction, isCriticalFlaky } from '../../core/analytics/formulas.js';
-import type { BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
+import { finalPassRateFraction, isBroken, isCriticalFlaky } from '../../core/analytics/formulas.js';
+import type { BrokenTestSummary, BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
@@ -50,7 +50,9 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
 
   const flaky: PairFlaky[] = [];
   const trendCounts: Record<keyof TrendCounts, Set<number>> = { declining: new Set(), improving: new Set(), stable: new Set(), new: new Set() };
+  const broken: PairWindow[] = [];
   for (const row of rows) {
+    if (isBroken(row.runs - row.skipped, row.failed, row.passed_on_retry)) broken.push(row);
     const figures = flakyFigures(row);
     if (!figures) continue;
     flaky.push(figures);
@@ -62,9 +64,10 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const worstCritical = smallest(critical, limit, (a, b) => a.pass_rate - b.pass_rate || b.row.failed - a.row.failed || byRisk(a, b));
   const listed = new Map([...mostCritical, ...worstCritical].map((f) => [f.row, f]));
   const listedTrends = [...listed.keys()].map(trendOf).filter((t): t is PairTrend => t !== null);
+  const worstBroken = smallest(broken, limit, byFailures);
   const slowRows = slowestRows(rows, 10);
   // Names only for the rows sent, read before the rows are made.
-  const names = await namesOf(store, [...listed.keys(), ...slowRows].map((r) => r.test_id));
+  const names = await namesOf(store, [...listed.keys(), ...worstBroken, ...slowRows].map((r) => r.test_id));
   const name = (id: number) => names.get(id)!;
   const summary = (f: PairFlaky): FlakyTestSummary => ({
     test_title: name(f.row.test_id).title,
@@ -76,6 +79,14 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     failed_runs: f.row.failed,
     total_runs: f.row.runs,
     flaky_score: f.flaky_score,
+  });
+
+  const brokenSummary = (r: PairWindow): BrokenTestSummary => ({
+    test_title: name(r.test_id).title,
+    test_file: name(r.test_id).file,
+    browser: r.browser,
+    failed_runs: r.failed,
+    skipped_runs: r.skipped,
   });
 
   const trends = listedTrends.map((t) => trendRecord(t, name(t.row.test_id), current));
@@ -92,6 +103,8 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     flakyCount: distinctTests(flaky),
     criticalFlakyCount: distinctTests(critical),
     criticalFlakyTests: worstCritical.map(summary),
+    brokenCount: new Set(broken.map((r) => r.test_id)).size,
+    brokenTests: worstBroken.map(brokenSummary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
     previous: before && beforeRows ? previousPeriod(before, beforeRuns, beforeRows) : null,
     stored: await storedRuns(store, branch),
@@ -103,6 +116,10 @@ async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<num
   for (const id of ids) if (!names.has(id)) names.set(id, await testName(store, id));
   return names;
 }
+
+/** The worst broken first: the most failed runs, then by test and browser (key order). */
+const byFailures = (a: PairWindow, b: PairWindow): number =>
+  b.failed - a.failed || a.test_id - b.test_id || (a.browser < b.browser ? -1 : a.browser > b.browser ? 1 : 0);
 
 /** A flaky test counts once whatever its browsers, as the Flaky Tests screen groups them. */
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../core/api/quarantine.js';
+import { quarantineView, type AddQuarantineRequest, type QuarantineListResponse, type QuarantineView } from '../../core/api/quarantine.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { HttpError, notFound } from '../errors.js';
@@ -35,7 +35,7 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
 
   app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async (): Promise<QuarantineListResponse> => {
     const t = now();
-    const entries: QuarantineView[] = (await listQuarantine(store)).map((q) => ({ ...q, expired: q.expiresAt !== null && q.expiresAt <= t }));
+    const entries: QuarantineView[] = (await listQuarantine(store)).map((q) => quarantineView(q, t));
     return { entries, count: entries.length };
   });
 
@@ -61,7 +61,7 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
       t,
     );
     const entry = (await listQuarantine(store)).find((q) => q.id === id)!;
-    return reply.code(201).send({ entry: { ...entry, expired: false } });
+    return reply.code(201).send({ entry: quarantineView(entry, t) });
   });
 
   app.delete<{ Params: { id: number } }>(

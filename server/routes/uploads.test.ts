@@ -187,7 +187,7 @@ describe('upload detail, delete and clear', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/uploads/${id}`, headers: max.headers });
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual([
-      'browserCount', 'errorPatterns', 'flakyTests', 'flakyTestsTotal', 'slowestTests', 'stats', 'testResults', 'testResultsTotal', 'testsByStatus', 'topErrors', 'upload',
+      'browserCount', 'errorPatterns', 'failedAfterRetriesTotal', 'flakyTests', 'flakyTestsTotal', 'slowestTests', 'stats', 'testResults', 'testResultsTotal', 'testsByStatus', 'topErrors', 'upload',
     ]);
     expect(body.upload).toMatchObject({ id, file_path: 'results.json', browser: 'chromium, firefox', timestamp: expect.any(String), git_branch: null });
     expect(body.testResults[0]).toMatchObject({ test_title: 'a', test_file: 'shop.spec.ts', status: 'passed', duration_ms: 1200, error_message: null, retry_count: 0 });

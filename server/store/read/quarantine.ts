@@ -2,7 +2,7 @@ import type { QuarantineView } from '../../../core/api/quarantine.js';
 import type { AnyStore } from '../engine/types.js';
 
 /** An entry as stored; whether it has expired depends on when it is asked. */
-export type StoredQuarantine = Omit<QuarantineView, 'expired'>;
+export type StoredQuarantine = Omit<QuarantineView, 'expired' | 'through'>;
 
 export interface NewQuarantine {
   title: string;

@@ -21,8 +21,10 @@ function textsFor(dialect: DialectName) {
     byStatus: `SELECT status, count(*) AS n, ${t.total('duration_ms')} AS duration FROM results WHERE run_id = @runId GROUP BY status`,
     categories: `SELECT error_category AS category, count(*) AS count FROM results
      WHERE run_id = @runId AND status IN ('failed', 'timedOut') AND error_category IS NOT NULL GROUP BY error_category ORDER BY count DESC, ${r.bytes('error_category')}`,
-    flaky: `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId AND r.retries > 0 ORDER BY r.id LIMIT ${RUN_FLAKY_SHOWN}`,
-    flakyCount: 'SELECT count(*) FROM results WHERE run_id = @runId AND retries > 0',
+    // Flaky: passed on a retry (the run's flaky count). A result that failed every retry is a failure, not flaky.
+    flaky: `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId AND r.passed_on_retry != 0 ORDER BY r.id LIMIT ${RUN_FLAKY_SHOWN}`,
+    flakyCount: 'SELECT count(*) FROM results WHERE run_id = @runId AND passed_on_retry != 0',
+    failedAfterRetries: 'SELECT count(*) FROM results WHERE run_id = @runId AND retries > 0 AND passed_on_retry = 0 AND status IN (\'failed\', \'timedOut\')',
     slowest: `SELECT ${RESULT_COLUMNS} FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = @runId ORDER BY r.duration_ms DESC, r.id LIMIT 10`,
     browsers: 'SELECT count(DISTINCT browser) FROM results WHERE run_id = @runId',
     errorHeads: `SELECT id, substr(error_message, 1, ${HEAD_CHARS}) AS head, length(error_message) AS length FROM results
@@ -34,7 +36,7 @@ const TEXTS = { sqlite: textsFor('sqlite'), postgres: textsFor('postgres') };
 
 /**
  * Everything the run details screen shows of a run but its metadata: counts, the status
- * doughnut, the ten slowest, the tests with retries (bounded), error categories and the top five
+ * doughnut, the ten slowest, the tests that passed on a retry (bounded) and a count of those that failed every retry, error categories and the top five
  * error first lines, and the table's first page. `runId` is the run shown (its stats);
  * `resultsOf` the run whose results it shows (a duplicate shows its original's).
  * Costs one pass over the run's results: it runs in the analytics worker and is cached.
@@ -61,6 +63,7 @@ export async function runSummary(store: AnyStore, runId: number, resultsOf: numb
     errorPatterns: await sql.all<{ category: string; count: number }>(s.categories, of),
     flakyTests: (await sql.all<RawResultRow>(s.flaky, of)).map(toResultRow),
     flakyTestsTotal: (await sql.value<number>(s.flakyCount, of))!,
+    failedAfterRetriesTotal: (await sql.value<number>(s.failedAfterRetries, of))!,
     slowestTests: (await sql.all<RawResultRow>(s.slowest, of)).map(toResultRow),
     topErrors: topPatterns(await errorPatterns(store, resultsOf)),
     browserCount: (await sql.value<number>(s.browsers, of))!,

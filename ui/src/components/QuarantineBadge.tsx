@@ -1,9 +1,9 @@
 import { Badge, Tooltip } from '@mantine/core';
 import type { QuarantineView } from '../../../core/api/quarantine.js';
 
-/** Marks a quarantined test wherever it is listed; the tooltip says why and until when. */
+/** Marks a quarantined test wherever it is listed; the tooltip says why and through which UTC day. */
 export function QuarantineBadge({ entry }: { entry: QuarantineView }) {
-  const until = entry.expiresAt ? ` until ${new Date(entry.expiresAt - 86_400_000).toISOString().slice(0, 10)}` : '';
+  const until = entry.through ? ` through ${entry.through}` : '';
   return (
     <Tooltip label={`${entry.reason}${entry.owner ? ` (owner ${entry.owner})` : ''}${until}`} multiline maw={360}>
       <Badge color="grape" variant="light" size="sm" mt={4} data-testid="quarantine-badge">

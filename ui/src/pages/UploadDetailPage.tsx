@@ -59,7 +59,7 @@ export function UploadDetailPage() {
           <SlowestTestsChart slowest={data.slowestTests} browserCount={data.browserCount} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
-          <RunFlakyTests tests={data.flakyTests} total={data.flakyTestsTotal} />
+          <RunFlakyTests tests={data.flakyTests} total={data.flakyTestsTotal} failedAfterRetries={data.failedAfterRetriesTotal} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 6 }}>
           <RunErrorPatterns patterns={data.topErrors} />

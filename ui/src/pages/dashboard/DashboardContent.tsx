@@ -51,7 +51,7 @@ export function DashboardContent({ data, days }: { data: DashboardResponse; days
           <HealthAlerts data={data} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
-          <MostCriticalTests tests={data.flakyTests} days={data.days} />
+          <MostCriticalTests tests={data.flakyTests} days={data.days} broken={data.brokenTests} brokenCount={data.brokenCount} />
         </Grid.Col>
       </Grid>
 

@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import type { DashboardResponse } from '../../../../core/api/analytics.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
 import { fractionPercent, percent } from '../../lib/format.js';
+import { brokenRuns } from './broken-text.js';
 import { flakySeverityHref } from './flaky-links.js';
 import { healthAlerts, type HealthAlert } from './health-alerts.js';
 
@@ -13,7 +14,8 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
   const summary = data.summary[0];
   // The rules that did not fire, so an answer with one alert still says what else was checked.
   const passing = [
-    !fired.has('critical-flaky') && 'No test fails half of its runs or more',
+    !fired.has('broken') && 'No test fails every run',
+    !fired.has('critical-flaky') && !fired.has('broken') && 'No test fails half of its runs or more',
     !fired.has('browser-issues') && 'Every browser passes more than it fails',
     !fired.has('low-pass-rate') && `Overall pass rate ${percent(passRatePercent(summary?.total_passed ?? 0, summary?.total_tests ?? 0))} (target 80%)`,
   ].filter((text): text is string => typeof text === 'string');
@@ -28,7 +30,7 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
         ))}
         {alerts.length === 0 && (
           <Alert color="green" variant="light" title="No health alerts">
-            Flaky tests, browsers and the overall pass rate are all within limits.
+            No test fails every run; flaky tests, browsers and the overall pass rate are all within limits.
           </Alert>
         )}
         {alerts.length > 0 && passing.length > 0 && (
@@ -53,6 +55,29 @@ export function HealthAlerts({ data }: { data: DashboardResponse }) {
 }
 
 function AlertItem({ alert, days }: { alert: HealthAlert; days: number }) {
+  if (alert.kind === 'broken') {
+    const more = alert.count - new Set(alert.worst.map((t) => `${t.test_file}\u0000${t.test_title}`)).size;
+    return (
+      <Alert color="red" variant="light" title={alert.count > 1 ? `${alert.count} Broken Tests` : 'Broken Test'} data-testid="alert-broken">
+        <Text size="sm">Failing every run in this period (not flaky: no run passed):</Text>
+        <Stack gap={2} mt={4}>
+          {alert.worst.map((t) => (
+            <Text key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              <Text span fw={600}>
+                {t.test_title}
+              </Text>{' '}
+              ({t.browser}): failed {brokenRuns(t.failed_runs)}
+            </Text>
+          ))}
+        </Stack>
+        {more > 0 && (
+          <Text size="xs" c="dimmed" mt={4}>
+            and {more} more {more === 1 ? 'test' : 'tests'}
+          </Text>
+        )}
+      </Alert>
+    );
+  }
   if (alert.kind === 'critical-flaky') {
     const { worst } = alert;
     const several = alert.count > 1;

@@ -1,11 +1,12 @@
-import { Anchor, Badge, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
-import type { FlakyTestSummary } from '../../../../core/api/analytics.js';
+import type { BrokenTestSummary, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { riskLevel, riskScore } from '../../../../core/analytics/formulas.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import { useQuarantine } from '../../lib/quarantine.js';
 import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
+import { brokenRuns } from './broken-text.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import sticky from '../../components/sticky-column.module.css';
 
@@ -14,8 +15,11 @@ const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'g
 /** docs/screens.md#dashboard: the first 5 flaky tests of the answer. */
 const ROWS = 5;
 
-/** 'Most Critical Tests': each row opens that test on the flaky screen. */
-export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; days: number }) {
+/**
+ * 'Most Critical Tests': each row opens that test on the flaky screen. Broken tests (failing
+ * every run) are not flaky, so they are listed apart, above the table.
+ */
+export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }: { tests: FlakyTestSummary[]; days: number; broken?: BrokenTestSummary[]; brokenCount?: number }) {
   const navigate = useNavigate();
   const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
@@ -27,6 +31,7 @@ export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; 
           View All
         </Anchor>
       </Group>
+      {brokenCount > 0 && <BrokenTests tests={broken.slice(0, ROWS)} count={brokenCount} />}
       {rows.length === 0 ? (
         <Text c="dimmed" size="sm">
           No flaky tests in this period.
@@ -84,5 +89,44 @@ export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; 
         </Table.ScrollContainer>
       )}
     </Paper>
+  );
+}
+
+function BrokenTests({ tests, count }: { tests: BrokenTestSummary[]; count: number }) {
+  const quarantine = useQuarantine();
+  const more = count - new Set(tests.map((t) => `${t.test_file}\u0000${t.test_title}`)).size;
+  return (
+    <Stack gap={6} mb="md" data-testid="broken-tests">
+      <Group gap="xs">
+        <Text fw={700} size="sm">
+          Failing every run
+        </Text>
+        <Badge color="red" variant="light" tt="none" data-testid="broken-count">
+          {count} broken
+        </Badge>
+      </Group>
+      {tests.map((test) => {
+        const quarantined = quarantine.entryFor(test.test_title, test.test_file, test.browser);
+        return (
+          <Group key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Text size="sm" fw={500} title={test.test_title} style={{ overflowWrap: 'anywhere' }}>
+                {truncate(test.test_title, 60)}
+              </Text>
+              <Text size="xs" c="dimmed" truncate>
+                {fileName(test.test_file)} · failed {brokenRuns(test.failed_runs)}
+              </Text>
+              {quarantined && <QuarantineBadge entry={quarantined} />}
+            </Stack>
+            <BrowserLabel browser={test.browser} />
+          </Group>
+        );
+      })}
+      {more > 0 && (
+        <Text size="xs" c="dimmed">
+          and {more} more {more === 1 ? 'test' : 'tests'}
+        </Text>
+      )}
+    </Stack>
   );
 }

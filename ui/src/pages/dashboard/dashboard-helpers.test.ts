@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
+import type { BrokenTestSummary, DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { executiveSummary } from './executive-summary.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import { healthAlerts } from './health-alerts.js';
@@ -17,7 +17,9 @@ const flaky = (title: string, pass_rate: number, failed_runs = 1): FlakyTestSumm
 });
 
 /** An answer as the server builds it: the totals counted over every flaky test, the lists bounded. */
-function data(summary: { total: number; passed: number; failed: number }, flakyTests: FlakyTestSummary[] = [], browsers: Array<[string, number, number]> = []): DashboardResponse {
+const broken = (title: string, failed_runs: number, browser = 'chromium'): BrokenTestSummary => ({ test_title: title, test_file: 'b.spec.ts', browser, failed_runs, skipped_runs: 0 });
+
+function data(summary: { total: number; passed: number; failed: number }, flakyTests: FlakyTestSummary[] = [], browsers: Array<[string, number, number]> = [], brokenTests: BrokenTestSummary[] = []): DashboardResponse {
   const critical = flakyTests.filter((t) => t.pass_rate <= 0.5).sort((a, b) => a.pass_rate - b.pass_rate || b.failed_runs - a.failed_runs);
   return {
     days: 30,
@@ -30,6 +32,8 @@ function data(summary: { total: number; passed: number; failed: number }, flakyT
     flakyCount: flakyTests.length,
     criticalFlakyCount: critical.length,
     criticalFlakyTests: critical.slice(0, 5),
+    brokenCount: new Set(brokenTests.map((t) => t.test_title)).size,
+    brokenTests: brokenTests.slice(0, 5),
     flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
     previous: null,
     stored: { runs: 1, newest: '2026-11-20T10:00:00.000Z', oldest: '2026-11-20T10:00:00.000Z' },
@@ -83,6 +87,21 @@ describe('executiveSummary', () => {
 });
 
 describe('healthAlerts', () => {
+  it('puts tests that failed every run first, naming the worst three, though none is flaky', () => {
+    const alerts = healthAlerts(data({ total: 100, passed: 90, failed: 10 }, [], [], [broken('a', 5), broken('b', 4), broken('b', 3, 'firefox'), broken('c', 2)]));
+    expect(alerts.map((a) => a.kind)).toEqual(['broken']);
+    const [alert] = alerts;
+    if (alert?.kind !== 'broken') throw new Error('no broken alert');
+    expect(alert.count).toBe(3);
+    expect(alert.worst.map((t) => `${t.test_title} ${t.browser} ${t.failed_runs}`)).toEqual(['a chromium 5', 'b chromium 4', 'b firefox 3']);
+  });
+
+  it('is not healthy while a test fails every run', () => {
+    const healthy = data({ total: 100, passed: 99, failed: 1 });
+    expect(executiveSummary(healthy, 30).risks.map((r) => r.title)).toEqual(['All Systems Healthy']);
+    expect(executiveSummary(data({ total: 100, passed: 99, failed: 1 }, [], [], [broken('a', 1)]), 30).risks).toEqual([]);
+  });
+
   it('reports nothing for a healthy answer', () => {
     expect(healthAlerts(data({ total: 100, passed: 90, failed: 10 }, [flaky('ok', 0.51)], [['chromium', 5, 5]]))).toEqual([]);
   });

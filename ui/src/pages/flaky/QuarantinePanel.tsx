@@ -12,9 +12,6 @@ const EXPIRY_CHOICES = [
   { value: '90d', label: '90 days' },
 ];
 
-/** The last day an entry applies (it ends as the next UTC day starts). */
-const lastDay = (expiresAt: number) => new Date(expiresAt - 86_400_000).toISOString().slice(0, 10);
-
 /**
  * Quarantine of this test on this browser: what is in force, or a short form to add it. The
  * server decides who may (reviewers and admins) and its refusal is shown as it says it.
@@ -50,7 +47,7 @@ export function QuarantinePanel({ title, file, browser, entry }: { title: string
           </Text>
           <Text size="xs" c="dimmed">
             {entry.owner ? `Owner ${entry.owner} · ` : ''}
-            {entry.expiresAt ? `until ${lastDay(entry.expiresAt)}` : 'no end date'}
+            {entry.through ? `through ${entry.through}` : 'no end date'}
             {entry.createdBy ? ` · added by ${entry.createdBy}` : ''} · the CI gate lets its failures through
           </Text>
           {error && <Text size="sm" c="red">{error}</Text>}

@@ -6,7 +6,10 @@ import classes from './report.module.css';
 
 const SHOWN = 5;
 
-/** Critical flaky tests (pass rate 0.5 or less) and what they cost, per the report estimates (docs/screens.md#report-estimates). */
+/**
+ * Tests that failed every run (broken), then critical flaky tests (pass rate 0.5 or less) and
+ * what they cost, per the report estimates (docs/screens.md#report-estimates) (the estimates are of flaky tests).
+ */
 export function CriticalIssues({ figures }: { figures: ReportFigures }) {
   const count = figures.criticalCount;
   // The count is of tests; the rows are a test on a browser, so one test may fill several.
@@ -20,8 +23,9 @@ export function CriticalIssues({ figures }: { figures: ReportFigures }) {
           {count} critical
         </Badge>
       </Group>
+      <BrokenIssues figures={figures} />
       {count === 0 ? (
-        <Text c="dimmed">No critical issues: no flaky test fails half of its runs or more.</Text>
+        <Text c="dimmed">{figures.brokenCount > 0 ? 'No flaky test fails half of its runs or more.' : 'No critical issues: no test fails half of its runs or more.'}</Text>
       ) : (
         <>
           <Text size="sm" mb="xs">
@@ -74,5 +78,45 @@ export function CriticalIssues({ figures }: { figures: ReportFigures }) {
         </div>
       </SimpleGrid>
     </Paper>
+  );
+}
+
+function BrokenIssues({ figures }: { figures: ReportFigures }) {
+  const count = figures.brokenCount;
+  if (count === 0) return null;
+  const rows = figures.broken.slice(0, SHOWN);
+  const more = count - new Set(rows.map((t) => `${t.test_file}\u0000${t.test_title}`)).size;
+  return (
+    <div data-testid="report-broken">
+      <Text size="sm" mb="xs" fw={600} c="red">
+        {count} {count === 1 ? 'test fails' : 'tests fail'} every run (broken, not flaky).
+      </Text>
+      <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" style={{ tableLayout: 'fixed' }}>
+        <Table.Tbody>
+          {rows.map((t) => (
+            <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
+              <Table.Td>
+                <Text size="sm" title={t.test_title} truncate="end">
+                  {t.test_title}
+                </Text>
+              </Table.Td>
+              <Table.Td w={110}>
+                <BrowserLabel browser={t.browser} />
+              </Table.Td>
+              <Table.Td w={64} ta="right">
+                <Text size="sm" c="red" fw={600} title={`failed ${t.failed_runs} of ${t.failed_runs} runs`}>
+                  {t.failed_runs}/{t.failed_runs}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {more > 0 && (
+        <Text size="xs" c="dimmed" mb="sm">
+          and {more} more {more === 1 ? 'test' : 'tests'}
+        </Text>
+      )}
+    </div>
   );
 }

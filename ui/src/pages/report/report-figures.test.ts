@@ -18,6 +18,8 @@ const data: DashboardResponse = {
   flakyCount: 3,
   criticalFlakyCount: 2,
   criticalFlakyTests: [flaky(0.3), flaky(0.5)],
+  brokenCount: 1,
+  brokenTests: [{ test_title: 'always red', test_file: 'b.spec.ts', browser: 'chromium', failed_runs: 4, skipped_runs: 0 }],
   flakyTrendCounts: { declining: 0, improving: 0, stable: 0, new: 0 },
   previous: null,
   stored: { runs: 4, newest: '2026-11-20T10:00:00.000Z', oldest: '2026-11-01T10:00:00.000Z' },
@@ -25,6 +27,10 @@ const data: DashboardResponse = {
 
 describe('reportFigures', () => {
   const f = reportFigures(data);
+  it('carries the tests that failed every run apart from the flaky ones', () => {
+    expect([f.brokenCount, f.broken.map((t) => t.test_title)]).toEqual([1, ['always red']]);
+  });
+
   it('scores the pass rate less the flaky impact', () => {
     // 90 − min(3 / 200 × 100, 20) = 88.5
     expect([f.passRate, f.flakyCount, f.score, f.level, f.scoreTone]).toEqual([90, 3, 88.5, 'Good', 'medium']);
@@ -46,7 +52,7 @@ describe('reportFigures', () => {
     ]);
   });
   it('copes with an empty period', () => {
-    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0, total_passed_on_retry: 0 }], flakyTests: [], flakyCount: 0, criticalFlakyCount: 0, criticalFlakyTests: [], browserComparison: [] });
+    const empty = reportFigures({ ...data, summary: [{ total_runs: 0, total_tests: 0, total_passed: 0, total_failed: 0, total_skipped: 0, avg_duration: 0, total_passed_on_retry: 0 }], flakyTests: [], flakyCount: 0, criticalFlakyCount: 0, criticalFlakyTests: [], brokenCount: 0, brokenTests: [], browserComparison: [] });
     expect([empty.passRate, empty.score, empty.fixDays, empty.costPerWeek]).toEqual([0, 0, 0, 0]);
   });
 });

@@ -1,4 +1,4 @@
-import type { DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
+import type { BrokenTestSummary, DashboardResponse, FlakyTestSummary } from '../../../../core/api/analytics.js';
 import { passRatePercent, type QualityLevel } from '../../../../core/analytics/formulas.js';
 import { qualityFigures } from '../../lib/quality.js';
 
@@ -39,6 +39,9 @@ export interface ReportFigures {
   /** The worst critical flaky tests (the answer's first few), lowest pass rate first. */
   critical: FlakyTestSummary[];
   criticalCount: number;
+  /** Tests that failed every run of the period (not flaky), and the worst of them. */
+  brokenCount: number;
+  broken: BrokenTestSummary[];
   costPerWeek: number;
   fixDays: number;
   browsers: ReportBrowser[];
@@ -77,6 +80,8 @@ export function reportFigures(data: DashboardResponse): ReportFigures {
     devHoursLostPerWeek: flakyCount * DEV_HOURS_PER_FLAKY_TEST_PER_WEEK,
     critical,
     criticalCount,
+    brokenCount: data.brokenCount,
+    broken: data.brokenTests,
     costPerWeek: criticalCount * COST_PER_CRITICAL_TEST_PER_WEEK,
     fixDays: Math.ceil(flakyCount / 2),
     browsers: data.browserComparison.map((b) => {
