@@ -95,7 +95,7 @@ export default class FlakeboardReporter implements Reporter {
       });
       // Counted by the rules every screen uses; an upload's answer carries only the run's id.
       const { tests, failed, flaky } = normaliseReport(report).counts;
-      const counts = `${tests} tests, ${failed} failed, ${flaky} flaky`;
+      const counts = `${tests} ${tests === 1 ? 'test' : 'tests'}, ${failed} failed, ${flaky} flaky`;
       const state = stored.duplicate ? 'a duplicate of an earlier run, pending review' : stored.status === 'approved' ? 'approved' : 'pending review';
       say(`${destination.kind === 'db' ? 'stored' : 'sent'} run ${stored.runId} "${name}" (${counts}; ${state}) ${destination.kind === 'db' ? 'in' : 'to'} ${where}`);
     } catch (error) {
