@@ -112,7 +112,9 @@ export default class FlakeboardReporter implements Reporter {
     const { options } = this;
     const branch = options.branch ?? gitFromMetadata(metadata).branch ?? (await detectGit()).branch;
     const buildId = options.buildId ?? buildFromCiEnv(process.env).buildId;
-    return runName({ project: options.project ?? projectNameAt(config.rootDir), branch, buildId, shard: config.shard });
+    // rootDir is the tests' folder; the project is the config's folder, where its package.json lives.
+    const projectDir = config.configFile ? dirname(config.configFile) : config.rootDir;
+    return runName({ project: options.project ?? projectNameAt(projectDir), branch, buildId, shard: config.shard });
   }
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export interface RunNameParts {
-  /** The project under test (the reporter's `project`, else its package name or folder). */
+  /** The project under test (the reporter's `project`, else the package name or folder of its config). */
   project: string | null;
   branch: string | null;
   buildId: string | null;
