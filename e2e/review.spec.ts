@@ -119,7 +119,8 @@ test.describe('pending uploads review', () => {
       await expect(row.getByTestId('recent-upload-name')).toHaveText(name);
       await expect(row.getByTestId('recent-upload-uploader')).toHaveText('by reporter on ci-box-7');
       await expect(row).toContainText('feature/login');
-      await row.scrollIntoViewIfNeeded();
+      // On a phone the table scrolls sideways: the picture shows the name's column.
+      await row.getByTestId('recent-upload-name').scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/screens/recent-uploads-named-${width}.png` });
     }
   });
