@@ -108,3 +108,11 @@ function trustEntryOk(entry: string): boolean {
   // come close to trusting every address, which would let a client choose its own.
   return /^\d{1,3}$/.test(prefix) && Number(prefix) >= (family === 4 ? 8 : 32) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
+
+/** A name or uploader shown on screens: some text, and not a page of it. */
+export function labelProblem(flag: string, value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value.trim() === '') return `${flag} must not be empty`;
+  if (value.trim().length > 255) return `${flag} must be at most 255 characters`;
+  return null;
+}

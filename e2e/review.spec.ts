@@ -82,6 +82,49 @@ test.describe('pending uploads review', () => {
     await expect(dialog).toHaveCount(0);
   });
 
+  test('each run says what it is, its branch and who stored it, in the dialog, its search and the recent uploads', async ({ page, flakeboard }) => {
+    const name = 'shop-web · feature/login · build 812';
+    const server = await flakeboard.start({ imports: [{ paths: [`${OWN_REPORTS}run-3.json`], name, uploader: 'reporter on ci-box-7', branch: 'feature/login' }] });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, server);
+    const dialog = reviewDialog(page);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(5);
+    const id = (await pending(page, server)).uploads.find((u) => u.file_path === name)!.id;
+    // The name whole, slashes of its branch kept; the branch and the uploader as stored.
+    await expect(card(page, id).getByTestId('pending-upload-name')).toHaveText(name);
+    await expect(card(page, id).getByTestId('pending-upload-branch')).toHaveText('branch feature/login');
+    await expect(card(page, id).getByTestId('pending-upload-uploader')).toContainText('Uploaded by reporter on ci-box-7 · ');
+    // The demo's runs name their generated uploader too: nothing reads "Uploader unknown".
+    await expect(dialog.getByText('Uploader unknown')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/screens/review-dialog-named-1440.png' });
+
+    const search = dialog.getByPlaceholder('Search by filename, browser, project, or user...');
+    await search.fill('CI-BOX');
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(1);
+    await search.fill('feature/login');
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(1);
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'Review Now' }).click();
+    await expect(card(page, id).getByTestId('pending-upload-name')).toHaveText(name);
+    await card(page, id).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/review-dialog-named-390.png' });
+    await dialog.getByRole('button', { name: 'Review Later' }).click();
+
+    for (const width of [1440, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.url}#/upload`);
+      const row = page.locator(`[data-testid="recent-upload"][data-id="${id}"]`);
+      await expect(row.getByTestId('recent-upload-name')).toHaveText(name);
+      await expect(row.getByTestId('recent-upload-uploader')).toHaveText('by reporter on ci-box-7');
+      await expect(row).toContainText('feature/login');
+      // On a phone the table scrolls sideways: the picture shows the name's column.
+      await row.getByTestId('recent-upload-name').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/screens/recent-uploads-named-${width}.png` });
+    }
+  });
+
   test('bulk Keep asks first: cancel changes nothing, OK keeps the selected uploads', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await signIn(page, server);

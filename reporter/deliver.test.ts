@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -37,5 +38,22 @@ describe('deliver', () => {
     await expect(deliver({ destination: { kind: 'db', db }, reportFile: REPORT, buildUrl: 'javascript:alert(1)', timeoutMs: 60_000 })).rejects.toThrow(
       '--build-url: the build URL must start with http:// or https://, not javascript:',
     );
+  }, 120_000);
+
+  it('stores the run approved, with its name and uploader, when asked; a refusal never names the temporary file', async () => {
+    const db = join(temp.dir, 'f.db');
+    const stored = await deliver({ destination: { kind: 'db', db }, reportFile: REPORT, name: 'shop · main', approve: true, uploader: 'reporter on box', timeoutMs: 60_000 });
+    expect(stored.status).toBe('approved');
+    const sqlite = new Database(db, { readonly: true });
+    try {
+      expect(sqlite.prepare('SELECT file_name, uploaded_via, status FROM runs').all()).toEqual([{ file_name: 'shop · main', uploaded_via: 'reporter on box', status: 'approved' }]);
+    } finally {
+      sqlite.close();
+    }
+    const broken = join(temp.dir, 'playwright-report.json');
+    writeFileSync(broken, '{"config": ');
+    const refused = deliver({ destination: { kind: 'db', db }, reportFile: broken, name: 'shop · main', timeoutMs: 60_000 });
+    await expect(refused).rejects.toThrow(/^invalid JSON: /);
+    await expect(refused).rejects.not.toThrow(temp.dir);
   }, 120_000);
 });

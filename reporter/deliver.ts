@@ -7,6 +7,12 @@ export type Destination = { kind: 'db'; db: string | null } | { kind: 'server'; 
 export interface DeliverOptions {
   destination: Destination;
   reportFile: string;
+  /** What the run is called on the review list and recent uploads ('shop-web · main · build 812'). */
+  name?: string | undefined;
+  /** Store it approved (a database only; a server applies its own review rules). */
+  approve?: boolean | undefined;
+  /** Who stored it, for a database ('reporter on HOST'); a server names the token instead. */
+  uploader?: string | undefined;
   project?: string | undefined;
   branch?: string | undefined;
   commit?: string | undefined;
@@ -19,6 +25,7 @@ export interface DeliverOptions {
 export interface Delivered {
   runId: number;
   duplicate: boolean;
+  status: 'pending' | 'approved' | 'rejected';
 }
 
 /** One line of `flakeboard import|upload --json`. */
@@ -26,6 +33,7 @@ interface CliLine {
   file: string;
   runId?: number | null;
   duplicate?: boolean;
+  status?: Delivered['status'];
   error?: string;
 }
 
@@ -42,6 +50,9 @@ export function deliver(options: DeliverOptions): Promise<Delivered> {
   const { destination } = options;
   const args = destination.kind === 'db' ? ['import', options.reportFile, '--json'] : ['upload', options.reportFile, '--json', '--server', destination.server];
   if (destination.kind === 'db' && destination.db) args.push('--db', destination.db);
+  if (destination.kind === 'db' && options.approve) args.push('--approve');
+  if (destination.kind === 'db' && options.uploader) args.push('--uploader', options.uploader);
+  if (options.name) args.push('--name', options.name);
   if (options.project) args.push('--project', options.project);
   if (options.branch) args.push('--branch', options.branch);
   if (options.commit) args.push('--commit', options.commit);
@@ -68,12 +79,21 @@ export function deliver(options: DeliverOptions): Promise<Delivered> {
       clearTimeout(timer);
       const line = parseLine(stdout);
       if (line && typeof line.runId === 'number' && !line.error) {
-        resolve({ runId: line.runId, duplicate: line.duplicate ?? false });
+        resolve({ runId: line.runId, duplicate: line.duplicate ?? false, status: line.status ?? 'pending' });
         return;
       }
-      reject(new Error(line?.error ?? lastLine(stderr) ?? 'flakeboard gave no answer'));
+      reject(new Error(withoutPath(line?.error ?? lastLine(stderr) ?? 'flakeboard gave no answer', options.reportFile)));
     });
   });
+}
+
+/**
+ * The CLI names the file it was given, here a temporary one that is gone by the time the user
+ * reads the line: the reporter names the run instead, so the path is left out.
+ */
+function withoutPath(message: string, file: string): string {
+  const rest = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  return rest.split(file).join('the report');
 }
 
 function parseLine(stdout: string): CliLine | null {

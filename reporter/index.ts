@@ -1,9 +1,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
+import { buildFromCiEnv } from '../core/ci-env.js';
+import { gitFromMetadata } from '../core/report/metadata.js';
 import { normaliseReport } from '../core/report/normalise.js';
+import { detectGit } from '../cli/git.js';
 import { deliver, type Destination } from './deliver.js';
+import { projectNameAt, runName } from './run-name.js';
 import { serializeRun } from './serialize.js';
 import { inertLines } from '../core/terminal-text.js';
 
@@ -26,6 +30,11 @@ export interface FlakeboardReporterOptions {
   outputFile?: string;
   /** How long storing or sending may take before it is given up, in ms (default 30 s). */
   timeout?: number;
+  /**
+   * Keep a run stored in a database pending review, as an upload would be. By default it counts
+   * at once: whoever runs the suite owns that database. A server applies its own review rules.
+   */
+  review?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -60,10 +69,12 @@ export default class FlakeboardReporter implements Reporter {
     if (!this.config || !this.root) return;
     const destination = destinationFrom(this.options, process.env);
     const where = destination.kind === 'db' ? (destination.db ?? '.flakeboard/flakeboard.db') : destination.server;
+    let name: string | null = null;
     let dir: string | null = null;
     try {
-      if (destination.kind === 'server' && !destination.token) throw new Error('no token: set `token` or FLAKEBOARD_TOKEN (`flakeboard token create NAME` makes one)');
       const report = serializeRun(this.config, this.root, result, this.errors);
+      name = await this.nameOf(report.config.metadata ?? {});
+      if (destination.kind === 'server' && !destination.token) throw new Error('no token: set `token` or FLAKEBOARD_TOKEN (`flakeboard token create NAME` makes one)');
       // A private folder: the report holds test output and error text.
       dir = mkdtempSync(join(tmpdir(), 'flakeboard-reporter-'));
       const reportFile = join(dir, 'playwright-report.json');
@@ -72,6 +83,10 @@ export default class FlakeboardReporter implements Reporter {
       const stored = await deliver({
         destination,
         reportFile,
+        name,
+        // The person running the suite owns a local database: their run counts unless they ask for review.
+        approve: destination.kind === 'db' && this.options.review !== true,
+        uploader: `reporter on ${hostname()}`,
         project: this.options.project,
         branch: this.options.branch,
         commit: this.options.commit,
@@ -81,13 +96,26 @@ export default class FlakeboardReporter implements Reporter {
       });
       // Counted by the rules every screen uses; an upload's answer carries only the run's id.
       const { tests, failed, flaky } = normaliseReport(report).counts;
-      const counts = `${tests} tests, ${failed} failed, ${flaky} flaky`;
-      say(`${destination.kind === 'db' ? 'stored' : 'sent'} run ${stored.runId} (${counts}${stored.duplicate ? ', a duplicate of an earlier run' : ''}) ${destination.kind === 'db' ? 'in' : 'to'} ${where}`);
+      const counts = `${tests} ${tests === 1 ? 'test' : 'tests'}, ${failed} failed, ${flaky} flaky`;
+      const state = stored.duplicate ? 'a duplicate of an earlier run, pending review' : stored.status === 'approved' ? 'approved' : 'pending review';
+      say(`${destination.kind === 'db' ? 'stored' : 'sent'} run ${stored.runId} "${name}" (${counts}; ${state}) ${destination.kind === 'db' ? 'in' : 'to'} ${where}`);
     } catch (error) {
-      say(`could not ${destination.kind === 'db' ? 'store the run in' : 'send the run to'} ${where}: ${(error as Error).message} (the test run itself is not affected)`);
+      const what = name === null ? 'the run' : `the run "${name}"`;
+      say(`could not ${destination.kind === 'db' ? 'store' : 'send'} ${what} ${destination.kind === 'db' ? 'in' : 'to'} ${where}: ${(error as Error).message} (the test run itself is not affected)`);
     } finally {
       if (dir) rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  /** What the run is called: project, branch, CI build and shard, found as `import` finds them. */
+  private async nameOf(metadata: Record<string, unknown>): Promise<string> {
+    const config = this.config!;
+    const { options } = this;
+    const branch = options.branch ?? gitFromMetadata(metadata).branch ?? (await detectGit()).branch;
+    const buildId = options.buildId ?? buildFromCiEnv(process.env).buildId;
+    // rootDir is the tests' folder; the project is the config's folder, where its package.json lives.
+    const projectDir = config.configFile ? dirname(config.configFile) : config.rootDir;
+    return runName({ project: options.project ?? projectNameAt(projectDir), branch, buildId, shard: config.shard });
   }
 }
 

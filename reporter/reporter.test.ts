@@ -1,5 +1,6 @@
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
@@ -44,22 +45,27 @@ const flakeboardLines = (stdout: string) => stdout.split('\n').filter((line) => 
 function runsIn(db: string) {
   const sqlite = new Database(db, { readonly: true });
   try {
-    return sqlite.prepare('SELECT id, total_tests, passed_tests, failed_tests, flaky_tests, skipped_tests, status, shard_current, shard_total, build_id, build_url FROM runs ORDER BY id').all() as Array<Record<string, number | string | null>>;
+    return sqlite
+      .prepare('SELECT id, file_name, uploaded_via, total_tests, passed_tests, failed_tests, flaky_tests, skipped_tests, status, shard_current, shard_total, build_id, build_url FROM runs ORDER BY id')
+      .all() as Array<Record<string, number | string | null>>;
   } finally {
     sqlite.close();
   }
 }
 
 describe('flakeboard/reporter', () => {
-  it('stores the run in a database, read exactly as Playwright’s own JSON report of the same run', async () => {
+  it('stores the run in a database, counted at once and named for what it is, read exactly as Playwright’s own JSON report of the same run', async () => {
     const db = join(temp.dir, 'local.db');
     const own = join(temp.dir, 'own.json');
     const ours = join(temp.dir, 'ours.json');
     const { exitCode, stdout } = await playwright(['test'], { reporter: { db, outputFile: ours }, env: { REPORTER_SUITE_JSON: own } });
     // A real failure in the suite: Playwright's verdict is its own, the reporter leaves it alone.
     expect(exitCode).toBe(1);
-    expect(flakeboardLines(stdout)).toEqual([`flakeboard: stored run 1 (4 tests, 2 failed, 1 flaky) in ${db}`]);
-    expect(runsIn(db)).toMatchObject([{ id: 1, total_tests: 4, passed_tests: 2, failed_tests: 2, flaky_tests: 1, skipped_tests: 0, status: 'pending' }]);
+    // The project's folder names it (no package.json, no git, no CI here); whoever runs the suite owns the database.
+    expect(flakeboardLines(stdout)).toEqual([`flakeboard: stored run 1 "project" (4 tests, 2 failed, 1 flaky; approved) in ${db}`]);
+    expect(runsIn(db)).toMatchObject([
+      { id: 1, file_name: 'project', uploaded_via: `reporter on ${hostname()}`, total_tests: 4, passed_tests: 2, failed_tests: 2, flaky_tests: 1, skipped_tests: 0, status: 'approved' },
+    ]);
 
     // What flakeboard reads from our report equals what it reads from Playwright's.
     const fromOwn = normaliseReport(parseReportBytes(readFileSync(own), 'own.json'));
@@ -78,11 +84,20 @@ describe('flakeboard/reporter', () => {
     const server = await startServe(db);
     try {
       const { stdout } = await playwright(['test'], { reporter: {}, env: { FLAKEBOARD_SERVER: server.url, FLAKEBOARD_TOKEN: token! } });
-      expect(flakeboardLines(stdout)).toEqual([`flakeboard: sent run 1 (4 tests, 2 failed, 1 flaky) to ${server.url}`]);
+      expect(flakeboardLines(stdout)).toEqual([`flakeboard: sent run 1 "project" (4 tests, 2 failed, 1 flaky; pending review) to ${server.url}`]);
     } finally {
       await server.stop();
     }
-    expect(runsIn(db)).toMatchObject([{ total_tests: 4, failed_tests: 2, flaky_tests: 1, status: 'pending' }]);
+    // The server's rules: an upload waits for review, and says which token sent it.
+    expect(runsIn(db)).toMatchObject([{ file_name: 'project', uploaded_via: 'token ci', total_tests: 4, failed_tests: 2, flaky_tests: 1, status: 'pending' }]);
+  }, 180_000);
+
+  it('review: true keeps a run stored in a database pending review; the name follows the options and the CI', async () => {
+    const db = join(temp.dir, 'review.db');
+    const ci = { GITHUB_ACTIONS: 'true', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'feature/login', GITHUB_RUN_ID: '77', GITHUB_RUN_ATTEMPT: '1' };
+    const { stdout } = await playwright(['test', '--grep', 'greets'], { reporter: { db, review: true, project: 'shop-web' }, env: ci });
+    expect(flakeboardLines(stdout)).toEqual([`flakeboard: stored run 1 "shop-web · feature/login · build 77" (1 test, 0 failed, 0 flaky; pending review) in ${db}`]);
+    expect(runsIn(db)).toMatchObject([{ file_name: 'shop-web · feature/login · build 77', status: 'pending', build_id: '77' }]);
   }, 180_000);
 
   it('a server that is down or never answers costs one line and a bounded wait, never the run', async () => {
@@ -92,14 +107,14 @@ describe('flakeboard/reporter', () => {
       const started = Date.now();
       const hung = await playwright(['test', '--grep', 'greets'], { reporter: { server: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), timeout: 3_000 } });
       expect(hung.exitCode).toBe(0);
-      expect(flakeboardLines(hung.stdout)).toEqual([`flakeboard: could not send the run to http://127.0.0.1:${port}: gave up after 3 s (the test run itself is not affected)`]);
+      expect(flakeboardLines(hung.stdout)).toEqual([`flakeboard: could not send the run "project" to http://127.0.0.1:${port}: gave up after 3 s (the test run itself is not affected)`]);
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       silent.close();
     }
     const noToken = await playwright(['test', '--grep', 'greets'], { reporter: { server: 'http://127.0.0.1:9' } });
     expect(noToken.exitCode).toBe(0);
-    expect(flakeboardLines(noToken.stdout)[0]).toMatch(/could not send the run to http:\/\/127\.0\.0\.1:9: no token/);
+    expect(flakeboardLines(noToken.stdout)[0]).toMatch(/could not send the run "project" to http:\/\/127\.0\.0\.1:9: no token/);
   }, 180_000);
 
   it('each shard is its own run, the shards of one CI build read as one run, and merge-reports over the shards stores the whole run once', async () => {
@@ -108,9 +123,9 @@ describe('flakeboard/reporter', () => {
     const ci = { GITHUB_ACTIONS: 'true', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '4242', GITHUB_RUN_ATTEMPT: '1', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' };
     for (const shard of ['1/2', '2/2']) await playwright(['test', `--shard=${shard}`], { reporter: { db: shardsDb }, env: ci });
     const shards = runsIn(shardsDb);
-    expect(shards.map((r) => [r.shard_current, r.shard_total, r.build_id, r.build_url])).toEqual([
-      [1, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
-      [2, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
+    expect(shards.map((r) => [r.file_name, r.shard_current, r.shard_total, r.build_id, r.build_url])).toEqual([
+      ['project · main · build 4242 · shard 1/2', 1, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
+      ['project · main · build 4242 · shard 2/2', 2, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
     ]);
     expect(shards.reduce((n, r) => n + Number(r.total_tests), 0)).toBe(4);
     // Read as the dashboard reads them: one run of 4 tests with its two shards.
@@ -135,7 +150,7 @@ describe('flakeboard/reporter', () => {
     }
     const mergedDb = join(temp.dir, 'merged.db');
     const merged = await playwright(['merge-reports', '-c', 'playwright.config.ts', blobs], { reporter: { db: mergedDb } });
-    expect(flakeboardLines(merged.stdout)).toEqual([`flakeboard: stored run 1 (4 tests, 2 failed, 1 flaky) in ${mergedDb}`]);
+    expect(flakeboardLines(merged.stdout)).toEqual([`flakeboard: stored run 1 "project" (4 tests, 2 failed, 1 flaky; approved) in ${mergedDb}`]);
   }, 300_000);
 });
 

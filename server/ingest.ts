@@ -12,7 +12,10 @@ import { writeRunPostgres } from './store/write/write-run-postgres.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
 export interface IngestOptions {
+  /** The file, as errors name it; also what the run is called unless `runName` is given. */
   fileName: string;
+  /** What the run is called in the review list and recent uploads ('web · main · build 812'). */
+  runName?: string | null;
   fileSize?: number | null;
   /** Flags or form fields; a report's own metadata fills what they leave out. */
   project?: string | null;
@@ -26,6 +29,8 @@ export interface IngestOptions {
   fallbackStartedAt?: number;
   approve?: boolean;
   uploadedBy?: number | null;
+  /** Who or what stored it when no signed-in user did: 'token NAME', 'reporter on HOST', 'import on HOST'. */
+  uploadedVia?: string | null;
   /** Tests stored so far, and the total (an estimate while a file is still being read). */
   onProgress?: (stored: number, total: number) => void;
 }
@@ -34,6 +39,8 @@ export interface IngestResult extends RunCounts {
   runId: number;
   duplicate: boolean;
   duplicateOf: number | null;
+  /** approved when stored with `approve` (and not a duplicate), else pending. */
+  status: StoredRun['status'];
   browser: string;
   project: string | null;
   loadFailed: boolean;
@@ -84,11 +91,12 @@ export function ingestValue(store: AnyStore, value: unknown, options: IngestOpti
  */
 function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
   const header = {
-    fileName: options.fileName,
+    fileName: options.runName || options.fileName,
     fileSize: options.fileSize ?? null,
     fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
     approve: options.approve ?? false,
     uploadedBy: options.uploadedBy ?? null,
+    uploadedVia: options.uploadedVia ?? null,
   };
   const tests = readRun(parts, options, estimateTotal);
   let ending: RunEnding | undefined;
@@ -150,6 +158,7 @@ function resultOf(stored: StoredRun, ending: RunEnding): IngestResult {
     runId: stored.runId,
     duplicate: stored.duplicate,
     duplicateOf: stored.duplicateOf,
+    status: stored.status,
     browser: run.detected.browser,
     project: ending.project,
     loadFailed: run.loadFailed,

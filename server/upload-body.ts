@@ -75,7 +75,7 @@ export interface UploadBody {
   fileName: string;
 }
 
-const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'buildId', 'buildUrl', 'browser', 'fileName', 'uploadTime'] as const;
+const METADATA_STRINGS = ['project', 'gitCommit', 'gitBranch', 'buildId', 'buildUrl', 'browser', 'fileName', 'runName', 'uploadTime'] as const;
 
 /**
  * POST /api/upload's body, { testResults, metadata } (docs/api.md#uploads-and-review), from its bytes. Runs
@@ -109,11 +109,17 @@ export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bo
   }
   const size = fields.fileSize;
   if (size !== undefined && size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number from 0 to 2^53');
-  const fileName = baseName(fields.fileName as string | null | undefined) ?? 'upload.json';
+  const fileName = runName(fields.runName as string | null | undefined) ?? baseName(fields.fileName as string | null | undefined) ?? 'upload.json';
   return { report: checkReport(testResults, fileName), metadata: fields as UploadMetadata, fileName };
 }
 
 const invalid = (problem: string) => new HttpError(400, `Invalid request: ${problem}`);
+
+/** What the client calls the run ('web · main · build 812'): kept whole, slashes of a branch included. */
+function runName(name: string | null | undefined): string | null {
+  const trimmed = name?.trim();
+  return trimmed ? trimmed.slice(0, 255) : null;
+}
 
 /** A client's file name may carry its path; only the name is kept. */
 function baseName(name: string | null | undefined): string | null {

@@ -121,11 +121,11 @@ onPostgres('import on PostgreSQL', () => {
   });
 
   it('reads the database from FLAKEBOARD_DATABASE_URL without --db, as a team server is started', async () => {
-    const r = await runCli(['import', ownReports()[0]!, '--json', '--branch', 'main', '--commit', 'abc1234'], { env: { ...env, FLAKEBOARD_DATABASE_URL: url } });
+    const r = await runCli(['import', ownReports()[0]!, '--json', '--branch', 'main', '--commit', 'abc1234', '--name', 'shop · feature/x', '--uploader', 'reporter on box'], { env: { ...env, FLAKEBOARD_DATABASE_URL: url } });
     expect([r.exitCode, r.stderr]).toEqual([0, '']);
     const [outcome] = JSON.parse(r.stdout) as Outcome[];
-    const stored = await queryRows<{ id: number }>(url, 'SELECT id FROM runs WHERE id = $1', [outcome!.runId]);
-    expect(stored).toEqual([{ id: outcome!.runId }]);
+    const stored = await queryRows<{ id: number }>(url, 'SELECT id, file_name, uploaded_via FROM runs WHERE id = $1', [outcome!.runId]);
+    expect(stored).toEqual([{ id: outcome!.runId, file_name: 'shop · feature/x', uploaded_via: 'reporter on box' }]);
   });
 
   it('a bad report stores nothing and is named', async () => {

@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
@@ -78,9 +79,30 @@ describe('flakeboard import', () => {
     expect(exitCode).toBe(1);
     expect(JSON.parse(stdout)).toEqual([
       { file: join(temp.dir, 'missing.json'), runId: null, tests: 0, passed: 0, failed: 0, flaky: 0, skipped: 0, duplicate: false, error: `cannot read ${join(temp.dir, 'missing.json')}: no such file or folder` },
-      { file: a, runId: 1, tests: 3, passed: 1, failed: 1, flaky: 1, skipped: 1, duplicate: false },
+      { file: a, runId: 1, tests: 3, passed: 1, failed: 1, flaky: 1, skipped: 1, duplicate: false, status: 'approved' },
     ]);
     expect(query(db, 'SELECT status FROM runs')).toEqual([{ status: 'approved' }]);
+  });
+
+  it('records what stored the run and, with --name, what it is called; an empty or overlong label is refused and nothing is stored', async () => {
+    write('reports/a.json', good);
+    write('b.json', good.replace('passes', 'passes too'));
+    const db = join(temp.dir, 'f.db');
+    expect((await runCli(['import', 'reports/a.json', '--db', db], { cwd: temp.dir, env: cleanEnv() })).exitCode).toBe(0);
+    const named = await runCli(['import', 'b.json', '--db', db, '--name', 'shop · feature/login · build 7', '--uploader', 'reporter on ci-box'], { cwd: temp.dir, env: cleanEnv() });
+    expect(named.exitCode).toBe(0);
+    // The line names the file read; the run carries the name it was given.
+    expect(named.stdout).toBe('✓ b.json: 3 tests, 1 passed, 1 failed, 1 flaky, 1 skipped (run 2)');
+    expect(query(db, 'SELECT file_name, uploaded_via FROM runs ORDER BY id')).toEqual([
+      { file_name: 'reports/a.json', uploaded_via: `import on ${hostname()}` },
+      { file_name: 'shop · feature/login · build 7', uploaded_via: 'reporter on ci-box' },
+    ]);
+    for (const [flag, value, problem] of [['--name', ' ', '--name must not be empty'], ['--uploader', 'x'.repeat(256), '--uploader must be at most 255 characters']] as const) {
+      const refused = await runCli(['import', 'b.json', '--db', db, flag, value], { cwd: temp.dir, env: cleanEnv() });
+      expect(refused.exitCode).toBe(1);
+      expect(refused.stderr).toContain(`flakeboard import: ${problem}`);
+    }
+    expect(query(db, 'SELECT count(*) AS n FROM runs')).toEqual([{ n: 2 }]);
   });
 
   it('flags a second import of the same content as a duplicate', async () => {

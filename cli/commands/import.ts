@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, type IngestResult } from '../../server/ingest.js';
@@ -8,7 +9,7 @@ import { DEFAULT_BUSY_TIMEOUT_MS } from '../../server/store/engine/open.js';
 import type { AnyStore } from '../../server/store/engine/types.js';
 import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
-import { dbOption, resolveDbTarget } from '../options.js';
+import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
@@ -20,6 +21,8 @@ interface ImportOptions {
   buildId?: string;
   buildUrl?: string;
   approve?: boolean;
+  name?: string;
+  uploader?: string;
   json?: boolean;
 }
 
@@ -33,6 +36,8 @@ export interface FileOutcome {
   flaky: number;
   skipped: number;
   duplicate: boolean;
+  /** pending or approved; absent for a refused file. */
+  status?: 'pending' | 'approved' | 'rejected';
   error?: string;
   loadError?: string;
 }
@@ -49,6 +54,8 @@ export function registerImport(program: Command): void {
     .option('--build-id <id>', 'CI build id: the shards of one build are one run (default: CI variables)')
     .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--approve', 'store the runs as approved instead of pending review')
+    .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's path)")
+    .option('--uploader <text>', 'who stored it, as the review list shows it (default: "import on <this host>")')
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: ImportOptions) => {
       process.exitCode = await runImport(paths, options);
@@ -57,10 +64,10 @@ export function registerImport(program: Command): void {
 
 export async function runImport(paths: string[], options: ImportOptions): Promise<number> {
   const build = detectBuild(options);
-  if ('error' in build) {
-    process.stderr.write(`flakeboard import: ${build.error}\n`);
-    return 1;
-  }
+  if ('error' in build) return refuseCommand(build.error);
+  const problem = labelProblem('--name', options.name) ?? labelProblem('--uploader', options.uploader);
+  if (problem !== null) return refuseCommand(problem);
+  const uploadedVia = options.uploader?.trim() ?? `import on ${hostname()}`;
   const inputs = await expandInputs(paths);
   const outcomes: FileOutcome[] = [];
   const print = options.json ? () => {} : (line: string) => process.stdout.write(`${inertLines(line)}\n`);
@@ -94,6 +101,8 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         // Read in chunks while it is stored: memory follows a file suite, not the report.
         const result = await ingestFile(store!, file, {
           fileName: file,
+          runName: options.name?.trim() ?? null,
+          uploadedVia,
           project: options.project ?? null,
           gitBranch: options.branch ?? null,
           gitCommit: options.commit ?? null,
@@ -121,6 +130,11 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   if (options.json) process.stdout.write(`${terminalJson(outcomes, 2)}\n`);
   else if (outcomes.length > 1) print(summarise(outcomes));
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;
+}
+
+function refuseCommand(problem: string): number {
+  process.stderr.write(`flakeboard import: ${problem}\n`);
+  return 1;
 }
 
 function describeImportError(file: string, error: unknown, store: AnyStore): string {
@@ -155,7 +169,7 @@ export function describePostgresTrouble(shownUrl: string, error: unknown): strin
 }
 
 function stored(file: string, r: IngestResult): FileOutcome {
-  const outcome: FileOutcome = { file, runId: r.runId, tests: r.tests, passed: r.passed, failed: r.failed, flaky: r.flaky, skipped: r.skipped, duplicate: r.duplicate };
+  const outcome: FileOutcome = { file, runId: r.runId, tests: r.tests, passed: r.passed, failed: r.failed, flaky: r.flaky, skipped: r.skipped, duplicate: r.duplicate, status: r.status };
   if (r.loadError !== null) outcome.loadError = r.loadError;
   return outcome;
 }

@@ -44,11 +44,23 @@ describe('flakeboard upload', () => {
     const { exitCode, stdout, stderr } = await upload(['a.json', 'b.json', '--server', server, '--token', token, '--branch', 'main', '--commit', 'c0ffee']);
     expect([exitCode, stderr]).toEqual([0, '']);
     expect(stdout.split('\n')).toEqual(['✓ a.json: 2 tests uploaded as run 1 (pending review)', '✓ b.json: 2 tests uploaded as run 2 (pending review)']);
-    const rows = t.store.sqlite.prepare('SELECT file_name, git_branch, git_commit, uploaded_by, status FROM runs ORDER BY id').all();
+    const rows = t.store.sqlite.prepare('SELECT file_name, git_branch, git_commit, uploaded_by, uploaded_via, status FROM runs ORDER BY id').all();
+    // The token's name tells the runs of one CI job from another's, though both act as one user.
     expect(rows).toEqual([
-      { file_name: 'a.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, status: 'pending' },
-      { file_name: 'b.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, status: 'pending' },
+      { file_name: 'a.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, uploaded_via: 'token ci', status: 'pending' },
+      { file_name: 'b.json', git_branch: 'main', git_commit: 'c0ffee', uploaded_by: 3, uploaded_via: 'token ci', status: 'pending' },
     ]);
+  });
+
+  it('--name calls the run what it is, slashes of a branch kept; an empty name is refused before sending', async () => {
+    await startApp();
+    write('a.json', smallReport('a'));
+    const sent = await upload(['a.json', '--server', server, '--token', token, '--name', 'shop · feature/login · build 7']);
+    expect(sent.exitCode).toBe(0);
+    expect(t.store.sqlite.prepare('SELECT file_name FROM runs').all()).toEqual([{ file_name: 'shop · feature/login · build 7' }]);
+    const refused = await upload(['a.json', '--server', server, '--token', token, '--name', '']);
+    expect([refused.exitCode, refused.stderr]).toEqual([1, 'flakeboard upload: --name must not be empty']);
+    expect(t.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 1 });
   });
 
   it('reads FLAKEBOARD_SERVER, FLAKEBOARD_TOKEN and the CI variables; --json reports duplicates', async () => {
@@ -58,7 +70,7 @@ describe('flakeboard upload', () => {
     await upload(['a.json'], env);
     const { exitCode, stdout } = await upload(['a.json', '--json'], env);
     expect(exitCode).toBe(0);
-    expect(JSON.parse(stdout)).toEqual([{ file: 'a.json', runId: 2, tests: 2, duplicate: true }]);
+    expect(JSON.parse(stdout)).toEqual([{ file: 'a.json', runId: 2, tests: 2, duplicate: true, status: 'pending' }]);
     expect(t.store.sqlite.prepare('SELECT git_branch, git_commit FROM runs WHERE id = 1').get()).toEqual({ git_branch: 'feature', git_commit: 'abc' });
   });
 

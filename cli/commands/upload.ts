@@ -6,6 +6,7 @@ import { gitFromMetadata } from '../../core/report/metadata.js';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { detectBuild, detectGit } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
+import { labelProblem } from '../options.js';
 import { checkReportFile } from '../upload-body.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
@@ -19,6 +20,7 @@ interface UploadOptions {
   buildId?: string;
   buildUrl?: string;
   retries: string;
+  name?: string;
   json?: boolean;
 }
 
@@ -27,6 +29,8 @@ interface UploadOutcome {
   runId: number | null;
   tests: number;
   duplicate: boolean;
+  /** pending or approved, as the server decided. */
+  status?: string;
   error?: string;
 }
 
@@ -43,6 +47,7 @@ export function registerUpload(program: Command): void {
     .option('--build-id <id>', 'CI build id: the shards of one build are one run (default: CI variables)')
     .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--retries <n>', 'retries on network errors and 502/503/504', '3')
+    .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's name)")
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: UploadOptions) => {
       process.exitCode = await runUpload(paths, options);
@@ -59,6 +64,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   }
   const build = detectBuild(options);
   if ('error' in build) return fail(build.error);
+  const nameProblem = labelProblem('--name', options.name);
+  if (nameProblem !== null) return fail(nameProblem);
   const retries = Number(options.retries);
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
 
@@ -97,6 +104,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         buildUrl: build.buildUrl,
         browser: detectBrowsers({ config: report.config }).browser,
         fileName: basename(file),
+        ...(options.name ? { runName: options.name.trim() } : {}),
         fileSize: statSync(file).size,
         uploadTime: new Date().toISOString(),
       });
@@ -106,8 +114,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         continue;
       }
       const response = await uploadReport(body, { server: options.server, token: options.token, retries, retryDelayMs: 500 });
-      outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate });
-      print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (pending review)`);
+      outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate, status: response.status });
+      print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (${response.status === 'approved' ? 'approved' : 'pending review'})`);
     } catch (error) {
       if (error instanceof InvalidReportError) refuse(file, error.message);
       else if (error instanceof UploadError) {

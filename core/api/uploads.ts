@@ -19,6 +19,8 @@ export interface UploadMetadata {
   buildUrl?: string | null;
   browser?: string | null;
   fileName?: string | null;
+  /** What the run is called in the review list and recent uploads instead of the file's name (kept whole). */
+  runName?: string | null;
   fileSize?: number | null;
   uploadTime?: string | null;
 }
@@ -40,6 +42,10 @@ export interface PendingUpload {
   /** ISO 8601, UTC. */
   timestamp: string;
   uploaded_by_username: string | null;
+  /** How it arrived when no one signed in uploaded it: 'token NAME', 'reporter on HOST', 'import on HOST'. */
+  uploaded_via: string | null;
+  git_branch: string | null;
+  build_id: string | null;
   total_tests: number;
   passed_tests: number;
   failed_tests: number;
@@ -97,6 +103,7 @@ export interface RecentUpload {
   shard_current: number | null;
   shard_total: number | null;
   uploaded_by_username: string | null;
+  uploaded_via: string | null;
   reviewed_by_username: string | null;
   reviewed_at: string | null;
   review_notes: string | null;

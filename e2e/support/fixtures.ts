@@ -12,7 +12,7 @@ export interface StartOptions {
   /** A database to serve instead of a template copy: a postgres:// URL from `postgres()`, shared by every server started on it. */
   db?: string;
   /** Reports imported with the real CLI before the server starts. */
-  imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string; buildId?: string; buildUrl?: string }>;
+  imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string; buildId?: string; buildUrl?: string; name?: string; uploader?: string }>;
 }
 
 export interface Flakeboard {
@@ -51,6 +51,8 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
           if (batch.commit) args.push('--commit', batch.commit);
           if (batch.buildId) args.push('--build-id', batch.buildId);
           if (batch.buildUrl) args.push('--build-url', batch.buildUrl);
+          if (batch.name) args.push('--name', batch.name);
+          if (batch.uploader) args.push('--uploader', batch.uploader);
           runCli(args);
         }
         const server = await serve(dbPath);

@@ -15,7 +15,7 @@ export interface RouteAccess {
   apiToken?: boolean;
 }
 
-export type Caller = { kind: 'session'; user: User; session: SessionRecord } | { kind: 'api-token'; user: User; tokenId: number };
+export type Caller = { kind: 'session'; user: User; session: SessionRecord } | { kind: 'api-token'; user: User; tokenId: number; tokenName: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,7 +79,7 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
     if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
       void bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
     }
-    return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id };
+    return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id, tokenName: apiToken.name };
   }
   const now = options.now();
   const session = await findSession(options.store, tokenHash, now, options.sessionMaxAgeMs);

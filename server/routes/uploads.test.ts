@@ -32,7 +32,16 @@ describe('POST /api/upload', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, runId: 1, testsProcessed: 2, duplicate: false, status: 'pending' });
     const recent = (await t.app.inject({ method: 'GET', url: '/api/recent-uploads', headers: max.headers })).json();
-    expect(recent[0]).toMatchObject({ id: 1, status: 'pending', file_path: 'results.json', project: 'shop', git_branch: 'main', git_commit: 'abcdef1234567', browser: 'chromium, firefox', uploaded_by_username: 'max', total_tests: 2, passed_tests: 2 });
+    expect(recent[0]).toMatchObject({ id: 1, status: 'pending', file_path: 'results.json', project: 'shop', git_branch: 'main', git_commit: 'abcdef1234567', browser: 'chromium, firefox', uploaded_by_username: 'max', uploaded_via: null, total_tests: 2, passed_tests: 2 });
+  });
+
+  it('names the run by metadata.runName when given, kept whole; the pending list carries its branch and build', async () => {
+    const res = await upload(max, smallReport(), { fileName: '/tmp/x/playwright-report.json', runName: '  shop · feature/login · build 7  ', gitBranch: 'feature/login', buildId: '7' });
+    expect(res.statusCode).toBe(200);
+    const pending = (await t.app.inject({ method: 'GET', url: '/api/uploads/pending', headers: max.headers })).json();
+    expect(pending.uploads).toMatchObject([{ file_path: 'shop · feature/login · build 7', git_branch: 'feature/login', build_id: '7', uploaded_by_username: 'max', uploaded_via: null }]);
+    const tooLong = await upload(max, smallReport('b'), { runName: 'x'.repeat(1001) });
+    expect([tooLong.statusCode, tooLong.json().error]).toEqual([400, 'Invalid request: body/metadata/runName must NOT have more than 1000 characters']);
   });
 
   it('refuses bad bodies with a clear error and stores nothing', async () => {
@@ -114,7 +123,7 @@ describe('review', () => {
     expect(pending.count).toBe(2);
     expect(pending.uploads.map((u: { id: number }) => u.id)).toEqual([b, a]);
     expect(Object.keys(pending.uploads[0]).sort()).toEqual(
-      ['browser', 'failed_tests', 'file_path', 'id', 'is_duplicate', 'passed_tests', 'project', 'timestamp', 'total_tests', 'uploaded_by_username'].sort(),
+      ['browser', 'build_id', 'failed_tests', 'file_path', 'git_branch', 'id', 'is_duplicate', 'passed_tests', 'project', 'timestamp', 'total_tests', 'uploaded_by_username', 'uploaded_via'].sort(),
     );
     expect(pending.uploads[0].timestamp).toMatch(/Z$/);
 

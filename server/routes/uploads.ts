@@ -54,7 +54,8 @@ export function registerUploadRoutes(
     async (request) => {
       const caller = callerOf(request);
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
-      const result = await writer.upload(request.body, bodyCharset(request.headers['content-type']), caller.user.id);
+      const via = caller.kind === 'api-token' ? `token ${caller.tokenName}` : null;
+      const result = await writer.upload(request.body, bodyCharset(request.headers['content-type']), caller.user.id, via);
       request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
       return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: 'pending' as const } satisfies UploadResponse;
     },

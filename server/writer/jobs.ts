@@ -10,7 +10,7 @@ import { checkParseCost } from './parse-cost.js';
 
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
 export type WriteJob =
-  | { kind: 'upload'; bytes: Uint8Array; charset: ReturnType<typeof bodyCharset>; uploadedBy: number }
+  | { kind: 'upload'; bytes: Uint8Array; charset: ReturnType<typeof bodyCharset>; uploadedBy: number; uploadedVia: string | null }
   | { kind: 'review'; reviews: Array<{ id: number; action: 'approve' | 'reject' }>; reviewerId: number; notes: string | null }
   | { kind: 'delete'; id: number }
   | { kind: 'clear' };
@@ -85,6 +85,7 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
           buildId: metadata.buildId || null,
           buildUrl: metadata.buildUrl || null,
           uploadedBy: job.uploadedBy,
+          uploadedVia: job.uploadedVia,
           onProgress: checkStop,
         }),
       );

@@ -20,7 +20,8 @@ import type { WriterData, WriterReply, WriterRequest } from './worker.js';
  *   worker is terminated if it has not finished within a few seconds.
  */
 export interface Writer {
-  upload(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>, uploadedBy: number): Promise<IngestResult>;
+  /** `uploadedVia`: the API token's 'token NAME' when one was used, else null (a browser session). */
+  upload(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>, uploadedBy: number, uploadedVia?: string | null): Promise<IngestResult>;
   review(reviews: Array<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string | null): Promise<void>;
   deleteRun(id: number): Promise<boolean>;
   clearAll(): Promise<number>;
@@ -79,7 +80,7 @@ export function createWriter(
     return next as Promise<JobValues[K]>;
   };
   return {
-    upload(bytes, charset, uploadedBy) {
+    upload(bytes, charset, uploadedBy, uploadedVia = null) {
       const size = bytes.byteLength;
       if (queued.uploads >= maxUploads || queued.bytes + size > maxBytes) {
         return Promise.reject(new HttpError(503, `The server is busy storing ${queued.uploads} other upload(s); nothing was stored, try again in a minute`));
@@ -88,7 +89,7 @@ export function createWriter(
       queued.bytes += size;
       // Handed over, not copied, when the bytes own their buffer (a big body always does).
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-      return run({ kind: 'upload', bytes: own, charset, uploadedBy }, [own.buffer as ArrayBuffer]).finally(() => {
+      return run({ kind: 'upload', bytes: own, charset, uploadedBy, uploadedVia }, [own.buffer as ArrayBuffer]).finally(() => {
         queued.uploads -= 1;
         queued.bytes -= size;
       });

@@ -404,4 +404,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, duration_sum, timed_runs, duration_max);
     `,
   },
+  {
+    version: 11,
+    name: 'how a run arrived',
+    sql: `
+      -- Who or what stored a run when no one signed in uploaded it: 'token NAME' for an API
+      -- token, 'reporter on HOST' for the Playwright reporter, 'import on HOST' for the CLI. The
+      -- review list shows it, so runs from the command line can be told apart.
+      ALTER TABLE runs ADD COLUMN uploaded_via TEXT;
+    `,
+  },
 ];

@@ -139,6 +139,7 @@ export interface RunsTable {
   duration_ms: number;
   uploaded_at: number;
   uploaded_by: number | null;
+  uploaded_via: string | null;
   reviewed_by: number | null;
   reviewed_at: number | null;
   review_notes: string | null;

@@ -14,9 +14,9 @@ import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type St
 import { NO_START } from './write-results.js';
 
 const INSERT_RUN = `INSERT INTO runs (
-    status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+    status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by, uploaded_via,
     total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
-  ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
+  ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, @uploaded_via, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
 const FIND_BY_HASH = `SELECT id FROM runs WHERE content_hash = @hash AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`;
 const FIX_STARTS = 'UPDATE results SET started_at = @start WHERE run_id = @run AND started_at = @none';
 
@@ -33,7 +33,7 @@ export async function writeRunPostgres(
 ): Promise<StoredRun> {
   const now = header.now ?? Date.now();
   return store.transaction(async (sql) => {
-    const runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy }));
+    const runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy, uploaded_via: header.uploadedVia == null ? null : postgresText(header.uploadedVia) }));
     await sql.run('SAVEPOINT run_results');
     const writer = new PostgresResultWriter(sql, runId);
     const ending = await read((test) => writer.add(test));

@@ -21,6 +21,8 @@ export interface RunToStore {
   buildUrl?: string | null;
   approve: boolean;
   uploadedBy: number | null;
+  /** Who or what stored it when no signed-in user did: 'token NAME', 'reporter on HOST', 'import on HOST'. */
+  uploadedVia?: string | null;
   now?: number;
   /** Called every few thousand tests of a big report, for a progress display. */
   onProgress?: (stored: number, total: number) => void;
@@ -33,6 +35,7 @@ export interface RunHeader {
   fallbackStartedAt: number;
   approve: boolean;
   uploadedBy: number | null;
+  uploadedVia?: string | null;
   now?: number;
 }
 
@@ -84,7 +87,7 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   const statements = preparedFor(store.sqlite);
   const now = header.now ?? Date.now();
   const insert = store.sqlite.transaction((): StoredRun => {
-    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy).lastInsertRowid);
+    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy, header.uploadedVia ?? null).lastInsertRowid);
     let ending: RunEnding | undefined;
     let runStart = 0;
     let original: { id: number } | undefined;
@@ -125,9 +128,9 @@ function prepare(sqlite: SqliteDatabase) {
     findByHash: sqlite.prepare(`SELECT id FROM runs WHERE content_hash = ? AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`),
     // The row exists from the start (results refer to it); what the report says is set at the end.
     insertRun: sqlite.prepare(`INSERT INTO runs (
-        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by,
+        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by, uploaded_via,
         total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
-      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
+      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
     finishRun: sqlite.prepare(FINISH_RUN_SQL),
     fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
   };

@@ -2,7 +2,8 @@ import { Badge, Button, Checkbox, Flex, Group, Paper, Stack, Text } from '@manti
 import { Link } from 'react-router-dom';
 import type { PendingUpload } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
-import { fileName, formatDateTime } from '../../lib/format.js';
+import { formatDateTime } from '../../lib/format.js';
+import { uploaderOf } from '../../lib/uploader.js';
 
 /** One upload waiting for review; dimmed with its buttons disabled while its review call runs. */
 export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, onView }: {
@@ -13,7 +14,9 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
   onReview(action: 'approve' | 'reject'): void;
   onView(): void;
 }) {
-  const name = fileName(upload.file_path);
+  // Shown whole: a run's name ('shop-web · feature/login · build 812') holds slashes of its own.
+  const name = upload.file_path;
+  const uploader = uploaderOf(upload);
   const duplicate = upload.is_duplicate === 1;
   return (
     <Paper
@@ -32,7 +35,7 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
           <Stack gap={4} style={{ minWidth: 0 }}>
             <Group gap="xs" wrap="wrap">
               {/* Breaks a long name where it must, not between every two letters. */}
-              <Text fw={600} title={upload.file_path} style={{ overflowWrap: 'anywhere' }}>
+              <Text fw={600} style={{ overflowWrap: 'anywhere' }} data-testid="pending-upload-name">
                 {name}
               </Text>
               {duplicate && (
@@ -48,9 +51,12 @@ export function PendingUploadCard({ upload, selected, busy, onSelect, onReview, 
                   {upload.project}
                 </Text>
               )}
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="pending-upload-branch">
+                {upload.git_branch ? `branch ${upload.git_branch}` : 'no branch'}
+              </Text>
             </Group>
-            <Text size="xs" c="dimmed">
-              {upload.uploaded_by_username ? `Uploaded by ${upload.uploaded_by_username}` : 'Uploader unknown'} · {formatDateTime(upload.timestamp)}
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="pending-upload-uploader">
+              {uploader ? `Uploaded by ${uploader}` : 'Uploader unknown'} · {formatDateTime(upload.timestamp)}
             </Text>
             <Text size="sm" data-testid="pending-upload-totals">
               {upload.total_tests.toLocaleString()} tests ·{' '}

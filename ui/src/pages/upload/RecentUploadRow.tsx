@@ -3,11 +3,13 @@ import type { RecentUpload } from '../../../../core/api/uploads.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDateTime, passRateColor, percent } from '../../lib/format.js';
+import { uploaderOf } from '../../lib/uploader.js';
 import { ReviewStatusBadge } from './ReviewStatusBadge.js';
 
 /** One row of Recent Uploads; the whole row opens the run, the DELETE button does not. */
 export function RecentUploadRow({ upload, deleting, onOpen, onDelete }: { upload: RecentUpload; deleting: boolean; onOpen(): void; onDelete(): void }) {
   const rate = passRatePercent(upload.passed_tests, upload.total_tests);
+  const uploader = uploaderOf(upload);
   return (
     <Table.Tr
       data-testid="recent-upload"
@@ -39,8 +41,11 @@ export function RecentUploadRow({ upload, deleting, onOpen, onDelete }: { upload
         <Text size="sm" fw={500}>
           {upload.project || '-'}
         </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="recent-upload-name">
           {upload.file_path}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }} data-testid="recent-upload-uploader">
+          {uploader ? `by ${uploader}` : 'uploader unknown'}
         </Text>
       </Table.Td>
       <Table.Td>

@@ -85,8 +85,9 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
   if (uploads.data.items.length === 0) {
     return <EmptyState title="No uploads yet.">{filtered && <Text c="dimmed">None with this status.</Text>}</EmptyState>;
   }
+  // Wide enough that the project column keeps a run's name and uploader to a line or two each.
   return (
-    <Table.ScrollContainer minWidth={1100}>
+    <Table.ScrollContainer minWidth={1220}>
       <Table highlightOnHover verticalSpacing="sm" style={{ opacity: uploads.loading ? 0.6 : undefined }} aria-busy={uploads.loading}>
         <Table.Thead>
           <Table.Tr>
