@@ -3,11 +3,11 @@ import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { flakyPassRateColor, fractionPercent, oneDecimal } from '../../lib/format.js';
-import { browserTrend, flakyScoreOf, type TrendIndex } from './flaky-filter.js';
+import { browserTrend, flakyScoreOf } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
 
 /** One row per browser of an expanded group; a row opens the detail dialog. */
-export function BrowserBreakdown({ group, trends, onOpen, onTrend }: { group: FlakyTestGroup; trends: TrendIndex; onOpen(entry: BrowserEntry): void; onTrend(direction: TrendDirection): void }) {
+export function BrowserBreakdown({ group, onOpen, onTrend }: { group: FlakyTestGroup; onOpen(entry: BrowserEntry): void; onTrend(direction: TrendDirection): void }) {
   return (
     <Table withRowBorders={false} verticalSpacing={6} highlightOnHover data-testid="browser-rows">
       <Table.Thead>
@@ -23,7 +23,6 @@ export function BrowserBreakdown({ group, trends, onOpen, onTrend }: { group: Fl
       </Table.Thead>
       <Table.Tbody>
         {group.browsers.map((entry) => {
-          const record = browserTrend(trends, group, entry.browser);
           return (
             <Table.Tr
               key={entry.browser}
@@ -58,7 +57,7 @@ export function BrowserBreakdown({ group, trends, onOpen, onTrend }: { group: Fl
               <Table.Td>{entry.skipped_runs}</Table.Td>
               <Table.Td>{oneDecimal(flakyScoreOf(entry))}</Table.Td>
               <Table.Td>
-                <TrendBadge trend={record ? { direction: record.trend_direction, percentage: record.trend_percentage } : null} onClick={onTrend} />
+                <TrendBadge trend={browserTrend(entry)} onClick={onTrend} />
               </Table.Td>
             </Table.Tr>
           );

@@ -5,7 +5,7 @@ import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { fileName, flakyPassRateColor, fractionPercent, oneDecimal, truncate } from '../../lib/format.js';
 import { BrowserBreakdown } from './BrowserBreakdown.js';
 import { ExpandArrow } from './ExpandArrow.js';
-import { groupTrend, type TrendIndex } from './flaky-filter.js';
+import { groupTrend } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
@@ -16,7 +16,6 @@ export const TITLE_TRUNCATION = 60;
 
 interface Props {
   group: FlakyTestGroup;
-  trends: TrendIndex;
   expanded: boolean;
   highlighted: boolean;
   rowRef(element: HTMLTableRowElement | null): void;
@@ -27,7 +26,7 @@ interface Props {
 }
 
 /** A test group; clicking it shows one sub-row per browser. */
-export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantine }: Props) {
+export function FlakyGroupRow({ group, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantine }: Props) {
   const title = truncate(group.test_title, TITLE_TRUNCATION);
   return (
     <>
@@ -87,7 +86,7 @@ export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, on
           </Text>
         </Table.Td>
         <Table.Td miw={190}>
-          <TrendBadge trend={groupTrend(group, trends)} onClick={onTrend} />
+          <TrendBadge trend={groupTrend(group)} onClick={onTrend} />
         </Table.Td>
         <Table.Td data-testid="group-runs">{group.total_runs_all_browsers}</Table.Td>
         <Table.Td data-testid="group-failed">{group.total_failed_all_browsers}</Table.Td>
@@ -96,7 +95,7 @@ export function FlakyGroupRow({ group, trends, expanded, highlighted, rowRef, on
       {expanded && (
         <Table.Tr data-testid="group-breakdown">
           <Table.Td colSpan={GROUP_COLUMNS} p={0} pl={40} pb="sm" style={{ backgroundColor: 'var(--mantine-color-default-hover)' }}>
-            <BrowserBreakdown group={group} trends={trends} onOpen={onOpen} onTrend={onTrend} />
+            <BrowserBreakdown group={group} onOpen={onOpen} onTrend={onTrend} />
           </Table.Td>
         </Table.Tr>
       )}

@@ -2,13 +2,12 @@ import { Paper, Table, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
-import { groupKey, type TrendIndex } from './flaky-filter.js';
+import { groupKey } from './flaky-filter.js';
 import { FlakyGroupRow } from './FlakyGroupRow.js';
 import sticky from '../../components/sticky-column.module.css';
 
 interface Props {
   groups: readonly FlakyTestGroup[];
-  trends: TrendIndex;
   expanded: ReadonlySet<string>;
   highlighted: string | null;
   rowRef(key: string, element: HTMLTableRowElement | null): void;
@@ -19,7 +18,7 @@ interface Props {
   quarantineOf?(group: FlakyTestGroup): QuarantineView | null;
 }
 
-export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
+export function FlakyGroupTable({ groups, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
   return (
     <Paper withBorder radius="md">
       <Table.ScrollContainer minWidth={1000}>
@@ -44,7 +43,6 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
                 <FlakyGroupRow
                   key={key}
                   group={group}
-                  trends={trends}
                   expanded={expanded.has(key)}
                   highlighted={highlighted === key}
                   rowRef={(element) => rowRef(key, element)}
