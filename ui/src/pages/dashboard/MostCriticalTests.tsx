@@ -8,15 +8,17 @@ import { useQuarantine } from '../../lib/quarantine.js';
 import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import sticky from '../../components/sticky-column.module.css';
-
-const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
+import { usePhone } from '../../lib/use-phone.js';
+import { CriticalTestStackedRow } from './CriticalTestStackedRow.js';
+import { RISK_COLORS } from './risk-colors.js';
 
 /** SPEC.md section 9: the first 5 flaky tests of the answer. */
 const ROWS = 5;
 
-/** 'Most Critical Tests': each row opens that test on the flaky screen. */
+/** 'Most Critical Tests': each row opens that test on the flaky screen. On a phone each row stacks its columns. */
 export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; days: number }) {
   const navigate = useNavigate();
+  const phone = usePhone();
   const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
   return (
@@ -31,6 +33,23 @@ export function MostCriticalTests({ tests, days }: { tests: FlakyTestSummary[]; 
         <Text c="dimmed" size="sm">
           No flaky tests in this period.
         </Text>
+      ) : phone ? (
+        <Table highlightOnHover verticalSpacing="xs" data-layout="stacked">
+          <Table.Tbody>
+            {rows.map((test) => {
+              const href = flakyTestHref(test, days);
+              return (
+                <CriticalTestStackedRow
+                  key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`}
+                  test={test}
+                  href={href}
+                  quarantined={quarantine.entryFor(test.test_title, test.test_file, test.browser)}
+                  onOpen={() => navigate(href)}
+                />
+              );
+            })}
+          </Table.Tbody>
+        </Table>
       ) : (
         <Table.ScrollContainer minWidth={480}>
           <Table highlightOnHover verticalSpacing="xs">

@@ -1,0 +1,26 @@
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export interface RowFigure {
+  label: string;
+  value: ReactNode;
+}
+
+/**
+ * A table row's figures side by side, each under its column's name: the phone layout of a wide
+ * table, where the columns become one cell and nothing waits off the edge.
+ */
+export function RowFigures({ figures }: { figures: readonly RowFigure[] }) {
+  return (
+    <SimpleGrid cols={figures.length} spacing={6} verticalSpacing={0} data-testid="row-figures">
+      {figures.map((figure) => (
+        <Stack key={figure.label} gap={0} style={{ minWidth: 0 }}>
+          <Text fz={10} lh={1.4} c="dimmed" tt="uppercase" fw={700} truncate>
+            {figure.label}
+          </Text>
+          <div style={{ fontSize: 'var(--mantine-font-size-sm)', fontWeight: 600 }}>{figure.value}</div>
+        </Stack>
+      ))}
+    </SimpleGrid>
+  );
+}
