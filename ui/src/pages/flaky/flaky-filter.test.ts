@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserEntry, FlakyTestGroup, TrendRecord } from '../../../../core/api/analytics.js';
-import { browserTrend, flakyScoreOf, groupTrend, isCriticalTrend, parseFilter, trendSegments } from './flaky-filter.js';
+import { browserTrend, flakyScoreOf, groupTrend, isCriticalTrend, parseFilter, trendSegments, worstBrowser } from './flaky-filter.js';
 
 type Trend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
 const entry = (browser: string, pass_rate = 0.6, trend?: Trend): BrowserEntry => ({
@@ -63,6 +63,20 @@ describe('the trends a page of groups carries', () => {
     const second = { ...group('same', 0.6, ['chromium'], { chromium: trend('improving', 20) }), test_id: 2 };
     expect(groupTrend(first)?.direction).toBe('declining');
     expect(groupTrend(second)?.direction).toBe('improving');
+  });
+});
+
+describe('worstBrowser', () => {
+  it('is the lowest pass rate, then the highest flaky score, then the first listed; null without browsers', () => {
+    const g = group('w', 0.5, ['chromium', 'edge', 'firefox']);
+    g.browsers[0]!.pass_rate = 0.52;
+    g.browsers[2]!.flaky_score = 48;
+    expect(worstBrowser(g)?.browser).toBe('edge');
+    g.browsers[2]!.flaky_score = 60;
+    expect(worstBrowser(g)?.browser).toBe('firefox');
+    g.browsers[1]!.pass_rate = 0.3;
+    expect(worstBrowser(g)?.browser).toBe('edge');
+    expect(worstBrowser({ browsers: [] })).toBeNull();
   });
 });
 

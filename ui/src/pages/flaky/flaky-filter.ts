@@ -66,6 +66,15 @@ export function groupTrend(group: Pick<FlakyTestGroup, 'browsers'>): Trend | nul
   return { direction, percentage: changes[Math.floor((changes.length - 1) / 2)]! };
 }
 
+/** The browser to look at first: the lowest pass rate, then the highest flaky score, then the first listed. */
+export function worstBrowser(group: Pick<FlakyTestGroup, 'browsers'>): BrowserEntry | null {
+  let worst: BrowserEntry | null = null;
+  for (const entry of group.browsers) {
+    if (!worst || entry.pass_rate < worst.pass_rate || (entry.pass_rate === worst.pass_rate && entry.flaky_score > worst.flaky_score)) worst = entry;
+  }
+  return worst;
+}
+
 /** SPEC.md section 4: ceil(abs(percentage) / 10) segments of 5. */
 export function trendSegments(percentage: number): number {
   return Math.min(5, Math.ceil(Math.abs(percentage) / 10));
