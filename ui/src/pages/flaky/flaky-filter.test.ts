@@ -70,7 +70,7 @@ describe('worstBrowser', () => {
   it('is the lowest pass rate, then the highest flaky score, then the first listed; null without browsers', () => {
     const g = group('w', 0.5, ['chromium', 'edge', 'firefox']);
     g.browsers[0]!.pass_rate = 0.52;
-    g.browsers[2]!.flaky_score = 48;
+    g.browsers[2]!.flaky_score = 30;
     expect(worstBrowser(g)?.browser).toBe('edge');
     g.browsers[2]!.flaky_score = 60;
     expect(worstBrowser(g)?.browser).toBe('firefox');
