@@ -58,7 +58,7 @@ test.describe('flaky detail dialog', () => {
     const worst = group.browsers.reduce((w, b) => (b.pass_rate < w.pass_rate || (b.pass_rate === w.pass_rate && b.flaky_score > w.flaky_score) ? b : w));
     const row = page.getByTestId('flaky-group').nth(index);
     const details = row.getByTestId('group-details');
-    await expect(details).toHaveText(`Details (${worst.browser})`);
+    await expect(details).toHaveText(`Details (${worst.browser})›`);
     await details.click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('dialog-title')).toHaveText(group.test_title);

@@ -66,9 +66,10 @@ test.describe('Flaky Test Analysis', () => {
     const row = page.getByTestId('flaky-group').first();
     await expect(row.getByTestId('row-figures')).toHaveText(`Worst Rate${percent1(first.worst_pass_rate)}Runs${first.total_runs_all_browsers}Failed${first.total_failed_all_browsers}Score${first.highest_flaky_score.toFixed(1)}`);
     // Every browser badge whole and on screen, not squeezed to a dot.
+    await row.scrollIntoViewIfNeeded();
     for (const b of first.browsers) {
       const badge = row.getByRole('button', { name: `Open ${b.browser} details`, exact: true });
-      await expect(badge).toBeInViewport();
+      await expect(badge).toBeInViewport({ ratio: 1 });
       await expect(badge).toHaveText(b.browser);
       expect((await badge.boundingBox())!.width).toBeGreaterThan(30);
     }
