@@ -1,4 +1,4 @@
-import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 export interface RowFigure {
@@ -8,19 +8,23 @@ export interface RowFigure {
 
 /**
  * A table row's figures side by side, each under its column's name: the phone layout of a wide
- * table, where the columns become one cell and nothing waits off the edge.
+ * table, where the columns become one cell and nothing waits off the edge. Each figure is as wide
+ * as its name or value (equal shares cut 'Worst Rate' short), spread across the row.
  */
 export function RowFigures({ figures }: { figures: readonly RowFigure[] }) {
   return (
-    <SimpleGrid cols={figures.length} spacing={6} verticalSpacing={0} data-testid="row-figures">
+    <div
+      data-testid="row-figures"
+      style={{ display: 'grid', gridTemplateColumns: `repeat(${figures.length}, auto)`, justifyContent: 'space-between', columnGap: 'var(--mantine-spacing-sm)' }}
+    >
       {figures.map((figure) => (
         <Stack key={figure.label} gap={0} style={{ minWidth: 0 }}>
-          <Text fz={10} lh={1.4} c="dimmed" tt="uppercase" fw={700} truncate>
+          <Text fz={10} lh={1.4} c="dimmed" tt="uppercase" fw={700} style={{ whiteSpace: 'nowrap' }}>
             {figure.label}
           </Text>
           <div style={{ fontSize: 'var(--mantine-font-size-sm)', fontWeight: 600 }}>{figure.value}</div>
         </Stack>
       ))}
-    </SimpleGrid>
+    </div>
   );
 }
