@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DashboardResponse } from '../core/api/analytics.js';
-import { browserHealth, formatDuration, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
+import { browserHealth, formatDuration, isThinPreviousWindow, passRatePercent, qualityLevel, qualityScore, riskScore } from '../core/analytics/formulas.js';
 import { finalRateHint } from '../ui/src/lib/final-rate.js';
 import { periodChanges } from '../ui/src/lib/period-change.js';
 import { apiGet, openDashboard, recordNavigations } from './support/dashboard-helpers.js';
 import { oldReport } from './support/old-report.js';
 import { writeGateReport, type Outcome } from '../fixtures/testing/gate-reports.js';
-import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
+import { expectRowsStackedOnPhone, PHONE, shootPhone } from './support/phone.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const one = (value: number) => value.toFixed(1);
@@ -16,14 +16,29 @@ const flakyHref = (t: { test_title: string; test_file: string; browser: string }
   `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
 
 test.describe('dashboard', () => {
-  test('at 390 px the tables scroll sideways inside their cards with the first column in place; the page does not', async ({ page, flakeboard }) => {
+  test('at 390 px the tables stack each row with every figure on screen; the page does not scroll sideways', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
     await page.setViewportSize(PHONE);
     await openDashboard(page, server);
     await expect(page.getByTestId('executive-summary')).toBeVisible();
-    await expectTableUsableOnPhone(page, page.getByTestId('recent-runs').locator('table'));
-    await expectTableUsableOnPhone(page, page.getByTestId('most-critical').locator('table'));
+    const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+    const runs = page.getByTestId('recent-runs').locator('table');
+    await expectRowsStackedOnPhone(page, runs, ['Total', 'Passed', 'Failed', 'Duration']);
+    // Every figure of the first run, readable without a sideways scroll; a row still opens its run.
+    const run = data.recentRuns[0]!;
+    const first = runs.locator('tbody tr').first();
+    await expect(first.getByTestId('row-figures')).toHaveText(`Total${run.total_tests.toLocaleString('en-US')}Passed${run.passed_tests.toLocaleString('en-US')}Failed${run.failed_tests.toLocaleString('en-US')}Duration${formatDuration(run.duration_ms)}`);
+    await first.scrollIntoViewIfNeeded();
+    // Its browser badge whole and on screen (the project may read Multi-browser too: the badge comes first).
+    const badge = first.getByText(run.browser.includes(', ') ? 'Multi-browser' : run.browser, { exact: true }).first();
+    await expect(badge).toBeInViewport({ ratio: 1 });
+    const critical = page.getByTestId('most-critical').locator('table');
+    await expectRowsStackedOnPhone(page, critical, ['Pass Rate', 'Risk Score']);
+    const test0 = data.flakyTests[0]!;
+    await expect(critical.locator('tbody tr').first().getByTestId('row-figures')).toContainText(`Pass Rate${one(test0.pass_rate * 100)}%`);
     await shootPhone(page, 'dashboard');
+    await first.getByTestId('row-figures').click();
+    await expect(page).toHaveURL(new RegExp(`#/upload/${run.id}$`));
   });
 
   test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, flakeboard }) => {
@@ -81,10 +96,13 @@ test.describe('dashboard', () => {
     const changes = periodChanges(data);
     const arrow = (text: string) => (text.startsWith('+') ? `▲ ${text}` : text.startsWith('-') ? `▼ ${text}` : text);
     await expect(summary.getByTestId('metric-trend')).toHaveText([changes.passRate, changes.tests, changes.avgDuration, changes.flaky].map((c) => arrow(c.text)));
+    const compared = data.previous && `Changes compare with the previous 30 days (${data.previous.from} to ${data.previous.to}); pass rate in percentage points.`;
     await expect(page.getByTestId('period-caption')).toHaveText(
       data.previous === null
         ? 'No runs in the 30 days before this window: nothing to compare with (—).'
-        : `Changes compare with the previous 30 days (${data.previous.from} to ${data.previous.to}); pass rate in percentage points.`,
+        : isThinPreviousWindow(s.total_tests, data.previous.total_tests)
+          ? `${compared} That window ran only ${data.previous.total_tests.toLocaleString('en-US')} tests, too few to compare counts with: they show 'new'.`
+          : compared!,
     );
     // The final pass rate beside the first attempts'.
     await expect(page.getByTestId('final-rate-hint')).toHaveText(
@@ -222,6 +240,35 @@ test.describe('dashboard', () => {
     await page.route('**/api/dashboard?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
     await signIn(page, server);
     await expect(page.getByText('No data available', { exact: true })).toBeVisible();
+  });
+
+  test("against a previous window that barely ran, Tests/Day and Flaky Tests read 'new', not thousands of percent, on the dashboard and the report", async ({ page, flakeboard }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-thin-'));
+    try {
+      // The demo's 30 days, and one small run 45 days ago: the window before holds a handful of tests.
+      const old = oldReport(dir, 45);
+      const server = await flakeboard.start({ imports: [{ paths: [old.path], approve: true }] });
+      await openDashboard(page, server);
+      const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+      expect(data.previous).not.toBeNull();
+      const now = data.summary[0];
+      expect(isThinPreviousWindow(now.total_tests, data.previous!.total_tests)).toBe(true);
+      const summary = page.getByTestId('executive-summary');
+      const trend = (label: string) => summary.getByLabel(label, { exact: true }).getByTestId('metric-trend');
+      await expect(trend('Tests/Day')).toHaveText('new');
+      await expect(trend('Flaky Tests')).toHaveText('new');
+      // Rates are still compared: a pass rate in points, an average duration in percent.
+      await expect(trend('Pass Rate')).toHaveText(/^(▲ \+|▼ -)?\d+\.\d pts$/);
+      await expect(trend('Avg Duration')).toHaveText(/^(▲ \+|▼ -)?\d+\.\d%$/);
+      await expect(page.getByTestId('period-caption')).toContainText(`That window ran only ${data.previous!.total_tests.toLocaleString('en-US')} tests, too few to compare counts with: they show 'new'.`);
+      await shootBothThemes(page, 'dashboard-thin-previous', { fullPage: false });
+
+      await page.goto(`${server.url}#/report?days=30`);
+      await expect(page.getByTestId('metric-total-tests-delta')).toHaveText('new');
+      await expect(page.getByTestId('metric-flaky-delta')).toHaveText('new');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a window with no runs says how many are stored and when the newest ran, and widens to show them; so does Trends', async ({ page, flakeboard }) => {

@@ -50,6 +50,64 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog).toHaveCount(0);
   });
 
+  test("a test's row opens its dialog without expanding it: Details on the worst browser, a browser badge on that browser; by keyboard too", async ({ page, flakeboard }) => {
+    const { groups } = await openFlaky(page, flakeboard);
+    const index = groups.findIndex((g) => g.browsers.length > 1);
+    const group = groups[index]!;
+    // The worst browser: the lowest pass rate, then the highest flaky score, then the first listed.
+    const worst = group.browsers.reduce((w, b) => (b.pass_rate < w.pass_rate || (b.pass_rate === w.pass_rate && b.flaky_score > w.flaky_score) ? b : w));
+    const row = page.getByTestId('flaky-group').nth(index);
+    const details = row.getByTestId('group-details');
+    await expect(details).toHaveText(`Details (${worst.browser})›`);
+    await details.click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('dialog-title')).toHaveText(group.test_title);
+    await expect(dialog.getByText(worst.browser, { exact: true })).toBeVisible();
+    await expect(dialog.getByTestId('summary-figure').first()).toHaveText(`Pass Rate${(worst.pass_rate * 100).toFixed(1)}%`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(row).toHaveAttribute('aria-expanded', 'false');
+
+    // Keyboard: Enter on the focused button opens the dialog and does not also fold the row open.
+    await details.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByTestId('dialog-title')).toHaveText(group.test_title);
+    await page.keyboard.press('Escape');
+    await expect(row).toHaveAttribute('aria-expanded', 'false');
+
+    // Each browser badge opens that browser.
+    const other = group.browsers.find((b) => b.browser !== worst.browser)!;
+    const badge = row.getByRole('button', { name: `Open ${other.browser} details`, exact: true });
+    await badge.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByTestId('summary-figure').first()).toHaveText(`Pass Rate${(other.pass_rate * 100).toFixed(1)}%`);
+    await expect(dialog.getByText(other.browser, { exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(row).toHaveAttribute('aria-expanded', 'false');
+
+    // The row itself still opens into its browsers, which say they open the dialog.
+    await row.click();
+    await expect(page.getByTestId('browser-rows-hint')).toHaveText('Open a browser for its run history, daily trend and AI analysis.');
+    await expect(page.getByTestId('browser-row').first()).toContainText('Details ›');
+    await shootBothThemes(page, 'flaky-row-details', { fullPage: false });
+  });
+
+  test('on a phone the stacked row carries Details, on screen, and it opens the dialog', async ({ page, flakeboard }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { groups } = await openFlaky(page, flakeboard);
+    const group = groups[0]!;
+    const worst = group.browsers.reduce((w, b) => (b.pass_rate < w.pass_rate || (b.pass_rate === w.pass_rate && b.flaky_score > w.flaky_score) ? b : w));
+    const row = page.getByTestId('flaky-group').first();
+    await row.scrollIntoViewIfNeeded();
+    const details = row.getByTestId('group-details');
+    await expect(details).toBeInViewport({ ratio: 1 });
+    await details.click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('dialog-title')).toHaveText(group.test_title);
+    await expect(dialog.getByText(worst.browser, { exact: true })).toBeVisible();
+    await expect(row).toHaveAttribute('aria-expanded', 'false');
+  });
+
   test('Test History of real runs: status labels with TIMEOUT, the error display rules, code context and steps', async ({ page, flakeboard }) => {
     test.slow();
     const { groups } = await openFlaky(page, flakeboard);

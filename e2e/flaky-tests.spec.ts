@@ -4,7 +4,7 @@ import type { FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../core/api/an
 import { expect, shootBothThemes, signIn, test, type Flakeboard } from './support/fixtures.js';
 import { api } from './support/flaky.js';
 import { largeSuite } from './support/large-suite.js';
-import { expectTableUsableOnPhone, PHONE, shootPhone } from './support/phone.js';
+import { expectRowsStackedOnPhone, PHONE, shootPhone } from './support/phone.js';
 
 /** Calls of the flaky list, whatever their query string. */
 const isFlakyList = (url: URL) => url.pathname === '/api/flaky-tests';
@@ -48,7 +48,7 @@ async function openPage(page: Page, flakeboard: Flakeboard) {
 }
 
 test.describe('Flaky Test Analysis', () => {
-  test('names its window, widens it from the Time Range, and at 390 px its table scrolls inside with the name in place', async ({ page, flakeboard }) => {
+  test('names its window, widens it from the Time Range, and at 390 px each group stacks its figures on screen', async ({ page, flakeboard }) => {
     const { groups } = await openPage(page, flakeboard);
     await expect(page.getByTestId('flaky-window')).toContainText('last 30 days');
     await expect(page.getByRole('button', { name: /^All Tests/ })).toHaveText(new RegExp(`^All Tests${groups.length}`));
@@ -60,7 +60,25 @@ test.describe('Flaky Test Analysis', () => {
     await expect(page.getByRole('button', { name: /^All Tests/ })).toHaveText(new RegExp(`^All Tests${all.counts.all}`));
 
     await page.setViewportSize(PHONE);
-    await expectTableUsableOnPhone(page, page.getByTestId('flaky-table'));
+    const table = page.getByTestId('flaky-table');
+    await expectRowsStackedOnPhone(page, table, ['Worst Rate', 'Runs', 'Failed', 'Score']);
+    const first = (await api<FlakyTestsPage>(page, '/api/flaky-tests?days=0&page=1&pageSize=1')).items[0]!;
+    const row = page.getByTestId('flaky-group').first();
+    await expect(row.getByTestId('row-figures')).toHaveText(`Worst Rate${percent1(first.worst_pass_rate)}Runs${first.total_runs_all_browsers}Failed${first.total_failed_all_browsers}Score${first.highest_flaky_score.toFixed(1)}`);
+    // Every browser badge whole and on screen, not squeezed to a dot.
+    await row.scrollIntoViewIfNeeded();
+    for (const b of first.browsers) {
+      const badge = row.getByRole('button', { name: `Open ${b.browser} details`, exact: true });
+      await expect(badge).toBeInViewport({ ratio: 1 });
+      await expect(badge).toHaveText(b.browser);
+      expect((await badge.boundingBox())!.width).toBeGreaterThan(30);
+    }
+    // Opened, its browsers stack too, each saying it opens the dialog.
+    await row.click();
+    await expect(page.getByTestId('browser-rows')).toHaveAttribute('data-layout', 'stacked');
+    await expect(page.getByTestId('browser-row')).toHaveCount(first.browsers.length);
+    await expect(page.getByTestId('browser-row').first()).toContainText('Details ›');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await shootPhone(page, 'flaky-tests');
   });
 
@@ -92,10 +110,16 @@ test.describe('Flaky Test Analysis', () => {
       }
       const badge = row.getByTestId('trend-badge');
       await expect(badge).toHaveAttribute('data-direction', direction);
-      const change = g.browsers
+      // Its change: a declining group's lowest, an improving group's highest, otherwise the
+      // middle browser's (the lower of two middles), so one browser does not set the sign.
+      const changes = g.browsers
         .map((b) => trendOf(records, g, b.browser))
         .filter((r) => r?.trend_direction === direction)
-        .reduce((best, r) => (Math.abs(r!.trend_percentage) > Math.abs(best) ? r!.trend_percentage : best), 0);
+        .map((r) => r!.trend_percentage)
+        .sort((a, b) => a - b);
+      const change = direction === 'declining' ? changes[0]! : direction === 'improving' ? changes.at(-1)! : changes[Math.floor((changes.length - 1) / 2)]!;
+      const sign = direction === 'new' ? '' : ` ${change > 0 ? '+' : ''}${change.toFixed(1)}%`;
+      await expect(badge).toContainText(`${direction[0]!.toUpperCase()}${direction.slice(1)}${sign}`);
       await expect(badge).toHaveAttribute('data-segments', String(Math.min(5, Math.ceil(Math.abs(change) / 10))));
       if (direction === 'declining' && Math.abs(change) > 15) await expect(badge).toHaveAttribute('data-critical', 'true');
       else await expect(badge).not.toHaveAttribute('data-critical', /.*/);
@@ -117,7 +141,7 @@ test.describe('Flaky Test Analysis', () => {
       const cells = browserRows.nth(i).getByRole('cell');
       // The first attempts' rate, and the rate after retries beneath it when they differ.
       const rate = b.passed_on_retry > 0 && b.final_pass_rate !== b.pass_rate ? `${percent1(b.pass_rate)}${percent1(b.final_pass_rate)} after retries` : percent1(b.pass_rate);
-      await expect(cells).toHaveText([b.browser, rate, String(b.total_runs), String(b.failed_runs), String(b.skipped_runs), b.flaky_score.toFixed(1), /.+/]);
+      await expect(cells).toHaveText([b.browser, rate, String(b.total_runs), String(b.failed_runs), String(b.skipped_runs), b.flaky_score.toFixed(1), /.+/, 'Details ›']);
       const record = trendOf(records, group, b.browser);
       if (record) await expect(browserRows.nth(i).getByTestId('trend-badge')).toHaveAttribute('data-direction', record.trend_direction);
     }

@@ -1,5 +1,6 @@
 import type { TrendDay } from '../core/api/analytics.js';
 import { formatDuration } from '../core/analytics/formulas.js';
+import { durationUnit } from '../ui/src/lib/duration-axis.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const isTrends = (url: string) => new URL(url).pathname === '/api/trends';
@@ -28,6 +29,15 @@ test.describe('Trends (/trends)', () => {
       await expect(page.getByRole('heading', { name: title })).toBeVisible();
       await expect(page.getByTestId(id).locator('.recharts-surface').first()).toBeVisible();
     }
+    // The Performance Trend's axis: one unit, picked by the slowest day's average, from 0 past it.
+    const slowestDay = Math.max(...days.filter((d) => d.total_tests > 0).map((d) => Math.round(d.avg_duration)));
+    const unit = durationUnit(slowestDay);
+    const tickLabels = page.getByTestId('performance-trend').locator('.recharts-yAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await expect(tickLabels.first()).toBeVisible();
+    const ticks = await tickLabels.allTextContents();
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(ticks[0]).toBe(`0${unit}`);
+    for (const tick of ticks) expect(tick).toMatch(new RegExp(`^\\d+(\\.\\d+)?${unit}$`));
 
     const table = page.getByTestId('daily-breakdown');
     await expect(table.locator('thead th')).toHaveText(['Date', 'Total Tests', 'Passed', 'Failed', 'Pass Rate', 'Avg Duration']);

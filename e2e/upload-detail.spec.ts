@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import { formatDuration } from '../core/analytics/formulas.js';
 import type { Paged } from '../core/api/analytics.js';
 import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
+import { durationUnit } from '../ui/src/lib/duration-axis.js';
 import { OWN_REPORTS, HAS_SHARED, SHARED_FIXTURES, SHARED_SKIP, type RunningServer } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 
@@ -267,6 +268,40 @@ test.describe('upload details', () => {
     await shootBothThemes(page, 'upload-detail-390-table', { fullPage: false });
     await page.setViewportSize({ width: 1440, height: 900 });
     await shootBothThemes(page, 'upload-detail-large');
+  });
+
+  test('the Slowest Tests axis speaks one unit; at 390 px the flaky card keeps its browser badges whole', async ({ page, flakeboard }) => {
+    const server = await flakeboard.start();
+    const detail = await openNewestRun(page, server);
+    const slowest = detail.slowestTests[0]!.duration_ms;
+    // The unit the slowest test's duration picks, on every tick, from 0 past the slowest.
+    const unit = durationUnit(slowest);
+    const tickLabels = page.getByTestId('slowest-tests').locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
+    await expect(tickLabels.first()).toBeVisible();
+    const ticks = await tickLabels.allTextContents();
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(ticks[0]).toBe(`0${unit}`);
+    for (const tick of ticks) expect(tick).toMatch(new RegExp(`^\\d+(\\.\\d+)?${unit}$`));
+    const perUnit = { ms: 1, s: 1000, m: 60_000 }[unit];
+    expect(Number.parseFloat(ticks.at(-1)!) * perUnit).toBeGreaterThanOrEqual(slowest);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    const card = page.getByTestId('run-flaky-tests');
+    await card.scrollIntoViewIfNeeded();
+    const flaky = detail.flakyTests.slice(0, 3);
+    expect(flaky.length).toBeGreaterThan(0);
+    const badges = card.locator('.mantine-Badge-root');
+    for (const [i, test] of flaky.entries()) {
+      // Each row: its browser, then its status, whole (a squeezed badge was a dot).
+      const browser = badges.nth(i * 2);
+      await expect(browser).toHaveText(test.browser);
+      const label = browser.locator('.mantine-Badge-label');
+      expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth), `${test.browser} is not cut`).toBe(true);
+      const status = badges.nth(i * 2 + 1);
+      expect(await status.locator('.mantine-Badge-label').evaluate((el) => el.scrollWidth <= el.clientWidth), 'the status is not cut').toBe(true);
+    }
+    expect(await card.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the card does not scroll sideways').toBe(true);
+    await page.screenshot({ path: 'test-results/screens/run-details-flaky-390.png' });
   });
 
   test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, flakeboard }) => {

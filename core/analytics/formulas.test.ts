@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserHealth, flakyScore, flakySeverity, isBroken, isCriticalFlaky, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
+import { browserHealth, flakyScore, flakySeverity, isBroken, isCriticalFlaky, isThinPreviousWindow, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
 
 describe('every formula of docs/screens.md at its boundaries', () => {
   it('quality level at 90, 80, 70 and 60', () => {
@@ -79,5 +79,22 @@ describe('every formula of docs/screens.md at its boundaries', () => {
     expect(periodChange(110, 100, 'relative')).toEqual({ value: 10, unit: '%' });
     expect(periodChange(3, 0, 'relative')).toEqual({ value: 3, unit: 'abs' });
     expect(periodChange(3, null, 'relative')).toBeNull();
+  });
+
+  it('a count against a thin previous window (under 20 tests, or under a tenth of this one) is new, not thousands of percent', () => {
+    expect(isThinPreviousWindow(14160, 240)).toBe(true);
+    expect(isThinPreviousWindow(14160, 1416)).toBe(false);
+    expect(isThinPreviousWindow(100, 19)).toBe(true);
+    expect(isThinPreviousWindow(15, 20)).toBe(false);
+    expect(isThinPreviousWindow(0, 0)).toBe(true);
+    // The demo's first dashboard: 14 160 tests against 240, 14 flaky against 3.
+    expect(periodChange(14160, 240, 'count', { current: 14160, previous: 240 })).toEqual({ value: null, unit: 'new' });
+    expect(periodChange(14, 3, 'count', { current: 14160, previous: 240 })).toEqual({ value: null, unit: 'new' });
+    // A comparable window: the relative change, and from 0 the absolute one.
+    expect(periodChange(14, 7, 'count', { current: 14160, previous: 12000 })).toEqual({ value: 100, unit: '%' });
+    expect(periodChange(3, 0, 'count', { current: 14160, previous: 12000 })).toEqual({ value: 3, unit: 'abs' });
+    // Rates and averages do not grow with the volume: compared even against a thin window.
+    expect(periodChange(82.6, 86.7, 'points')).toEqual({ value: -4.1, unit: 'pts' });
+    expect(periodChange(5600, 5000, 'relative')).toEqual({ value: 12, unit: '%' });
   });
 });

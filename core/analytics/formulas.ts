@@ -86,14 +86,36 @@ export function finalPassRateFraction(firstPassed: number, passedOnRetry: number
 export const DEFAULT_WINDOW_DAYS = 30;
 
 /**
- * The change of a figure against the previous window of the same length: percentage points for
- * a rate (0-100), otherwise the relative change in percent. Null when there is nothing to compare
- * with (no previous window, or a relative change from 0, where the absolute change is shown).
+ * A previous window too thin to compare counts with: under MIN_COMPARABLE_TESTS tests, or under
+ * MIN_COMPARABLE_SHARE of this window's. Against a window that barely ran, a count's change reads
+ * thousands of percent (a first week after a trial upload); it is new rather than grown.
  */
-export function periodChange(current: number, previous: number | null, kind: 'points' | 'relative'): { value: number; unit: 'pts' | '%' | 'abs' } | null {
+export const MIN_COMPARABLE_TESTS = 20;
+export const MIN_COMPARABLE_SHARE = 0.1;
+
+export function isThinPreviousWindow(currentTests: number, previousTests: number): boolean {
+  return previousTests < MIN_COMPARABLE_TESTS || previousTests < currentTests * MIN_COMPARABLE_SHARE;
+}
+
+export type PeriodChange = { value: number; unit: 'pts' | '%' | 'abs' } | { value: null; unit: 'new' };
+
+/**
+ * The change of a figure against the previous window of the same length: percentage points for
+ * a rate (0-100), otherwise the relative change in percent. A count ('count') is new when the
+ * previous window is thin (isThinPreviousWindow, from the two windows' test counts); a rate or an
+ * average is compared whatever the volume, as it does not grow with it. Null when there is nothing
+ * to compare with (no previous window); from 0 the absolute change.
+ */
+export function periodChange(
+  current: number,
+  previous: number | null,
+  kind: 'points' | 'relative' | 'count',
+  tests?: { current: number; previous: number },
+): PeriodChange | null {
   if (previous === null || !Number.isFinite(previous)) return null;
   const round = (v: number) => Math.round(v * 10) / 10;
   if (kind === 'points') return { value: round(current - previous), unit: 'pts' };
+  if (kind === 'count' && tests && isThinPreviousWindow(tests.current, tests.previous)) return { value: null, unit: 'new' };
   if (previous === 0) return { value: round(current), unit: 'abs' };
   return { value: round(((current - previous) / previous) * 100), unit: '%' };
 }

@@ -41,3 +41,23 @@ export async function shootPhone(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(400);
   await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: true });
 }
+
+/**
+ * At 390 px a wide table stacks each row: its figures sit in the card under their column names,
+ * nothing waits off the right edge, and the page never scrolls sideways.
+ */
+export async function expectRowsStackedOnPhone(page: Page, table: Locator, labels: readonly string[]): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
+  await expect(table).toHaveAttribute('data-layout', 'stacked');
+  const card = await table.boundingBox();
+  const figures = table.getByTestId('row-figures');
+  expect(await figures.count()).toBeGreaterThan(0);
+  for (const row of await figures.all()) {
+    await expect(row).toHaveText(new RegExp(`^${labels.map((l) => `${l}.+`).join('')}$`));
+    const box = await row.boundingBox();
+    expect(box, 'a row of figures has a place on screen').not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(card!.x - 1);
+    expect(box!.x + box!.width, 'the figures end inside the card').toBeLessThanOrEqual(card!.x + card!.width + 1);
+    expect(box!.x + box!.width, 'the figures end inside the screen').toBeLessThanOrEqual(PHONE.width);
+  }
+}

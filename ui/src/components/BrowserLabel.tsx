@@ -1,6 +1,7 @@
 import { Badge, Tooltip } from '@mantine/core';
 import { browserFamily } from '../../../core/browsers.js';
 import { isMultiBrowser } from '../lib/format.js';
+import { WHOLE_BADGE } from './whole-badge.js';
 
 const COLORS = { chromium: 'blue', firefox: 'orange', webkit: 'grape', edge: 'teal', other: 'gray' } as const;
 
@@ -10,14 +11,14 @@ export function BrowserLabel({ browser }: { browser: string | null | undefined }
   if (isMultiBrowser(value)) {
     return (
       <Tooltip label={value}>
-        <Badge variant="light" color="gray" style={{ cursor: 'help' }}>
+        <Badge variant="light" color="gray" style={{ ...WHOLE_BADGE, cursor: 'help' }}>
           Multi-browser
         </Badge>
       </Tooltip>
     );
   }
   return (
-    <Badge variant="light" color={COLORS[browserFamily(value)]} tt="none">
+    <Badge variant="light" color={COLORS[browserFamily(value)]} tt="none" style={WHOLE_BADGE}>
       {value}
     </Badge>
   );

@@ -1,7 +1,7 @@
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { DEFAULT_WINDOW_DAYS } from '../../../core/analytics/formulas.js';
 import { parseDays, TIME_RANGES } from '../lib/time-range.js';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { TrendDirection } from '../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakySortKey, FlakyTestGroup } from '../../../core/api/analytics.js';
@@ -19,7 +19,7 @@ import { FlakyFilterStatus } from './flaky/FlakyFilterStatus.js';
 import { FlakyGroupTable } from './flaky/FlakyGroupTable.js';
 import { FlakyStatCards } from './flaky/FlakyStatCards.js';
 import { FlakyToolbar, type SortChoice } from './flaky/FlakyToolbar.js';
-import { groupKey, parseFilter, trendsOfPage, type FlakyFilter } from './flaky/flaky-filter.js';
+import { groupKey, parseFilter, type FlakyFilter } from './flaky/flaky-filter.js';
 import { useQuarantine } from '../lib/quarantine.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
 
@@ -65,7 +65,6 @@ export function FlakyTestsPage() {
     [days, page, search, browser, filter, sortKey, order, branch, version],
   );
   const answer = groups.data;
-  const trends = useMemo(() => trendsOfPage(answer?.items ?? []), [answer]);
 
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const [selection, setSelection] = useState<DialogSelection | null>(null);
@@ -201,7 +200,6 @@ export function FlakyTestsPage() {
         <div aria-busy={groups.loading} style={{ opacity: groups.loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
           <FlakyGroupTable
             groups={answer.items}
-            trends={trends}
             expanded={expanded}
             highlighted={highlighted}
             rowRef={(key, element) => {

@@ -9,18 +9,21 @@ import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../l
 import { brokenRuns } from './broken-text.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import sticky from '../../components/sticky-column.module.css';
-
-const RISK_COLORS = { critical: 'red', high: 'orange', medium: 'yellow', low: 'green' } as const;
+import { usePhone } from '../../lib/use-phone.js';
+import { CriticalTestStackedRow } from './CriticalTestStackedRow.js';
+import { RISK_COLORS } from './risk-colors.js';
 
 /** docs/screens.md#dashboard: the first 5 flaky tests of the answer. */
 const ROWS = 5;
 
 /**
- * 'Most Critical Tests': each row opens that test on the flaky screen. Broken tests (failing
- * every run) are not flaky, so they are listed apart, above the table.
+ * 'Most Critical Tests': each row opens that test on the flaky screen; on a phone each row
+ * stacks its columns. Broken tests (failing every run) are not flaky, so they are listed apart,
+ * above the table.
  */
 export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }: { tests: FlakyTestSummary[]; days: number; broken?: BrokenTestSummary[]; brokenCount?: number }) {
   const navigate = useNavigate();
+  const phone = usePhone();
   const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
   return (
@@ -36,6 +39,23 @@ export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }:
         <Text c="dimmed" size="sm">
           No flaky tests in this period.
         </Text>
+      ) : phone ? (
+        <Table highlightOnHover verticalSpacing="xs" data-layout="stacked">
+          <Table.Tbody>
+            {rows.map((test) => {
+              const href = flakyTestHref(test, days);
+              return (
+                <CriticalTestStackedRow
+                  key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`}
+                  test={test}
+                  href={href}
+                  quarantined={quarantine.entryFor(test.test_title, test.test_file, test.browser)}
+                  onOpen={() => navigate(href)}
+                />
+              );
+            })}
+          </Table.Tbody>
+        </Table>
       ) : (
         <Table.ScrollContainer minWidth={480}>
           <Table highlightOnHover verticalSpacing="xs">

@@ -1,14 +1,21 @@
-import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
-import type { RecentRun, RunShard } from '../../../../core/api/analytics.js';
+import type { RecentRun } from '../../../../core/api/analytics.js';
 import { BuildLink } from '../../components/BuildLink.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
 import sticky from '../../components/sticky-column.module.css';
+import { usePhone } from '../../lib/use-phone.js';
+import { RecentRunStackedRow } from './RecentRunStackedRow.js';
+import { ShardList } from './ShardList.js';
 
-/** 'Recent Test Runs': each row opens that run's details; the shards of one CI build are one row, each shard linked below its date. */
+/**
+ * 'Recent Test Runs': each row opens that run's details; the shards of one CI build are one row,
+ * each shard linked below its date. On a phone each row stacks its columns.
+ */
 export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
   const navigate = useNavigate();
+  const phone = usePhone();
   return (
     <Paper withBorder radius="md" p="md" data-testid="recent-runs">
       <Title order={4} mb="sm">
@@ -16,6 +23,14 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
       </Title>
       {runs.length === 0 ? (
         <Text c="dimmed">No test runs found. Upload some test results to get started!</Text>
+      ) : phone ? (
+        <Table highlightOnHover verticalSpacing="xs" data-layout="stacked">
+          <Table.Tbody>
+            {runs.map((run) => (
+              <RecentRunStackedRow key={run.id} run={run} onOpen={() => navigate(`/upload/${run.id}`)} />
+            ))}
+          </Table.Tbody>
+        </Table>
       ) : (
         <Table.ScrollContainer minWidth={720}>
           <Table highlightOnHover verticalSpacing="xs">
@@ -61,28 +76,5 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
         </Table.ScrollContainer>
       )}
     </Paper>
-  );
-}
-
-/** Shard k/n of the build with its own counts, each opening that shard's run. */
-function ShardList({ shards }: { shards: RunShard[] }) {
-  return (
-    <Group gap={4} wrap="wrap" data-testid="run-shards">
-      <Text size="xs" c="dimmed">
-        {shards.length} {shards.length === 1 ? 'shard' : 'shards'}:
-      </Text>
-      {shards.map((shard) => (
-        <Anchor
-          key={shard.id}
-          component={Link}
-          to={`/upload/${shard.id}`}
-          size="xs"
-          onClick={(event) => event.stopPropagation()}
-          title={`${shard.total_tests} tests, ${shard.passed_tests} passed, ${shard.failed_tests} failed, ${shard.skipped_tests} skipped, ${formatDuration(shard.duration_ms)}`}
-        >
-          {shard.shard_current ?? '?'}/{shard.shard_total ?? '?'} ({shard.passed_tests}✓ {shard.failed_tests}✗)
-        </Anchor>
-      ))}
-    </Group>
   );
 }

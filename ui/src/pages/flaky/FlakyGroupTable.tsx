@@ -2,13 +2,13 @@ import { Paper, Table, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
-import { groupKey, type TrendIndex } from './flaky-filter.js';
-import { FlakyGroupRow } from './FlakyGroupRow.js';
+import { groupKey } from './flaky-filter.js';
+import { FlakyGroupRow, GROUP_COLUMNS, STACKED_COLUMNS } from './FlakyGroupRow.js';
 import sticky from '../../components/sticky-column.module.css';
+import { usePhone } from '../../lib/use-phone.js';
 
 interface Props {
   groups: readonly FlakyTestGroup[];
-  trends: TrendIndex;
   expanded: ReadonlySet<string>;
   highlighted: string | null;
   rowRef(key: string, element: HTMLTableRowElement | null): void;
@@ -19,11 +19,21 @@ interface Props {
   quarantineOf?(group: FlakyTestGroup): QuarantineView | null;
 }
 
-export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
+/** The groups; on a phone each row stacks its columns in one cell, as nine did not fit. */
+export function FlakyGroupTable({ groups, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
+  const phone = usePhone();
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={1000}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table">
+      <Table.ScrollContainer minWidth={phone ? 0 : 1000}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table" data-layout={phone ? 'stacked' : undefined}>
+          {phone ? (
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th aria-label="Expand" w={28} px={6} />
+                <Table.Th pl={4}>Test Name</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+          ) : (
           <Table.Thead>
             <Table.Tr>
               <Table.Th aria-label="Expand" w={32} className={`${sticky.sticky} ${sticky.arrow}`} />
@@ -37,6 +47,7 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
               <Table.Th>Flaky Score</Table.Th>
             </Table.Tr>
           </Table.Thead>
+          )}
           <Table.Tbody>
             {groups.map((group) => {
               const key = groupKey(group);
@@ -44,7 +55,6 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
                 <FlakyGroupRow
                   key={key}
                   group={group}
-                  trends={trends}
                   expanded={expanded.has(key)}
                   highlighted={highlighted === key}
                   rowRef={(element) => rowRef(key, element)}
@@ -52,12 +62,13 @@ export function FlakyGroupTable({ groups, trends, expanded, highlighted, rowRef,
                   onOpen={(entry) => onOpen(group, entry)}
                   onTrend={onTrend}
                   quarantine={quarantineOf?.(group) ?? null}
+                  stacked={phone}
                 />
               );
             })}
             {groups.length === 0 && (
               <Table.Tr>
-                <Table.Td colSpan={9}>
+                <Table.Td colSpan={phone ? STACKED_COLUMNS : GROUP_COLUMNS}>
                   <Text c="dimmed" ta="center" py="md">
                     No flaky tests match this filter.
                   </Text>

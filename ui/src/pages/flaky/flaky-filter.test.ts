@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserEntry, FlakyTestGroup, TrendRecord } from '../../../../core/api/analytics.js';
-import { browserTrend, flakyScoreOf, groupTrend, isCriticalTrend, parseFilter, trendSegments, trendsOfPage } from './flaky-filter.js';
+import { browserTrend, flakyScoreOf, groupTrend, isCriticalTrend, parseFilter, trendSegments, worstBrowser } from './flaky-filter.js';
 
 type Trend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
 const entry = (browser: string, pass_rate = 0.6, trend?: Trend): BrowserEntry => ({
@@ -33,18 +33,50 @@ describe('the trends a page of groups carries', () => {
     group('b', 0.6, ['chromium', 'firefox'], { chromium: trend('declining', -42.9), firefox: trend('declining', -50) }),
     group('d', 0.6),
   ];
-  const index = trendsOfPage(groups);
 
-  it('indexes each browser with a trend, and none without', () => {
-    expect(browserTrend(index, groups[0]!, 'firefox')).toEqual(trend('improving', 7.1));
-    expect(browserTrend(index, groups[2]!, 'chromium')).toBeUndefined();
-    expect(index.size).toBe(4);
+  it("reads each browser's trend off its entry, null without one", () => {
+    expect(browserTrend(groups[0]!.browsers[1]!)).toEqual({ direction: 'improving', percentage: 7.1 });
+    expect(browserTrend(groups[2]!.browsers[0]!)).toBeNull();
   });
 
-  it('gives the worst direction with its largest change as the overall trend, or null without trends', () => {
-    expect(groupTrend(groups[0]!, index)).toEqual({ direction: 'improving', percentage: 7.1 });
-    expect(groupTrend(groups[1]!, index)).toEqual({ direction: 'declining', percentage: -50 });
-    expect(groupTrend(groups[2]!, index)).toBeNull();
+  it('gives the worst direction with its furthest change as the overall trend, or null without trends', () => {
+    expect(groupTrend(groups[0]!)).toEqual({ direction: 'improving', percentage: 7.1 });
+    expect(groupTrend(groups[1]!)).toEqual({ direction: 'declining', percentage: -50 });
+    expect(groupTrend(groups[2]!)).toBeNull();
+    const improving = group('e', 0.6, ['chromium', 'edge', 'firefox'], { chromium: trend('improving', 42.9), edge: trend('improving', 50), firefox: trend('stable', 4) });
+    expect(groupTrend(improving)).toEqual({ direction: 'improving', percentage: 50 });
+  });
+
+  it("gives a stable group its middle browser's change, so one browser does not set the sign the others lack", () => {
+    // The demo's 'applies the product gallery': chromium +3.8, the other three -3.8.
+    const oneUp = group('f', 0.5, ['chromium', 'edge', 'firefox', 'webkit'], { chromium: trend('stable', 3.8), edge: trend('stable', -3.8), firefox: trend('stable', -3.8), webkit: trend('stable', -3.8) });
+    expect(groupTrend(oneUp)).toEqual({ direction: 'stable', percentage: -3.8 });
+    const oneDown = group('g', 0.5, ['chromium', 'edge', 'firefox', 'webkit'], { chromium: trend('stable', 3.8), edge: trend('stable', 3.8), firefox: trend('stable', -3.8), webkit: trend('stable', 3.8) });
+    expect(groupTrend(oneDown)).toEqual({ direction: 'stable', percentage: 3.8 });
+    // Two against two: the lower of the middle two.
+    const even = group('h', 0.5, ['chromium', 'edge', 'firefox', 'webkit'], { chromium: trend('stable', 3.8), edge: trend('stable', -2.2), firefox: trend('stable', -3.8), webkit: trend('stable', 2.2) });
+    expect(groupTrend(even)).toEqual({ direction: 'stable', percentage: -2.2 });
+  });
+
+  it('keeps two tests of one title in one file apart: each group has its own trend', () => {
+    const first = { ...group('same', 0.6, ['chromium'], { chromium: trend('declining', -20) }), test_id: 1 };
+    const second = { ...group('same', 0.6, ['chromium'], { chromium: trend('improving', 20) }), test_id: 2 };
+    expect(groupTrend(first)?.direction).toBe('declining');
+    expect(groupTrend(second)?.direction).toBe('improving');
+  });
+});
+
+describe('worstBrowser', () => {
+  it('is the lowest pass rate, then the highest flaky score, then the first listed; null without browsers', () => {
+    const g = group('w', 0.5, ['chromium', 'edge', 'firefox']);
+    g.browsers[0]!.pass_rate = 0.52;
+    g.browsers[2]!.flaky_score = 30;
+    expect(worstBrowser(g)?.browser).toBe('edge');
+    g.browsers[2]!.flaky_score = 60;
+    expect(worstBrowser(g)?.browser).toBe('firefox');
+    g.browsers[1]!.pass_rate = 0.3;
+    expect(worstBrowser(g)?.browser).toBe('edge');
+    expect(worstBrowser({ browsers: [] })).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@
  * direction. The server applies it (GET /api/flaky-tests?severity=…); the UI names and shows it.
  */
 import { worstTrend, type Severity, type TrendDirection } from '../../../../core/analytics/formulas.js';
-import type { FlakyTestGroup, TrendRecord } from '../../../../core/api/analytics.js';
+import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 
 export type FlakyFilter = 'all' | Severity | TrendDirection;
 
@@ -35,39 +35,44 @@ export function groupKey(group: Pick<FlakyTestGroup, 'test_file' | 'test_title' 
   return group.test_id === undefined ? `${group.test_file}\u0000${group.test_title}` : `#${group.test_id}`;
 }
 
-export type BrowserTrend = Pick<TrendRecord, 'trend_direction' | 'trend_percentage'>;
-export type TrendIndex = ReadonlyMap<string, BrowserTrend>;
-
-const trendKey = (file: string, title: string, browser: string) => `${file}\u0000${title}\u0000${browser}`;
-
-/** The trends the server sent with a page of groups, by test_file + test_title + browser. */
-export function trendsOfPage(groups: readonly FlakyTestGroup[]): TrendIndex {
-  const index = new Map<string, BrowserTrend>();
-  for (const g of groups) {
-    for (const b of g.browsers) {
-      if (b.trend_direction) index.set(trendKey(g.test_file, g.test_title, b.browser), { trend_direction: b.trend_direction, trend_percentage: b.trend_percentage ?? 0 });
-    }
-  }
-  return index;
-}
-
-export function browserTrend(index: TrendIndex, group: Pick<FlakyTestGroup, 'test_file' | 'test_title'>, browser: string): BrowserTrend | undefined {
-  return index.get(trendKey(group.test_file, group.test_title, browser));
-}
-
 export interface Trend {
   direction: TrendDirection;
   /** Change in percentage points. */
   percentage: number;
 }
 
-/** The overall trend: the worst direction of the browsers (core worstTrend) with its largest change. */
-export function groupTrend(group: FlakyTestGroup, index: TrendIndex): Trend | null {
-  const records = group.browsers.map((b) => browserTrend(index, group, b.browser)).filter((r): r is BrowserTrend => r !== undefined);
-  const direction = worstTrend(records.map((r) => r.trend_direction));
+/**
+ * A browser's 7-day trend, as the server sent it with the page (on the entry itself: a title can
+ * repeat across describe blocks of one file, so file and title do not name a test).
+ */
+export function browserTrend(entry: Pick<BrowserEntry, 'trend_direction' | 'trend_percentage'>): Trend | null {
+  return entry.trend_direction ? { direction: entry.trend_direction, percentage: entry.trend_percentage ?? 0 } : null;
+}
+
+/**
+ * The overall trend: the worst direction of the browsers (core worstTrend) with the change of the
+ * browsers that have it. A moving trend shows its furthest browser (declining the lowest change,
+ * improving the highest), which sets the bar and the critical style. A stable one shows its middle
+ * browser (the lower of two middles), so one browser's noise does not give the group the sign the
+ * others do not have: +3.8 beside three −3.8 is −3.8.
+ */
+export function groupTrend(group: Pick<FlakyTestGroup, 'browsers'>): Trend | null {
+  const trends = group.browsers.map(browserTrend).filter((t): t is Trend => t !== null);
+  const direction = worstTrend(trends.map((t) => t.direction));
   if (direction === null) return null;
-  const percentage = records.filter((r) => r.trend_direction === direction).reduce((best, r) => (Math.abs(r.trend_percentage) > Math.abs(best) ? r.trend_percentage : best), 0);
-  return { direction, percentage };
+  const changes = trends.filter((t) => t.direction === direction).map((t) => t.percentage).sort((a, b) => a - b);
+  if (direction === 'declining') return { direction, percentage: changes[0]! };
+  if (direction === 'improving') return { direction, percentage: changes[changes.length - 1]! };
+  return { direction, percentage: changes[Math.floor((changes.length - 1) / 2)]! };
+}
+
+/** The browser to look at first: the lowest pass rate, then the highest flaky score, then the first listed. */
+export function worstBrowser(group: Pick<FlakyTestGroup, 'browsers'>): BrowserEntry | null {
+  let worst: BrowserEntry | null = null;
+  for (const entry of group.browsers) {
+    if (!worst || entry.pass_rate < worst.pass_rate || (entry.pass_rate === worst.pass_rate && entry.flaky_score > worst.flaky_score)) worst = entry;
+  }
+  return worst;
 }
 
 /** docs/screens.md#flaky-test-analysis: ceil(abs(percentage) / 10) segments of 5. */

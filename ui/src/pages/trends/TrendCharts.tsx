@@ -1,6 +1,7 @@
 import { BarChart, LineChart } from '@mantine/charts';
 import { Paper, SimpleGrid, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { durationAxis } from '../../lib/duration-axis.js';
 import { formatDuration, percent } from '../../lib/format.js';
 import { dayLabel, type TrendRow } from './trend-summary.js';
 
@@ -24,6 +25,7 @@ export function TrendCharts({ rows }: { rows: readonly TrendRow[] }) {
     Failed: r.failed,
     'Avg Duration': r.total_tests > 0 ? Math.round(r.avg_duration) : null,
   }));
+  const durations = durationAxis(Math.max(0, ...data.map((d) => d['Avg Duration'] ?? 0)));
   return (
     <Stack>
       <ChartCard title="Pass Rate Trend" testId="pass-rate-trend">
@@ -45,7 +47,17 @@ export function TrendCharts({ rows }: { rows: readonly TrendRow[] }) {
           />
         </ChartCard>
         <ChartCard title="Performance Trend" testId="performance-trend">
-          <LineChart h={260} data={data} dataKey="day" series={[{ name: 'Avg Duration', color: 'indigo.6' }]} valueFormatter={formatDuration} curveType="monotone" gridAxis="xy" connectNulls />
+          <LineChart
+            h={260}
+            data={data}
+            dataKey="day"
+            series={[{ name: 'Avg Duration', color: 'indigo.6' }]}
+            valueFormatter={formatDuration}
+            yAxisProps={{ ticks: durations.ticks, domain: [0, durations.ticks[durations.ticks.length - 1]!], tickFormatter: durations.format, interval: 0 }}
+            curveType="monotone"
+            gridAxis="xy"
+            connectNulls
+          />
         </ChartCard>
       </SimpleGrid>
     </Stack>

@@ -2,6 +2,7 @@ import { BarChart } from '@mantine/charts';
 import { Center, Paper, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { TestResultRow } from '../../../../core/api/uploads.js';
+import { durationAxis } from '../../lib/duration-axis.js';
 import { formatDuration, truncate } from '../../lib/format.js';
 import { durationColor } from './duration-color.js';
 
@@ -14,6 +15,8 @@ export function SlowestTestsChart({ slowest, browserCount }: { slowest: readonly
     name: truncate(browserCount > 1 ? `${r.test_title} (${r.browser})` : r.test_title, narrow ? 20 : 48),
     duration: r.duration_ms,
   }));
+  // One unit for the whole axis; a bar's own tooltip keeps its own.
+  const axis = durationAxis(Math.max(0, ...data.map((d) => d.duration)));
   return (
     <Paper withBorder p="md" radius="md" h="100%" data-testid="slowest-tests">
       <Title order={4} mb="sm">
@@ -35,6 +38,7 @@ export function SlowestTestsChart({ slowest, browserCount }: { slowest: readonly
             return color ? `${color}.6` : 'indigo.5';
           }}
           valueFormatter={formatDuration}
+          xAxisProps={{ ticks: axis.ticks, domain: [0, axis.ticks[axis.ticks.length - 1]!], tickFormatter: axis.format, interval: 0 }}
           yAxisProps={{ width: narrow ? 140 : 280, interval: 0 }}
           gridAxis="x"
           withTooltip

@@ -1,5 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { TestResultRow } from '../../../../core/api/uploads.js';
+import { WHOLE_BADGE } from '../../components/whole-badge.js';
 
 const STATUS = {
   passed: { label: 'Passed', color: 'green' },
@@ -11,7 +12,7 @@ const STATUS = {
 export function TestStatusBadge({ status }: { status: TestResultRow['status'] }) {
   const { label, color } = STATUS[status];
   return (
-    <Badge color={color} variant="light" size="sm" style={{ flexShrink: 0 }}>
+    <Badge color={color} variant="light" size="sm" style={WHOLE_BADGE}>
       {label}
     </Badge>
   );

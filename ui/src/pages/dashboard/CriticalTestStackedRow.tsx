@@ -1,0 +1,62 @@
+import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import type { FlakyTestSummary } from '../../../../core/api/analytics.js';
+import { riskLevel, riskScore } from '../../../../core/analytics/formulas.js';
+import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { QuarantineBadge } from '../../components/QuarantineBadge.js';
+import { RowFigures } from '../../components/RowFigures.js';
+import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
+import { RISK_COLORS } from './risk-colors.js';
+
+/** A most critical test on a phone: the test and its browser on top, pass rate and risk score under their column names. */
+export function CriticalTestStackedRow({ test, href, quarantined, onOpen }: { test: FlakyTestSummary; href: string; quarantined: QuarantineView | null; onOpen(): void }) {
+  const score = riskScore(test.pass_rate, test.total_runs);
+  return (
+    <Table.Tr style={{ cursor: 'pointer' }} onClick={onOpen}>
+      <Table.Td>
+        <Stack gap={6}>
+          <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+            <Stack gap={0} style={{ minWidth: 0 }}>
+              <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title} style={{ overflowWrap: 'anywhere' }}>
+                {truncate(test.test_title, 60)}
+              </Anchor>
+              <Text size="xs" c="dimmed" truncate>
+                {fileName(test.test_file)}
+              </Text>
+              {quarantined && <QuarantineBadge entry={quarantined} />}
+            </Stack>
+            <BrowserLabel browser={test.browser} />
+          </Group>
+          <RowFigures
+            figures={[
+              {
+                label: 'Pass Rate',
+                value: (
+                  <>
+                    <Text span inherit c={flakyPassRateColor(test.pass_rate)}>
+                      {fractionPercent(test.pass_rate)}
+                    </Text>
+                    {test.passed_on_retry > 0 && test.final_pass_rate !== test.pass_rate && (
+                      <Text size="xs" c="dimmed" fw={400} data-testid="final-pass-rate">
+                        {fractionPercent(test.final_pass_rate)} after retries
+                      </Text>
+                    )}
+                  </>
+                ),
+              },
+              {
+                label: 'Risk Score',
+                value: (
+                  <Badge color={RISK_COLORS[riskLevel(score)]} variant="light" title={riskLevel(score)}>
+                    {score}
+                  </Badge>
+                ),
+              },
+            ]}
+          />
+        </Stack>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
