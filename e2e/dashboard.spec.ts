@@ -151,12 +151,17 @@ test.describe('dashboard', () => {
     await expect(firstRow.getByRole('cell')).toHaveText([
       /.+/,
       'Multi-browser',
-      first.project ?? '—',
+      `${first.project ?? '—'}${first.git_branch ?? ''}`,
       first.total_tests.toLocaleString('en-US'),
       first.passed_tests.toLocaleString('en-US'),
       first.failed_tests.toLocaleString('en-US'),
       formatDuration(first.duration_ms),
     ]);
+    // Each run says its branch under its project.
+    for (const [i, run] of data.recentRuns.entries()) {
+      if (run.git_branch) await expect(runs.locator('tbody tr').nth(i).getByTestId('run-branch')).toHaveText(run.git_branch);
+    }
+    expect(data.recentRuns.some((run) => run.git_branch)).toBe(true);
     await firstRow.getByRole('cell').nth(1).getByText('Multi-browser').hover();
     await expect(page.getByRole('tooltip')).toHaveText(first.browser);
 

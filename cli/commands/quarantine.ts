@@ -112,7 +112,7 @@ export function registerQuarantine(program: Command): void {
 export function exportJson(active: readonly StoredQuarantine[], now: number) {
   return {
     generatedAt: new Date(now).toISOString(),
-    tests: active.map((q) => ({ id: q.id, title: q.title, file: q.file, project: q.project, reason: q.reason, owner: q.owner, through: through(q), expiresAt: q.expiresAt ? new Date(q.expiresAt).toISOString() : null })),
+    tests: active.map((q) => ({ id: q.id, title: q.title, file: q.file, project: q.project, reason: q.reason, owner: q.owner, through: through(q) })),
   };
 }
 

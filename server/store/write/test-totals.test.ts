@@ -179,9 +179,10 @@ describe('test_totals', () => {
     // As an older flakeboard left it: no table, the schema just before the migration that adds it.
     const before = MIGRATIONS.find((m) => m.name === 'all-time test totals')!.version - 1;
     // Later migrations are undone too (they run again on open): 8's build columns, 9's shared
-    // limits, 10's day index (which took the place of 3's index on day and 7's totals index).
+    // limits, 10's day index (which took the place of 3's index on day and 7's totals index),
+    // 11's uploader column.
     store.sqlite.exec(
-      `DROP TABLE test_totals; ALTER TABLE runs DROP COLUMN build_id; ALTER TABLE runs DROP COLUMN build_url;
+      `DROP TABLE test_totals; ALTER TABLE runs DROP COLUMN build_id; ALTER TABLE runs DROP COLUMN build_url; ALTER TABLE runs DROP COLUMN uploaded_via;
        DROP TABLE rate_limits; DROP TABLE unknown_login_failures; DROP INDEX daily_test_stats_by_day; CREATE INDEX daily_test_stats_day ON daily_test_stats(day);
        PRAGMA user_version = ${before};`,
     );

@@ -7,7 +7,7 @@ import { RowFigures } from '../../components/RowFigures.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
 import { ShardList } from './ShardList.js';
 
-/** A recent run on a phone: date, browser and project on top, the four figures under their column names. */
+/** A recent run on a phone: date, browser, project and branch on top, the four figures under their column names. */
 export function RecentRunStackedRow({ run, onOpen }: { run: RecentRun; onOpen(): void }) {
   return (
     <Table.Tr style={{ cursor: 'pointer' }} onClick={onOpen}>
@@ -22,9 +22,9 @@ export function RecentRunStackedRow({ run, onOpen }: { run: RecentRun; onOpen():
             </Stack>
             <BrowserLabel browser={run.browser} />
           </Group>
-          {run.project && (
+          {(run.project || run.git_branch) && (
             <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {run.project}
+              {[run.project, run.git_branch && `branch ${run.git_branch}`].filter(Boolean).join(' · ')}
             </Text>
           )}
           <RowFigures

@@ -60,7 +60,14 @@ export function RecentRunsTable({ runs }: { runs: RecentRun[] }) {
                   <Table.Td>
                     <BrowserLabel browser={run.browser} />
                   </Table.Td>
-                  <Table.Td>{run.project ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{run.project ?? '—'}</Text>
+                    {run.git_branch && (
+                      <Text size="xs" c="dimmed" data-testid="run-branch" title={`branch ${run.git_branch}`}>
+                        {run.git_branch}
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td ta="right">{run.total_tests.toLocaleString()}</Table.Td>
                   <Table.Td ta="right" c="green">
                     {run.passed_tests.toLocaleString()}
