@@ -11,7 +11,8 @@ import { errorOf, failureOf } from './jobs.js';
 import { createWriter, type Writer } from './runner.js';
 
 const bytes = (title: string) => Buffer.from(JSON.stringify({ testResults: smallReport(title, 'failed'), metadata: { fileName: `${title}.json` } }));
-const UNAVAILABLE = { error: 'The database cannot be written right now. Nothing was stored; try again later.' };
+const UNAVAILABLE = { error: 'The database cannot be reached right now: nothing was stored; try again in a few seconds.' };
+const READ_ONLY = { error: 'The database cannot be written right now (it is read-only): nothing was stored; try again later.' };
 
 function onPostgres(name: string, body: () => void): void {
   if (HAS_POSTGRES) describe(name, body);
@@ -68,7 +69,7 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
       expect((await upload(app, 'before')).status).toBe(200);
       await setReadOnly(true);
       await dropWriterConnections();
-      expect(await upload(app, 'read-only')).toEqual({ status: 503, body: UNAVAILABLE });
+      expect(await upload(app, 'read-only')).toEqual({ status: 503, body: READ_ONLY });
       await setReadOnly(false);
       await dropWriterConnections();
       expect((await upload(app, 'after')).status).toBe(200);
@@ -86,7 +87,7 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
     const app = await appOver(writer);
     try {
       // The worker starts with the first upload; its open (which migrates) is refused.
-      expect(await upload(app, 'refused-open')).toEqual({ status: 503, body: UNAVAILABLE });
+      expect(await upload(app, 'refused-open')).toEqual({ status: 503, body: READ_ONLY });
       await setReadOnly(false);
       expect((await upload(app, 'reopened')).status).toBe(200);
       expect((await runs()).slice(-1)).toEqual(['reopened.json']);
@@ -136,10 +137,10 @@ describe("a database failure as it crosses the writer's thread boundary", () => 
     const app = Fastify();
     registerErrorHandler(app);
     const failure = JSON.parse(JSON.stringify(failureOf(error))) as ReturnType<typeof failureOf>;
-    app.get('/', async () => {
+    app.post('/', async () => {
       throw errorOf(failure);
     });
-    const res = await app.inject({ method: 'GET', url: '/' });
+    const res = await app.inject({ method: 'POST', url: '/' });
     await app.close();
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   }
@@ -150,10 +151,14 @@ describe("a database failure as it crosses the writer's thread boundary", () => 
     expect(await answerFor(withCode('53100', 'could not extend file "base/16384/16385": No space left on device'))).toEqual(full);
     expect(await answerFor(withCode('SQLITE_FULL', 'database or disk is full'))).toEqual(full);
     const unavailable = { status: 503, body: UNAVAILABLE };
-    expect(await answerFor(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toEqual(unavailable);
+    expect(await answerFor(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toEqual({ status: 503, body: READ_ONLY });
     expect(await answerFor(withCode('57P01', 'terminating connection due to administrator command'))).toEqual(unavailable);
     expect(await answerFor(withCode('SQLITE_BUSY', 'database is locked'))).toEqual(unavailable);
     expect(await answerFor(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    // A transaction's ROLLBACK on a connection that failed (its cause is kept: open-postgres.ts; this is the backstop).
+    expect(await answerFor(new Error('Client has encountered a connection error and is not queryable'))).toEqual(unavailable);
+    expect(await answerFor(new Error('timeout exceeded when trying to connect'))).toEqual(unavailable);
+    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', 'ECONNREFUSED']) expect(await answerFor(withCode(code, 'down'))).toEqual(unavailable);
     expect(await answerFor(withCode('42P01', 'relation "runs" does not exist'))).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 });
