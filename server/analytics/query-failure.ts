@@ -23,7 +23,8 @@ export function queryFailureOf(error: unknown): QueryFailure {
 }
 
 export function queryErrorOf(failure: QueryFailure): Error {
-  if (failure.unavailable) return new StoreError(failure.message, failure.code === 'read-only' ? 'read-only' : 'unavailable');
+  // A statement timeout keeps its code: the database answers, so it is no outage.
+  if (failure.unavailable && failure.code !== '57014') return new StoreError(failure.message, failure.code === 'read-only' ? 'read-only' : 'unavailable');
   const error = new Error(`analytics query failed: ${failure.message}`);
   return failure.code ? Object.assign(error, { code: failure.code }) : error;
 }

@@ -17,6 +17,8 @@ export const DATABASE_MESSAGES = {
   read: 'The database cannot be reached right now; try again in a few seconds.',
   write: 'The database cannot be reached right now: nothing was stored; try again in a few seconds.',
   readOnly: 'The database cannot be written right now (it is read-only): nothing was stored; try again later.',
+  /** PostgreSQL cancelled a statement that ran past the server's --pg-statement-timeout (57014). */
+  tooSlow: 'The database took too long to answer (the statement timeout): nothing was stored; try again later.',
 } as const;
 
 /** Which DATABASE_MESSAGES text answers a request that met an unavailable database. */
@@ -44,6 +46,11 @@ export function registerErrorHandler(app: FastifyInstance, options: { outages?: 
     if (trouble === 'full') {
       request.log.error(`the disk is full: ${error.message}`);
       return reply.code(507).send({ error: 'The server cannot store data: its disk is full. Nothing was stored.' });
+    }
+    if ((error as { code?: unknown }).code === '57014') {
+      // Not an outage (the database answers): one line per request, without a stack.
+      request.log.warn(`a statement ran past the statement timeout: ${error.message}`);
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: DATABASE_MESSAGES.tooSlow });
     }
     if (trouble === 'unavailable' || error instanceof StoreError) {
       outages.failed(error);

@@ -6,7 +6,8 @@ import { createTestTarget, type TestTarget } from '../../fixtures/testing/engine
 import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixtures/testing/postgres.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
 import { POSTGRES_LOCK_ROLLUPS } from '../store/engine/dialect.js';
-import type { AnyStore } from '../store/engine/types.js';
+import { openPostgres } from '../store/engine/open-postgres.js';
+import type { AnyStore, PostgresStore } from '../store/engine/types.js';
 import { errorOf, failureOf } from './jobs.js';
 import { createWriter, type Writer } from './runner.js';
 
@@ -61,6 +62,18 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
   };
   const setReadOnly = (on: boolean) => queryRows(POSTGRES_URL, on ? `ALTER DATABASE ${dbName} SET default_transaction_read_only = on` : `ALTER DATABASE ${dbName} RESET default_transaction_read_only`);
+
+  it("a store's pool settings reach PostgreSQL: its size, and the statement timeout on every connection", async () => {
+    const timed = (await openPostgres(target.target, { max: 3, statementTimeoutMs: 1_500 })) as PostgresStore;
+    try {
+      expect(timed.poolSettings).toEqual({ max: 3, statementTimeoutMs: 1_500 });
+      expect(timed.pool.options.max).toBe(3);
+      expect(await timed.sql.value('SHOW statement_timeout')).toBe('1500ms');
+      await expect(timed.sql.value('SELECT pg_sleep(3)')).rejects.toMatchObject({ code: '57014' });
+    } finally {
+      await timed.close();
+    }
+  });
 
   it('a database that turned read-only (a standby after a failover) answers 503, and the writer stores again once it is writable', async () => {
     const writer = createWriter(store);
@@ -159,6 +172,10 @@ describe("a database failure as it crosses the writer's thread boundary", () => 
     expect(await answerFor(new Error('Client has encountered a connection error and is not queryable'))).toEqual(unavailable);
     expect(await answerFor(new Error('timeout exceeded when trying to connect'))).toEqual(unavailable);
     for (const code of ['57P01', '57P02', '57P03', '53300', '08006', 'ECONNREFUSED']) expect(await answerFor(withCode(code, 'down'))).toEqual(unavailable);
+    expect(await answerFor(withCode('57014', 'canceling statement due to statement timeout'))).toEqual({
+      status: 503,
+      body: { error: 'The database took too long to answer (the statement timeout): nothing was stored; try again later.' },
+    });
     expect(await answerFor(withCode('42P01', 'relation "runs" does not exist'))).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 });

@@ -118,7 +118,8 @@ export function errorOf(failure: JobFailure): Error {
   if (failure.status !== null) return new HttpError(failure.status, failure.message);
   // The error handler answers a StoreError 503 (the outage log shows its first line). A
   // StoreError's own code crosses as the failure's code.
-  if (failure.unavailable) {
+  // A statement timeout keeps its code: the database answers, so it is no outage.
+  if (failure.unavailable && failure.code !== '57014') {
     const readOnly = failure.code === 'read-only' || isReadOnlyTrouble({ code: failure.code });
     return new StoreError(failure.message, readOnly ? 'read-only' : 'unavailable');
   }
