@@ -90,6 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const health = new DatabaseHealth(options.store);
   const outages = new OutageLog(app.log, health);
   app.addHook('onClose', () => health.close());
+  // Probing from the start: a balancer's first ask is answered without opening a connection.
+  if (options.warmAnalytics) health.start();
   registerErrorHandler(app, { outages });
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });

@@ -23,9 +23,11 @@ export interface HealthTiming {
  * Asked every 200 ms, a probe with 800 ms to answer: a dead database is said within a second,
  * and a cut connection (restart, failover) at once, by the connection's own error.
  */
-export const HEALTH_TIMING: HealthTiming = { intervalMs: 200, deadlineMs: 800, idleMs: 30_000 };
+export const HEALTH_TIMING: HealthTiming = { intervalMs: 200, deadlineMs: 800, idleMs: 5 * 60_000 };
 
 const PROBE = 'SELECT 1 AS ok';
+/** How long an ask after an idle pause waits for a fresh probe before it answers from the last one. */
+const STALE_WAIT_MS = 150;
 
 /**
  * Whether the database answers, for `/api/health` and the outage log. It never waits behind the
@@ -59,13 +61,23 @@ export class DatabaseHealth {
     this.askedAt = Date.now();
     this.keepProbing();
     const last = this.last;
-    const fresh = last !== null && Date.now() - last.at <= this.timing.intervalMs + this.timing.deadlineMs;
-    if (!fresh) {
-      // The first ask, or after an idle pause: wait for the probe (bounded by its deadline).
+    if (last === null) {
+      // The very first ask: nothing to answer from but the probe (bounded by its deadline).
       await this.probe();
-      return this.current();
+    } else if (Date.now() - last.at > this.timing.intervalMs + this.timing.deadlineMs) {
+      // After an idle pause: a short wait for a fresh probe on the open connection, else the last
+      // result (a connection lost meanwhile said so already, by its own error).
+      await Promise.race([this.probe(), new Promise((resolve) => setTimeout(resolve, STALE_WAIT_MS).unref())]);
     }
     return this.current();
+  }
+
+  /** Starts probing now, so the first health answer need not wait for a connection (serve). */
+  start(): void {
+    if (this.store.dialect === 'sqlite') return;
+    this.askedAt = Date.now();
+    this.keepProbing();
+    void this.probe();
   }
 
   /** Called with each change between ok and not ok (the outage log's start and end). */

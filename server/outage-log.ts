@@ -98,7 +98,7 @@ export class OutageLog {
       this.log.info(`the database is available again after ${seconds(now - outage.since)}: ${outage.failed} request(s) answered 503 meanwhile`);
       return;
     }
-    if (now - outage.summaryAt >= this.timing.summaryEveryMs) {
+    if (now - outage.summaryAt >= this.timing.summaryEveryMs && outage.failedSinceSummary > 0) {
       this.log.warn(
         `the database is still unavailable (for ${seconds(now - outage.since)}): ${outage.failedSinceSummary} request(s) answered 503 in the last ${seconds(now - outage.summaryAt)}, ${outage.failed} in all; last: ${outage.lastError}`,
       );
