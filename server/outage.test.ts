@@ -119,7 +119,6 @@ onCluster('PostgreSQL outages under a server', () => {
       'the database is available again after N s: M request(s) answered 503 meanwhile',
     ]);
     expect(logs.filter((line) => line.includes('"stack"'))).toEqual([]);
-    if (process.env.FLAKEBOARD_SHOW_OUTAGE_LOG) console.log(lines.map((e) => e.msg).join('\n'));
   });
 
   it('shutting down (57P03, new connections refused while a session lingers): 503, not 500', async () => {
