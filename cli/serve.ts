@@ -26,6 +26,8 @@ export interface ServeSettings {
   hsts: boolean;
   /** `--prune-older-than`: prune at start and daily (cli/prune-schedule.ts). */
   pruneOlderThan?: string | null;
+  /** PostgreSQL's pool: connections and statement timeout (ignored on SQLite). */
+  postgres?: { max: number; statementTimeoutMs: number };
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -38,7 +40,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // not sleep inside SQLite with every request waiting; it waits asynchronously (waiting-driver.ts).
   let store: AnyStore;
   try {
-    store = await openAnyStore(settings.dbPath, { busyTimeoutMs: 0, cacheMb: SERVER_CACHE_MB });
+    store = await openAnyStore(settings.dbPath, { busyTimeoutMs: 0, cacheMb: SERVER_CACHE_MB, ...settings.postgres });
   } catch (error) {
     process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
     return 1;

@@ -37,7 +37,7 @@ describe('authentication and roles on every protected call', () => {
         expect([route.url, res.statusCode, res.json()]).toEqual([route.url, 401, { error: 'Authentication required' }]);
       }
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: DEFAULT_BODY_LIMIT });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: DEFAULT_BODY_LIMIT, database: { ok: true, engine: TEST_ENGINE } });
   });
 
   it('401 with an expired or a logged-out session token', async () => {
@@ -95,7 +95,8 @@ describe('a database that cannot be written', () => {
     const max = await signIn(t.app, 'max');
     sqliteApp.store.sqlite.pragma('query_only = ON');
     const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers: max.headers, payload: { testResults: smallReport('ro') } });
-    expect([res.statusCode, res.json().error]).toEqual([503, 'The database cannot be written right now. Nothing was stored; try again later.']);
+    expect([res.statusCode, res.json().error]).toEqual([503, 'The database cannot be written right now (it is read-only): nothing was stored; try again later.']);
+    expect(res.headers['retry-after']).toBe('5');
     expect((await t.app.inject({ method: 'GET', url: '/api/recent-uploads', headers: max.headers })).statusCode).toBe(200);
     sqliteApp.store.sqlite.pragma('query_only = OFF');
     expect(sqliteApp.store.sqlite.prepare('SELECT count(*) AS n FROM runs').get()).toEqual({ n: 0 });

@@ -9,6 +9,8 @@ import { registerUploadAdmission } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
+import { DatabaseHealth } from './database-health.js';
+import { OutageLog } from './outage-log.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerBranchRoutes } from './routes/branches.js';
@@ -85,11 +87,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const xsrfSecret = await databaseSecret(options.store, 'xsrf_secret');
 
-  registerErrorHandler(app);
+  const health = new DatabaseHealth(options.store);
+  const outages = new OutageLog(app.log, health);
+  app.addHook('onClose', () => health.close());
+  // Probing from the start: a balancer's first ask is answered without opening a connection.
+  if (options.warmAnalytics) health.start();
+  registerErrorHandler(app, { outages });
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
-  registerHealthRoutes(app, { store: options.store, bodyLimit });
+  registerHealthRoutes(app, { health, outages, bodyLimit });
   registerAuthRoutes(app, {
     store: options.store,
     xsrfSecret,

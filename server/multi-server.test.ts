@@ -196,10 +196,12 @@ describeEachEngine('two servers on one database', (engine) => {
       await queryRows(POSTGRES_URL, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
       try {
         await queryRows(POSTGRES_URL, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-        // The pool's idle connections were cut: each call meets that, or a refused new connection.
+        // Health's own connection was cut too: said within a second, then on every call until it is back.
+        const down = { status: 'unavailable', maxUploadBytes: expect.any(Number), database: { ok: false, engine: 'postgres', error: expect.any(String) }, error: 'The database cannot be reached right now; try again in a few seconds.' };
+        expect(await within(1000, async () => (await a.inject({ method: 'GET', url: '/api/health' })).statusCode === 503)).toBe(true);
         for (let i = 0; i < 3; i++) {
           const res = await a.inject({ method: 'GET', url: '/api/health' });
-          expect([res.statusCode, res.json()]).toEqual([503, { error: 'The database cannot be written right now. Nothing was stored; try again later.' }]);
+          expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([503, down, '5']);
         }
       } finally {
         await queryRows(POSTGRES_URL, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);

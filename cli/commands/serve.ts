@@ -14,9 +14,19 @@ interface ServeOptions {
   secureCookies?: boolean;
   hsts?: boolean;
   pruneOlderThan?: string;
+  pgPoolSize: string;
+  pgStatementTimeout: string;
 }
 
 const HOUR = 3_600_000;
+
+/**
+ * A server's PostgreSQL pool: 10 connections (pg's default), and statements cut off after two
+ * minutes, so a runaway query cannot hold a connection (and the answer) for ever; as long as
+ * an upload waits for another writer's lock on SQLite (writer/runner.ts LOCK_WAIT_MS), since
+ * the same waits for locks count as statements on PostgreSQL.
+ */
+const SERVE_POOL = { max: 10, statementTimeoutS: 120 };
 
 export function registerServe(program: Command): void {
   program
@@ -37,6 +47,10 @@ export function registerServe(program: Command): void {
     .option('--secure-cookies', 'mark cookies Secure on every answer (they are whenever the request came over HTTPS)')
     .option('--hsts', 'send Strict-Transport-Security on answers over HTTPS')
     .addOption(new Option('--prune-older-than <age>', 'at start and every 24 h, remove runs older than this (90d, 12w, 6m): flakeboard prune').env('FLAKEBOARD_PRUNE_OLDER_THAN'))
+    .addOption(new Option('--pg-pool-size <n>', 'PostgreSQL: connections in the pool of requests (and in each worker\'s)').env('FLAKEBOARD_PG_POOL_SIZE').default(String(SERVE_POOL.max)))
+    .addOption(
+      new Option('--pg-statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (the request answers 503); 0 for none').env('FLAKEBOARD_PG_STATEMENT_TIMEOUT').default(String(SERVE_POOL.statementTimeoutS)),
+    )
     .action(async (options: ServeOptions) => {
       if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
       // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
@@ -53,6 +67,10 @@ export function registerServe(program: Command): void {
         secureCookies: options.secureCookies ?? false,
         hsts: options.hsts ?? false,
         pruneOlderThan: options.pruneOlderThan ?? null,
+        postgres: {
+          max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
+          statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
+        },
       });
     });
 }

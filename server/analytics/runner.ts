@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
 import { AnalyticsCache } from './cache.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
-import type { WorkerReply, WorkerRequest } from './worker.js';
+import { queryErrorOf } from './query-failure.js';
+import type { AnalyticsWorkerData, WorkerReply, WorkerRequest } from './worker.js';
 
 export interface AnalyticsRunner {
   /**
@@ -40,7 +41,8 @@ export function queryKey(name: QueryName, args: unknown): string {
 export function createAnalyticsRunner(store: AnyStore, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
   const useWorker = (options.worker ?? true) && store.location !== ':memory:' && store.location !== '';
-  const worker = useWorker ? new QueryWorker(store.location) : null;
+  // The worker's own pool times its statements out as the server's does.
+  const worker = useWorker ? new QueryWorker(store.location, store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0) : null;
 
   return {
     json(today, name, args) {
@@ -70,7 +72,10 @@ class QueryWorker {
   private current: { worker: Worker; waiting: Waiters; opened: Promise<void> } | null = null;
   private nextId = 1;
 
-  constructor(private readonly path: string) {}
+  constructor(
+    private readonly path: string,
+    private readonly statementTimeoutMs: number,
+  ) {}
 
   run(name: QueryName, args: unknown): Promise<string> {
     const { worker, waiting } = this.current ?? this.start();
@@ -104,16 +109,17 @@ class QueryWorker {
   private start(): { worker: Worker; waiting: Waiters; opened: Promise<void> } {
     // From the bundle the worker is dist/analytics-worker.js beside this chunk; from source
     // (tests) it is worker.ts, loaded through tsx.
+    const workerData: AnalyticsWorkerData = { path: this.path, statementTimeoutMs: this.statementTimeoutMs };
     const worker = import.meta.url.endsWith('.ts')
-      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData: { path: this.path }, resourceLimits: WORKER_LIMITS })
-      : new Worker(new URL('./analytics-worker.js', import.meta.url), { workerData: { path: this.path }, resourceLimits: WORKER_LIMITS });
+      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData, resourceLimits: WORKER_LIMITS })
+      : new Worker(new URL('./analytics-worker.js', import.meta.url), { workerData, resourceLimits: WORKER_LIMITS });
     worker.unref();
     // Each worker has its own waiters: a crashed worker's late exit must not fail the requests
     // of the one that replaced it.
     const waiting: Waiters = new Map();
     // Settled by the worker's first word, or by its end: however often ready() asks.
     const opened = new Promise<void>((resolve) => {
-      worker.on('message', (reply: WorkerReply) => 'ready' in reply && resolve());
+      worker.on('message', (reply: WorkerReply) => ('ready' in reply || 'openFailed' in reply) && resolve());
       worker.once('exit', () => resolve());
     });
     const settle = (id: number) => {
@@ -124,9 +130,15 @@ class QueryWorker {
     };
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) return;
+      if ('openFailed' in reply) {
+        // Its queries fail with the reason (a database that cannot be reached is a 503); the next starts a new worker.
+        fail(queryErrorOf(reply.openFailed));
+        void worker.terminate();
+        return;
+      }
       const waiter = settle(reply.id);
       if (!waiter) return;
-      if ('error' in reply) waiter.reject(new Error(`analytics query failed: ${reply.error}`));
+      if ('failure' in reply) waiter.reject(queryErrorOf(reply.failure));
       else waiter.resolve(reply.json);
     });
     const fail = (error: Error) => {

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openAnyStore } from '../store/engine/open-any.js';
 import { SERVER_CACHE_MB } from '../store/engine/open.js';
 import { answerJson, type QueryName } from './queries.js';
+import { queryFailureOf, type QueryFailure } from './query-failure.js';
 
 export interface WorkerRequest {
   id: number;
@@ -14,16 +15,28 @@ export interface WorkerRequest {
   args: unknown;
 }
 
-export type WorkerReply = { id: number; json: string } | { id: number; error: string } | { ready: true };
+export type WorkerReply = { id: number; json: string } | { id: number; failure: QueryFailure } | { ready: true } | { openFailed: QueryFailure };
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
-const opened = openAnyStore((workerData as { path: string }).path, { readonly: true, max: 2, cacheMb: SERVER_CACHE_MB });
+export interface AnalyticsWorkerData {
+  /** The database file or PostgreSQL URL (never printed). */
+  path: string;
+  /** PostgreSQL: the server's statement timeout (0: none). */
+  statementTimeoutMs: number;
+}
+
+const data = workerData as AnalyticsWorkerData;
+const opened = openAnyStore(data.path, { readonly: true, max: 2, cacheMb: SERVER_CACHE_MB, statementTimeoutMs: data.statementTimeoutMs });
 
 // Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits
-// for this. A store that cannot be opened is left unhandled here: the worker stops on it, and the
-// runner starts a new one for the next query (the file may be back by then).
-void opened.then(() => port.postMessage({ ready: true } satisfies WorkerReply));
+// for this. A store that cannot be opened (PostgreSQL down) is said with its error, which the
+// runner gives the queries waiting (503 for a database that cannot be reached); the runner then
+// ends this worker and starts a new one for the next query (the database may be back by then).
+opened.then(
+  () => port.postMessage({ ready: true } satisfies WorkerReply),
+  (error: unknown) => port.postMessage({ openFailed: queryFailureOf(error) } satisfies WorkerReply),
+);
 
 // One query at a time, in the order they came (the worker's connection is one).
 let queue: Promise<void> = Promise.resolve();
@@ -34,7 +47,7 @@ port.on('message', (request: WorkerRequest) => {
       const store = (await opened) as Parameters<typeof answerJson>[0];
       port.postMessage({ id: request.id, json: await answerJson(store, request.name, request.args) } satisfies WorkerReply);
     } catch (error) {
-      port.postMessage({ id: request.id, error: (error as Error).stack ?? String(error) } satisfies WorkerReply);
+      port.postMessage({ id: request.id, failure: queryFailureOf(error) } satisfies WorkerReply);
     }
   });
 });

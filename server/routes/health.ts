@@ -1,17 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { AnyStore } from '../store/engine/types.js';
+import type { DatabaseHealth } from '../database-health.js';
+import type { OutageLog } from '../outage-log.js';
+import { RETRY_AFTER_SECONDS } from '../plugins/error-handler.js';
 
-// One text for both engines: on SQLite the connection's statement cache prepares it once
-// (health is asked every few seconds by balancers and `upload`'s retries).
-const PROBE = 'SELECT 1 AS ok';
-
-export function registerHealthRoutes(app: FastifyInstance, options: { store: AnyStore; bodyLimit: number }): void {
+export function registerHealthRoutes(app: FastifyInstance, options: { health: DatabaseHealth; outages: OutageLog; bodyLimit: number }): void {
   // For load balancers and `upload`'s retries: answers without signing in, says nothing private.
-  // A database that cannot be reached (a PostgreSQL restart) fails the probe: a 503 from the
-  // error handler, so a balancer sends the next requests to another server.
-  app.get('/api/health', { config: { auth: { access: 'public' } } }, async () => {
-    await options.store.sql.value(PROBE);
+  // A database that cannot be reached (a PostgreSQL restart) is a 503 that names it, so a
+  // balancer sends the next requests to another server. The state comes from a probe that never
+  // queues behind the requests' pool (database-health.ts): the answer is quick under load.
+  app.get('/api/health', { config: { auth: { access: 'public' } } }, async (_request, reply) => {
+    const database = await options.health.state();
     // The body limit lets `upload` refuse a too-big report before sending it.
-    return { status: 'ok', maxUploadBytes: options.bodyLimit };
+    const body = { status: database.ok ? 'ok' : 'unavailable', maxUploadBytes: options.bodyLimit, database };
+    if (database.ok) return body;
+    options.outages.failed(new Error(database.error ?? 'the database does not answer'));
+    return reply
+      .code(503)
+      .header('retry-after', String(RETRY_AFTER_SECONDS))
+      .send({ ...body, error: 'The database cannot be reached right now; try again in a few seconds.' });
   });
 }

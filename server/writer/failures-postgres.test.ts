@@ -6,12 +6,14 @@ import { createTestTarget, type TestTarget } from '../../fixtures/testing/engine
 import { HAS_POSTGRES, POSTGRES_SKIP, POSTGRES_URL, queryRows } from '../../fixtures/testing/postgres.js';
 import { registerErrorHandler } from '../plugins/error-handler.js';
 import { POSTGRES_LOCK_ROLLUPS } from '../store/engine/dialect.js';
-import type { AnyStore } from '../store/engine/types.js';
+import { openPostgres } from '../store/engine/open-postgres.js';
+import type { AnyStore, PostgresStore } from '../store/engine/types.js';
 import { errorOf, failureOf } from './jobs.js';
 import { createWriter, type Writer } from './runner.js';
 
 const bytes = (title: string) => Buffer.from(JSON.stringify({ testResults: smallReport(title, 'failed'), metadata: { fileName: `${title}.json` } }));
-const UNAVAILABLE = { error: 'The database cannot be written right now. Nothing was stored; try again later.' };
+const UNAVAILABLE = { error: 'The database cannot be reached right now: nothing was stored; try again in a few seconds.' };
+const READ_ONLY = { error: 'The database cannot be written right now (it is read-only): nothing was stored; try again later.' };
 
 function onPostgres(name: string, body: () => void): void {
   if (HAS_POSTGRES) describe(name, body);
@@ -61,6 +63,18 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
   };
   const setReadOnly = (on: boolean) => queryRows(POSTGRES_URL, on ? `ALTER DATABASE ${dbName} SET default_transaction_read_only = on` : `ALTER DATABASE ${dbName} RESET default_transaction_read_only`);
 
+  it("a store's pool settings reach PostgreSQL: its size, and the statement timeout on every connection", async () => {
+    const timed = (await openPostgres(target.target, { max: 3, statementTimeoutMs: 1_500 })) as PostgresStore;
+    try {
+      expect(timed.poolSettings).toEqual({ max: 3, statementTimeoutMs: 1_500 });
+      expect(timed.pool.options.max).toBe(3);
+      expect(await timed.sql.value('SHOW statement_timeout')).toBe('1500ms');
+      await expect(timed.sql.value('SELECT pg_sleep(3)')).rejects.toMatchObject({ code: '57014' });
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('a database that turned read-only (a standby after a failover) answers 503, and the writer stores again once it is writable', async () => {
     const writer = createWriter(store);
     const app = await appOver(writer);
@@ -68,7 +82,7 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
       expect((await upload(app, 'before')).status).toBe(200);
       await setReadOnly(true);
       await dropWriterConnections();
-      expect(await upload(app, 'read-only')).toEqual({ status: 503, body: UNAVAILABLE });
+      expect(await upload(app, 'read-only')).toEqual({ status: 503, body: READ_ONLY });
       await setReadOnly(false);
       await dropWriterConnections();
       expect((await upload(app, 'after')).status).toBe(200);
@@ -86,7 +100,7 @@ onPostgres('the writer worker when PostgreSQL fails', () => {
     const app = await appOver(writer);
     try {
       // The worker starts with the first upload; its open (which migrates) is refused.
-      expect(await upload(app, 'refused-open')).toEqual({ status: 503, body: UNAVAILABLE });
+      expect(await upload(app, 'refused-open')).toEqual({ status: 503, body: READ_ONLY });
       await setReadOnly(false);
       expect((await upload(app, 'reopened')).status).toBe(200);
       expect((await runs()).slice(-1)).toEqual(['reopened.json']);
@@ -136,10 +150,10 @@ describe("a database failure as it crosses the writer's thread boundary", () => 
     const app = Fastify();
     registerErrorHandler(app);
     const failure = JSON.parse(JSON.stringify(failureOf(error))) as ReturnType<typeof failureOf>;
-    app.get('/', async () => {
+    app.post('/', async () => {
       throw errorOf(failure);
     });
-    const res = await app.inject({ method: 'GET', url: '/' });
+    const res = await app.inject({ method: 'POST', url: '/' });
     await app.close();
     return { status: res.statusCode, body: res.json() as Record<string, unknown> };
   }
@@ -150,10 +164,18 @@ describe("a database failure as it crosses the writer's thread boundary", () => 
     expect(await answerFor(withCode('53100', 'could not extend file "base/16384/16385": No space left on device'))).toEqual(full);
     expect(await answerFor(withCode('SQLITE_FULL', 'database or disk is full'))).toEqual(full);
     const unavailable = { status: 503, body: UNAVAILABLE };
-    expect(await answerFor(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toEqual(unavailable);
+    expect(await answerFor(withCode('25006', 'cannot execute INSERT in a read-only transaction'))).toEqual({ status: 503, body: READ_ONLY });
     expect(await answerFor(withCode('57P01', 'terminating connection due to administrator command'))).toEqual(unavailable);
     expect(await answerFor(withCode('SQLITE_BUSY', 'database is locked'))).toEqual(unavailable);
     expect(await answerFor(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    // A transaction's ROLLBACK on a connection that failed (its cause is kept: open-postgres.ts; this is the backstop).
+    expect(await answerFor(new Error('Client has encountered a connection error and is not queryable'))).toEqual(unavailable);
+    expect(await answerFor(new Error('timeout exceeded when trying to connect'))).toEqual(unavailable);
+    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', 'ECONNREFUSED']) expect(await answerFor(withCode(code, 'down'))).toEqual(unavailable);
+    expect(await answerFor(withCode('57014', 'canceling statement due to statement timeout'))).toEqual({
+      status: 503,
+      body: { error: 'The database took too long to answer (the statement timeout): nothing was stored; try again later.' },
+    });
     expect(await answerFor(withCode('42P01', 'relation "runs" does not exist'))).toEqual({ status: 500, body: { error: 'Internal server error' } });
   });
 });

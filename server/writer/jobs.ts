@@ -1,7 +1,7 @@
 import { InvalidReportError } from '../../core/report/parse.js';
 import { HttpError } from '../errors.js';
 import { ingestValue, type IngestResult } from '../ingest.js';
-import { databaseTrouble } from '../store/engine/dialect.js';
+import { databaseTrouble, isReadOnlyTrouble } from '../store/engine/dialect.js';
 import { StoreError, type AnyStore } from '../store/engine/types.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/write/uploads.js';
 import { whenWritable } from '../store/engine/waiting-driver.js';
@@ -106,15 +106,24 @@ export function failureOf(error: unknown): JobFailure {
   if (error instanceof ReviewError) return { status: error.statusCode, code: null, message: error.message };
   const code = (error as { code?: unknown }).code;
   const failure: JobFailure = { status: null, code: typeof code === 'string' ? code : null, message: (error as Error).stack ?? String(error) };
-  if (error instanceof StoreError || databaseTrouble(error) === 'unavailable') failure.unavailable = true;
+  if (error instanceof StoreError || databaseTrouble(error) === 'unavailable') {
+    failure.unavailable = true;
+    // An outage is logged in a line, without a stack (outage-log.ts).
+    failure.message = error instanceof Error ? error.message : String(error);
+  }
   return failure;
 }
 
 /** The error the route throws for a failure: the error handler maps it (400, 409, 503, 507...). */
 export function errorOf(failure: JobFailure): Error {
   if (failure.status !== null) return new HttpError(failure.status, failure.message);
-  // The error handler answers a StoreError 503, and logs the message (the worker's stack).
-  if (failure.unavailable) return new StoreError(failure.message, 'unavailable');
+  // The error handler answers a StoreError 503 (the outage log shows its first line). A
+  // StoreError's own code crosses as the failure's code.
+  // A statement timeout keeps its code: the database answers, so it is no outage.
+  if (failure.unavailable && failure.code !== '57014') {
+    const readOnly = failure.code === 'read-only' || isReadOnlyTrouble({ code: failure.code });
+    return new StoreError(failure.message, readOnly ? 'read-only' : 'unavailable');
+  }
   const error = new Error(failure.message);
   return failure.code ? Object.assign(error, { code: failure.code }) : error;
 }

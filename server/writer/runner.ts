@@ -69,7 +69,9 @@ export function createWriter(
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const stopping = () => Atomics.load(flag, 0) === 1;
   const uploadLimits = { maxUploadBytes, parseBudgetBytes: (writerHeapMb(maxUploadBytes) / 2) * 1024 * 1024 };
-  const worker = useWorker ? new WriterThread({ location: store.location, stop: flag.buffer as SharedArrayBuffer, lockWaitMs, uploadLimits }, maxUploadBytes) : null;
+  // The writer's own pool is opened as the server's.
+  const pool = store.dialect === 'postgres' ? store.poolSettings : undefined;
+  const worker = useWorker ? new WriterThread({ location: store.location, stop: flag.buffer as SharedArrayBuffer, lockWaitMs, uploadLimits, ...(pool ? { pool } : {}) }, maxUploadBytes) : null;
   // Without a file to share (an in-memory store), the jobs run here, one at a time.
   let inline: Promise<unknown> = Promise.resolve();
   const run = <K extends WriteJob['kind']>(job: Extract<WriteJob, { kind: K }>, transfer: ArrayBuffer[] = []): Promise<JobValues[K]> => {

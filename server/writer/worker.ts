@@ -22,6 +22,8 @@ export interface WriterData {
   stop: SharedArrayBuffer;
   lockWaitMs: number;
   uploadLimits: UploadLimits;
+  /** PostgreSQL: the server's pool settings, for the writer's own pool. */
+  pool?: { max: number; statementTimeoutMs: number };
 }
 
 const port = parentPort;
@@ -31,7 +33,7 @@ const stop = new Int32Array(data.stop);
 // busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
 // Opened once; a job waits for it (a PostgreSQL pool connects asynchronously).
 const open = () => {
-  const store = openAnyStore(data.location, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs });
+  const store = openAnyStore(data.location, { busyTimeoutMs: 0, lockWaitMs: data.lockWaitMs, ...data.pool });
   // A store that cannot be opened fails the job with its error, rather than an unhandled rejection.
   store.catch(() => {});
   return store;

@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, HAS_POSTGRES, POSTGRES_SKIP, type TestDatabase } from '../../../fixtures/testing/postgres.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
-import { contains, escapeLike, greatestOf, inJsonNumbers, isPostgresUrl, leastOf, likeIgnoringCase, nowMs, postgresText, redactUrl, totalOf, utcDay, type DialectName } from './dialect.js';
+import { contains, databaseTrouble, escapeLike, greatestOf, inJsonNumbers, isPostgresUrl, isReadOnlyTrouble, leastOf, likeIgnoringCase, nowMs, postgresText, redactUrl, totalOf, utcDay, type DialectName } from './dialect.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
 import type { PostgresStore, Store } from './types.js';
@@ -148,4 +148,23 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
 
 describe.skipIf(HAS_POSTGRES)('dialect: PostgreSQL', () => {
   it.skip(POSTGRES_SKIP, () => {});
+});
+
+describe('dialect: what a database error means', () => {
+  const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  it('the database away right now is unavailable: lost or refused connections, shutting down or starting up, out of connections, a client used after its connection failed', () => {
+    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET', 'EAI_AGAIN', '25006', 'SQLITE_BUSY']) expect([code, databaseTrouble(withCode(code))]).toEqual([code, 'unavailable']);
+    for (const message of ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable', 'Client was closed and is not queryable']) {
+      expect([message, databaseTrouble(new Error(message))]).toEqual([message, 'unavailable']);
+    }
+    expect(databaseTrouble(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], ''))).toBe('unavailable');
+  });
+
+  it('a full disk is full; a bug is neither; read-only is told apart', () => {
+    expect(databaseTrouble(withCode('53100'))).toBe('full');
+    expect(databaseTrouble(withCode('SQLITE_FULL'))).toBe('full');
+    expect(databaseTrouble(withCode('42P01', 'relation "runs" does not exist'))).toBeNull();
+    expect(databaseTrouble(new Error('the connection was terminated by a bug of ours'))).toBeNull();
+    expect([isReadOnlyTrouble(withCode('25006')), isReadOnlyTrouble(withCode('SQLITE_READONLY')), isReadOnlyTrouble(withCode('57P01'))]).toEqual([true, true, false]);
+  });
 });

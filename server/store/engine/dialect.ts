@@ -341,10 +341,12 @@ export function serializeOnKey(dialect: DialectName, key: string): RawBuilder<un
  * What a database error means for the answer: the disk is full (507), the database cannot be
  * reached or written right now (503: a load balancer or client tries again later), or neither
  * (a bug: 500). SQLite says it with its result codes. PostgreSQL with SQLSTATE classes: 53100 is
- * disk_full; 08 connection lost, 57 the server shutting down, 53 out of connections or memory,
- * 55 not in a state to serve (connections disallowed, a lock not available), 3D the database
- * gone, 28 the login refused, 25006 a read-only standby (after a failover). pg's own connection
- * failures carry a Node error code, or only a message.
+ * disk_full; 08 connection lost, 57 the server shutting down or starting up (57P01-57P03), 53 out
+ * of connections (53300) or memory, 55 not in a state to serve (connections disallowed, a lock
+ * not available), 3D the database gone, 28 the login refused, 25006 a read-only standby (after a
+ * failover). pg's own connection failures carry a Node error code, or only a message: a
+ * connection cut (restart, pg_terminate_backend), a pool that found no connection in time, and a
+ * client used again after its connection failed (a transaction's ROLLBACK on it).
  */
 export function databaseTrouble(error: unknown): 'full' | 'unavailable' | null {
   const code = String((error as { code?: unknown }).code ?? '');
@@ -352,9 +354,24 @@ export function databaseTrouble(error: unknown): 'full' | 'unavailable' | null {
   if (code === 'SQLITE_FULL' || code === '53100') return 'full';
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_BUSY') return 'unavailable';
   if (/^(08|57|53|55|3D|28)[0-9A-Z]{3}$/.test(code) || code === '25006') return 'unavailable';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE'].includes(code)) return 'unavailable';
-  if (/^Connection terminated|timeout exceeded when trying to connect/.test(message)) return 'unavailable';
+  if (CONNECTION_CODES.has(code)) return 'unavailable';
+  if (UNREACHABLE_MESSAGE.test(message)) return 'unavailable';
+  // Node's connect to a name with several addresses fails with all of their errors at once.
+  if (error instanceof AggregateError && error.errors.some((e) => databaseTrouble(e) === 'unavailable')) return 'unavailable';
   return null;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EPIPE', 'EAI_AGAIN']);
+// pg's and pg-pool's texts, each anchored at the start: linear.
+const UNREACHABLE_MESSAGE = /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Query read timeout)/;
+
+/**
+ * The database refuses writes (a read-only file, a standby): it answers, so it is not "cannot be
+ * reached", and waiting a few seconds may not help.
+ */
+export function isReadOnlyTrouble(error: unknown): boolean {
+  const code = String((error as { code?: unknown }).code ?? '');
+  return code.startsWith('SQLITE_READONLY') || code === '25006';
 }
 
 // --- reads1 ---

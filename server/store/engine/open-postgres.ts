@@ -1,6 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
-import { POSTGRES_DDL, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
+import { databaseTrouble, POSTGRES_DDL, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
 import { MIGRATIONS, migrationSql } from './migrations.js';
 import { StoreError, type PostgresStore } from './types.js';
 import { postgresShape } from './schema-compare.js';
@@ -8,8 +8,13 @@ import type { DatabaseSchema } from './schema.js';
 import { sqlOver } from './sql.js';
 
 export interface PostgresOptions {
-  /** Connections in the pool (pg's default is 10). */
+  /** Connections in the pool (default POSTGRES_POOL_DEFAULTS.max). */
   max?: number;
+  /**
+   * The longest a statement may run before PostgreSQL cancels it (statement_timeout), in ms; 0
+   * for none (pg's default). A migration is never cut short: it sets its own to 0.
+   */
+  statementTimeoutMs?: number;
   /** How long to wait for a connection before saying the server cannot be reached. */
   connectTimeoutMs?: number;
   /**
@@ -31,13 +36,17 @@ export const POSTGRES_TYPES = {
   getTypeParser: ((oid: number, format?: string) => (POSTGRES_NUMBER_TYPES.includes(oid) ? Number : pg.types.getTypeParser(oid, format as 'text'))) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** A server's pool settings when none are given (cli/serve.ts reads them from the environment). */
+export const POSTGRES_POOL_DEFAULTS = { max: 10, statementTimeoutMs: 0 } as const;
+
 export function createPool(url: string, options: PostgresOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.max ?? 10,
+    max: options.max ?? POSTGRES_POOL_DEFAULTS.max,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     application_name: 'flakeboard',
     types: POSTGRES_TYPES,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
     ...(options.exitOnIdle ? { allowExitOnIdle: true } : {}),
   });
@@ -60,13 +69,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     await pool.end();
     throw error instanceof StoreError ? error : postgresError(shown, error);
   }
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new KeepingCauseDialect({ pool }) });
   let open = true;
   return {
     dialect: 'postgres',
     url: shown,
     target: shown,
     location: url,
+    poolSettings: { max: options.max ?? POSTGRES_POOL_DEFAULTS.max, statementTimeoutMs: options.statementTimeoutMs ?? POSTGRES_POOL_DEFAULTS.statementTimeoutMs },
     pool,
     db,
     sql: sqlOver(db, 'postgres'),
@@ -81,6 +91,33 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   };
 }
 
+/**
+ * Kysely's PostgreSQL dialect, except that a transaction whose connection is gone fails with
+ * the reason (57P01 "terminating connection", "Connection terminated unexpectedly"), not with
+ * its ROLLBACK's "Client has encountered a connection error and is not queryable", which says
+ * nothing of the database and replaced the cause. Such a ROLLBACK has nothing to do: PostgreSQL
+ * ends the transaction of a connection that ends, and pg-pool discards the client on release.
+ */
+class KeepingCauseDialect extends PostgresDialect {
+  constructor(private readonly settings: PostgresDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new KeepingCauseDriver(this.settings);
+  }
+}
+
+class KeepingCauseDriver extends PostgresDriver {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } catch (error) {
+      if (databaseTrouble(error) !== 'unavailable') throw error;
+    }
+  }
+}
+
 /** A connection failure names the server (never the password) and what went wrong. */
 export function postgresError(shownUrl: string, error: unknown): StoreError {
   const err = error as { code?: string; message?: string };
@@ -90,7 +127,7 @@ export function postgresError(shownUrl: string, error: unknown): StoreError {
     return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text || code}; check that the server runs and the URL's host and port`, 'unavailable');
   }
   if (code === '28P01' || code === '28000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; check the user and password`, 'unavailable');
-  if (code === '25006') return new StoreError(`PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only): ${text}; point the URL at the primary`, 'unavailable');
+  if (code === '25006') return new StoreError(`PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only): ${text}; point the URL at the primary`, 'read-only');
   if (code === '3D000') return new StoreError(`cannot connect to PostgreSQL at ${shownUrl}: ${text}; create it first (createdb)`, 'unavailable');
   return new StoreError(`PostgreSQL at ${shownUrl}: ${text}`, 'unavailable');
 }
@@ -118,6 +155,8 @@ async function migratePostgres(pool: pg.Pool, shownUrl: string): Promise<void> {
   }
   try {
     await client.query('BEGIN');
+    // An index build on a big table may take minutes: the server's statement timeout is for requests.
+    await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS ${POSTGRES_VERSION_TABLE} (version ${POSTGRES_DDL.int} NOT NULL)`);
     const current = await postgresSchemaVersion(client);
@@ -130,7 +169,8 @@ async function migratePostgres(pool: pg.Pool, shownUrl: string): Promise<void> {
       try {
         await client.query(migrationSql(migration, 'postgres'));
       } catch (error) {
-        throw new StoreError(`PostgreSQL at ${shownUrl}: migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, 'unavailable');
+        const code = (error as { code?: unknown }).code === '25006' ? 'read-only' : 'unavailable';
+        throw new StoreError(`PostgreSQL at ${shownUrl}: migration ${migration.version} (${migration.name}) failed: ${(error as Error).message}`, code);
       }
     }
     if (current < latest) {

@@ -38,6 +38,8 @@ export interface PostgresStore extends StoreBase {
   /** The URL without its password, for messages. */
   readonly url: string;
   readonly pool: pg.Pool;
+  /** What the pool was opened with: the server's worker threads open theirs alike. */
+  readonly poolSettings: { readonly max: number; readonly statementTimeoutMs: number };
 }
 
 /** A store on either engine; code that needs the SQLite connection itself asks for Store. */

@@ -19,6 +19,16 @@ const INSERT_RUN = `INSERT INTO runs (
   ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, @uploaded_via, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
 const FIND_BY_HASH = `SELECT id FROM runs WHERE content_hash = @hash AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`;
 const FIX_STARTS = 'UPDATE results SET started_at = @start WHERE run_id = @run AND started_at = @none';
+/**
+ * A duplicate's run row, renumbered after the original: its id came at the start of its
+ * transaction, and an identical upload that began later may have committed first and become the
+ * original. Its results are rolled back already, so nothing refers to the old id. Its upload
+ * time is not before the original's either: of a set of identical uploads, the original is the
+ * first committed, with the lowest id and the earliest time.
+ */
+const RENUMBER_DUPLICATE = `UPDATE runs SET id = nextval(pg_get_serial_sequence('runs', 'id')),
+    uploaded_at = greatest(uploaded_at, (SELECT o.uploaded_at FROM runs o WHERE o.id = @original))
+  WHERE id = @id RETURNING id, uploaded_at`;
 
 /**
  * write-run.ts writeRunInParts on PostgreSQL: the run row, then the results as `read` gives the
@@ -33,7 +43,7 @@ export async function writeRunPostgres(
 ): Promise<StoredRun> {
   const now = header.now ?? Date.now();
   return store.transaction(async (sql) => {
-    const runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy, uploaded_via: header.uploadedVia == null ? null : postgresText(header.uploadedVia) }));
+    let runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy, uploaded_via: header.uploadedVia == null ? null : postgresText(header.uploadedVia) }));
     await sql.run('SAVEPOINT run_results');
     const writer = new PostgresResultWriter(sql, runId);
     const ending = await read((test) => writer.add(test));
@@ -46,6 +56,7 @@ export async function writeRunPostgres(
     if (duplicate) await sql.run('ROLLBACK TO SAVEPOINT run_results');
     else await sql.run(FIX_STARTS, { start: runStart, run: runId, none: NO_START });
     await sql.run('RELEASE SAVEPOINT run_results');
+    if (duplicate) runId = Number((await sql.get<{ id: number }>(RENUMBER_DUPLICATE, { id: runId, original: original.id }))!.id);
     const row = finishedRunRow(runId, header, ending, original?.id ?? null, now, postgresText);
     const { status } = row;
     const outage = row.outage === 1;
