@@ -18,13 +18,7 @@ export function CriticalTestStackedRow({ test, href, quarantined, onOpen }: { te
         <Stack gap={6}>
           <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
             <Stack gap={0} style={{ minWidth: 0 }}>
-              <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title} style={{ overflowWrap: 'anywhere' }}>
-                {truncate(test.test_title, 60)}
-              </Anchor>
-              <Text size="xs" c="dimmed" truncate>
-                {fileName(test.test_file)}
-              </Text>
-              {quarantined && <QuarantineBadge entry={quarantined} />}
+              <CriticalTestName test={test} href={href} quarantined={quarantined} />
             </Stack>
             <BrowserLabel browser={test.browser} />
           </Group>
@@ -58,5 +52,20 @@ export function CriticalTestStackedRow({ test, href, quarantined, onOpen }: { te
         </Stack>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The test's title (a link to it on the flaky screen), its file, and its quarantine entry: on a phone and in the table alike. */
+export function CriticalTestName({ test, href, quarantined }: { test: FlakyTestSummary; href: string; quarantined: QuarantineView | null }) {
+  return (
+    <>
+      <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title} style={{ overflowWrap: 'anywhere' }}>
+        {truncate(test.test_title, 60)}
+      </Anchor>
+      <Text size="xs" c="dimmed" truncate>
+        {fileName(test.test_file)}
+      </Text>
+      {quarantined && <QuarantineBadge entry={quarantined} />}
+    </>
   );
 }

@@ -10,7 +10,7 @@ import { brokenRuns } from './broken-text.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
 import sticky from '../../components/sticky-column.module.css';
 import { usePhone } from '../../lib/use-phone.js';
-import { CriticalTestStackedRow } from './CriticalTestStackedRow.js';
+import { CriticalTestName, CriticalTestStackedRow } from './CriticalTestStackedRow.js';
 import { RISK_COLORS } from './risk-colors.js';
 
 /** docs/screens.md#dashboard: the first 5 flaky tests of the answer. */
@@ -75,13 +75,7 @@ export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }:
                 return (
                   <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
                     <Table.Td maw={320} className={sticky.sticky}>
-                      <Anchor component={Link} to={href} size="sm" fw={500} onClick={(event) => event.stopPropagation()} title={test.test_title}>
-                        {truncate(test.test_title, 60)}
-                      </Anchor>
-                      <Text size="xs" c="dimmed" truncate>
-                        {fileName(test.test_file)}
-                      </Text>
-                      {quarantined && <QuarantineBadge entry={quarantined} />}
+                      <CriticalTestName test={test} href={href} quarantined={quarantined} />
                     </Table.Td>
                     <Table.Td>
                       <BrowserLabel browser={test.browser} />

@@ -8,7 +8,7 @@ const SHOWN = 5;
 
 /**
  * Tests that failed every run (broken), then critical flaky tests (pass rate 0.5 or less) and
- * what they cost, per the report estimates (docs/screens.md#report-estimates) (the estimates are of flaky tests).
+ * what they cost, per the report estimates of flaky tests (docs/screens.md#report-estimates).
  */
 export function CriticalIssues({ figures }: { figures: ReportFigures }) {
   const count = figures.criticalCount;
@@ -31,27 +31,7 @@ export function CriticalIssues({ figures }: { figures: ReportFigures }) {
           <Text size="sm" mb="xs">
             {count} flaky {count === 1 ? 'test fails' : 'tests fail'} ≥50% of the time.
           </Text>
-          <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" data-testid="critical-tests" style={{ tableLayout: 'fixed' }}>
-            <Table.Tbody>
-              {rows.map((t) => (
-                <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
-                  <Table.Td>
-                    <Text size="sm" title={t.test_title} truncate="end">
-                      {t.test_title}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td w={110}>
-                    <BrowserLabel browser={t.browser} />
-                  </Table.Td>
-                  <Table.Td w={64} ta="right">
-                    <Text size="sm" c="red" fw={600}>
-                      {fractionPercent(t.pass_rate)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+          <TestRows testId="critical-tests" rows={rows.map((t) => ({ ...t, figure: fractionPercent(t.pass_rate) }))} />
           {more > 0 && (
             <Text size="xs" c="dimmed" mb="sm" data-testid="critical-more">
               and {more} more {more === 1 ? 'test' : 'tests'}
@@ -91,32 +71,47 @@ function BrokenIssues({ figures }: { figures: ReportFigures }) {
       <Text size="sm" mb="xs" fw={600} c="red">
         {count} {count === 1 ? 'test fails' : 'tests fail'} every run (broken, not flaky).
       </Text>
-      <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" style={{ tableLayout: 'fixed' }}>
-        <Table.Tbody>
-          {rows.map((t) => (
-            <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
-              <Table.Td>
-                <Text size="sm" title={t.test_title} truncate="end">
-                  {t.test_title}
-                </Text>
-              </Table.Td>
-              <Table.Td w={110}>
-                <BrowserLabel browser={t.browser} />
-              </Table.Td>
-              <Table.Td w={64} ta="right">
-                <Text size="sm" c="red" fw={600} title={`failed ${t.failed_runs} of ${t.failed_runs} runs`}>
-                  {t.failed_runs}/{t.failed_runs}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <TestRows rows={rows.map((t) => ({ ...t, figure: `${t.failed_runs}/${t.failed_runs}`, figureTitle: `failed ${t.failed_runs} of ${t.failed_runs} runs` }))} />
       {more > 0 && (
         <Text size="xs" c="dimmed" mb="sm">
           and {more} more {more === 1 ? 'test' : 'tests'}
         </Text>
       )}
     </div>
+  );
+}
+
+interface TestRow {
+  test_file: string;
+  test_title: string;
+  browser: string;
+  figure: string;
+  figureTitle?: string;
+}
+
+/** A test on a browser per row, with the one figure that makes it an issue, in red. */
+function TestRows({ rows, testId }: { rows: TestRow[]; testId?: string }) {
+  return (
+    <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" data-testid={testId} style={{ tableLayout: 'fixed' }}>
+      <Table.Tbody>
+        {rows.map((t) => (
+          <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
+            <Table.Td>
+              <Text size="sm" title={t.test_title} truncate="end">
+                {t.test_title}
+              </Text>
+            </Table.Td>
+            <Table.Td w={110}>
+              <BrowserLabel browser={t.browser} />
+            </Table.Td>
+            <Table.Td w={64} ta="right">
+              <Text size="sm" c="red" fw={600} title={t.figureTitle}>
+                {t.figure}
+              </Text>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
