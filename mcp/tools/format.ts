@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stripAnsi } from '../../core/ansi.js';
 import { errorSummary } from '../../core/errors/fingerprint.js';
+import { redactDeep, redactSecrets } from '../../server/ai/redact.js';
 
 /** What one answer's text may hold: an agent's context is small, and report text can be huge. */
 export const MAX_TEXT_CHARS = 20_000;
@@ -23,9 +24,14 @@ export function cap(text: string, max: number): string {
  */
 export const quoted = (text: string | null | undefined): string => (text == null ? '-' : JSON.stringify(text));
 
-/** A tool's answer: the same data as text for the model and as structuredContent for programs. */
+/**
+ * A tool's answer: the same data as text for the model and as structuredContent for programs.
+ * Every answer leaves for an agent and often a hosted model, so secrets in report text (a URL's
+ * password, a bearer token, a cloud key) are redacted here, as the AI analysis redacts what it
+ * sends: one way out, one redaction. Redacted before the cap, so no secret is cut in half and half-shown.
+ */
 export function answer(lines: string[], structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: cap(lines.join('\n'), MAX_TEXT_CHARS) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: cap(redactSecrets(lines.join('\n')), MAX_TEXT_CHARS) }], structuredContent: redactDeep(structured) };
 }
 
 export const percent = (fraction: number): string => `${Math.round(fraction * 1000) / 10}%`;

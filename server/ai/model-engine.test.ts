@@ -132,6 +132,16 @@ describe('model engine', () => {
     expect(result.engine).toBe('local');
     expect(warnings[0]!.reason).toMatch(/^the request failed: /);
   });
+
+  it('logs the base URL it could not reach without the credentials in it', async () => {
+    const env = await withModel(() => ({ body: MODEL_FINDINGS }));
+    await server!.close();
+    const withCredentials = env.FLAKEBOARD_AI_BASE_URL.replace('://', '://ai-user:s3cr3t-key@');
+    await analyse(request(), { ...env, FLAKEBOARD_AI_BASE_URL: withCredentials });
+    const logged = JSON.stringify(warnings);
+    expect(logged).not.toContain('s3cr3t-key');
+    expect(logged).toContain('[REDACTED]@127.0.0.1');
+  });
 });
 
 describe('validateAnswer', () => {

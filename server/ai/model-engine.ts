@@ -85,7 +85,7 @@ export async function askModel(input: ModelInput): Promise<Findings | null> {
     return validateAnswer(contentOf(text));
   } catch (error) {
     const reason = controller.signal.aborted ? `no answer within ${config.timeoutMs} ms` : error instanceof ModelAnswerError ? error.message : `the request failed: ${(error as Error).message}`;
-    input.log.warn({ model: config.model, baseUrl: config.baseUrl, reason }, 'AI model unavailable; answering with the local engine');
+    input.log.warn({ model: config.model, baseUrl: redactSecrets(config.baseUrl), reason: redactSecrets(reason) }, 'AI model unavailable; answering with the local engine');
     return null;
   } finally {
     clearTimeout(timer);
