@@ -10,7 +10,7 @@ import { parseDays } from '../lib/time-range.js';
 import { BrowserHealthPanel } from './report/BrowserHealthPanel.js';
 import { CriticalIssues } from './report/CriticalIssues.js';
 import { KeyMetrics } from './report/KeyMetrics.js';
-import { QualityScoreCard } from './report/QualityScoreCard.js';
+import { ReportQualityScore } from './report/ReportQualityScore.js';
 import { QuickStats } from './report/QuickStats.js';
 import { ReportFooter } from './report/ReportFooter.js';
 import { ReportHeader } from './report/ReportHeader.js';
@@ -48,7 +48,7 @@ export function ReportPage() {
       <Stack gap="lg">
         <Grid gap="md" align="stretch">
           <Grid.Col span={{ base: 12, md: 4 }}>
-            <QualityScoreCard figures={figures} />
+            <ReportQualityScore figures={figures} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 8 }}>
             <KeyMetrics figures={figures} changes={changes} />

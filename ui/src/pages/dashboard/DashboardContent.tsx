@@ -3,7 +3,7 @@ import type { DashboardResponse } from '../../../../core/api/analytics.js';
 import { StatCard } from '../../components/StatCard.js';
 import { StatusDonut } from '../../components/StatusDonut.js';
 import { passRateColor, percent } from '../../lib/format.js';
-import { BrowserComparisonChart } from './BrowserComparisonChart.js';
+import { BrowserResultsChart } from './BrowserResultsChart.js';
 import { BrowserHealthGrid } from './BrowserHealthGrid.js';
 import { ExecutiveSummaryPanel } from './ExecutiveSummaryPanel.js';
 import { FlakyTrendCards } from './FlakyTrendCards.js';
@@ -42,7 +42,7 @@ export function DashboardContent({ data, days }: { data: DashboardResponse; days
           <StatusDonut passed={summary.total_passed} failed={summary.total_failed} skipped={summary.total_skipped} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
-          <BrowserComparisonChart browsers={data.browserComparison} />
+          <BrowserResultsChart browsers={data.browserComparison} />
         </Grid.Col>
       </Grid>
 

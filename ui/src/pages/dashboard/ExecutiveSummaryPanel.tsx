@@ -3,7 +3,7 @@ import type { DashboardResponse } from '../../../../core/api/analytics.js';
 import { formatDuration, oneDecimal, passRateColor, percent } from '../../lib/format.js';
 import { periodChangeCaption, periodChanges } from '../../lib/period-change.js';
 import { executiveSummary } from './executive-summary.js';
-import { MetricCard } from './MetricCard.js';
+import { SummaryMetric } from './SummaryMetric.js';
 import { QualityScoreCard } from './QualityScoreCard.js';
 import { RiskAssessment } from './RiskAssessment.js';
 
@@ -25,10 +25,10 @@ export function ExecutiveSummaryPanel({ data, days }: { data: DashboardResponse;
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 5 }}>
           <SimpleGrid cols={2} spacing="sm" h="100%">
-            <MetricCard label="Pass Rate" value={percent(summary.passRate)} color={passRateColor(summary.passRate)} change={changes.passRate} />
-            <MetricCard label="Tests/Day" value={oneDecimal(summary.testsPerDay)} change={changes.tests} />
-            <MetricCard label="Avg Duration" value={formatDuration(summary.avgDuration)} change={changes.avgDuration} />
-            <MetricCard label="Flaky Tests" value={String(summary.flakyCount)} change={changes.flaky} />
+            <SummaryMetric label="Pass Rate" value={percent(summary.passRate)} color={passRateColor(summary.passRate)} change={changes.passRate} />
+            <SummaryMetric label="Tests/Day" value={oneDecimal(summary.testsPerDay)} change={changes.tests} />
+            <SummaryMetric label="Avg Duration" value={formatDuration(summary.avgDuration)} change={changes.avgDuration} />
+            <SummaryMetric label="Flaky Tests" value={String(summary.flakyCount)} change={changes.flaky} />
           </SimpleGrid>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 4 }}>

@@ -8,7 +8,7 @@ import { downloadBlob } from './download.js';
 import { trendsCsv } from './trend-csv.js';
 import { trendsFileName } from './trend-export-names.js';
 import { TrendAnalysisPanel } from './TrendAnalysisPanel.js';
-import { TrendCharts } from './TrendCharts.js';
+import { PassRateHistoryCharts } from './PassRateHistoryCharts.js';
 
 export const GRAPH_NOT_FOUND = 'Graph not found. Please make sure the trends tab is open.';
 export const PNG_UNAVAILABLE = 'PNG export requires html2canvas library. Please take a screenshot manually or install the library.';
@@ -93,7 +93,7 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
               />
             </div>
           )}
-          <TrendCharts days={days} chartRef={chartRef} />
+          <PassRateHistoryCharts days={days} chartRef={chartRef} />
           <TrendAnalysisPanel passRatesPercent={days.map((d) => d.pass_rate * 100)} />
         </>
       )}

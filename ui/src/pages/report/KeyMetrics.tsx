@@ -1,6 +1,6 @@
 import { SimpleGrid } from '@mantine/core';
 import { oneDecimal, passRateColor, percent } from '../../lib/format.js';
-import { MetricCard } from './MetricCard.js';
+import { ReportMetric } from './ReportMetric.js';
 import type { ReportFigures } from './report-figures.js';
 import type { PeriodChanges } from '../../lib/period-change.js';
 import { finalRateHint } from '../../lib/final-rate.js';
@@ -9,10 +9,10 @@ import { finalRateHint } from '../../lib/final-rate.js';
 export function KeyMetrics({ figures, changes }: { figures: ReportFigures; changes: PeriodChanges }) {
   return (
     <SimpleGrid cols={{ base: 1, xs: 2 }} h="100%">
-      <MetricCard label="Pass Rate" value={percent(figures.passRate)} color={passRateColor(figures.passRate)} delta={changes.passRate} testId="metric-pass-rate" hint={finalRateHint(figures)} />
-      <MetricCard label="Total Tests" value={figures.totalTests.toLocaleString()} delta={changes.tests} testId="metric-total-tests" />
-      <MetricCard label="Flaky Tests" value={figures.flakyCount.toLocaleString()} color={figures.flakyCount > 0 ? 'orange' : 'green'} delta={changes.flaky} testId="metric-flaky" />
-      <MetricCard
+      <ReportMetric label="Pass Rate" value={percent(figures.passRate)} color={passRateColor(figures.passRate)} delta={changes.passRate} testId="metric-pass-rate" hint={finalRateHint(figures)} />
+      <ReportMetric label="Total Tests" value={figures.totalTests.toLocaleString()} delta={changes.tests} testId="metric-total-tests" />
+      <ReportMetric label="Flaky Tests" value={figures.flakyCount.toLocaleString()} color={figures.flakyCount > 0 ? 'orange' : 'green'} delta={changes.flaky} testId="metric-flaky" />
+      <ReportMetric
         label="Est. Dev Time Lost"
         value={`${oneDecimal(figures.devHoursLostPerWeek)} hrs/week`}
         color={figures.devHoursLostPerWeek > 0 ? 'red' : undefined}

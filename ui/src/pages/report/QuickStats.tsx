@@ -1,7 +1,7 @@
 import { SimpleGrid, Title } from '@mantine/core';
 import type { SlowTest } from '../../../../core/api/analytics.js';
 import { formatDuration, truncate } from '../../lib/format.js';
-import { MetricCard } from './MetricCard.js';
+import { ReportMetric } from './ReportMetric.js';
 import type { ReportFigures } from './report-figures.js';
 import type { ShownChange } from '../../lib/period-change.js';
 
@@ -14,10 +14,10 @@ export function QuickStats({ figures, slowTests, avgDurationChange }: { figures:
         Quick Stats
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-        <MetricCard label="Test Runs" value={figures.totalRuns.toLocaleString()} testId="quick-runs" />
-        <MetricCard label="Avg Duration" value={formatDuration(figures.avgDuration)} delta={avgDurationChange} testId="quick-avg-duration" />
-        <MetricCard label="Browsers Tested" value={figures.browsers.length.toLocaleString()} testId="quick-browsers" />
-        <MetricCard
+        <ReportMetric label="Test Runs" value={figures.totalRuns.toLocaleString()} testId="quick-runs" />
+        <ReportMetric label="Avg Duration" value={formatDuration(figures.avgDuration)} delta={avgDurationChange} testId="quick-avg-duration" />
+        <ReportMetric label="Browsers Tested" value={figures.browsers.length.toLocaleString()} testId="quick-browsers" />
+        <ReportMetric
           label="Slowest Test"
           value={slowest ? formatDuration(slowest.avg_duration) : '—'}
           hint={slowest ? truncate(slowest.test_title, 40) : 'No results'}

@@ -6,7 +6,7 @@ import type { DailyStat } from '../../../../core/api/analytics.js';
 const percentLabel = (value: number) => `${value.toFixed(1)}%`;
 
 /** The daily pass-rate line with the 80% and 50% reference lines, and the runs per day under it. */
-export function TrendCharts({ days, chartRef }: { days: readonly DailyStat[]; chartRef: Ref<HTMLDivElement> }) {
+export function PassRateHistoryCharts({ days, chartRef }: { days: readonly DailyStat[]; chartRef: Ref<HTMLDivElement> }) {
   const data = days.map((d) => ({ date: d.date, passRate: Math.round(d.pass_rate * 1000) / 10, passed: d.passed_runs, failed: d.failed_runs }));
   return (
     <>

@@ -4,7 +4,7 @@ import { TONE_COLORS, type ReportFigures } from './report-figures.js';
 import classes from './report.module.css';
 import { readableTextColor } from '../../lib/readable-color.js';
 
-export function QualityScoreCard({ figures }: { figures: ReportFigures }) {
+export function ReportQualityScore({ figures }: { figures: ReportFigures }) {
   const color = TONE_COLORS[figures.scoreTone];
   return (
     <Paper withBorder radius="md" p="lg" h="100%" className={classes.keepTogether} data-testid="quality-score">

@@ -3,7 +3,7 @@ import { Center, Paper, Text, Title } from '@mantine/core';
 import type { BrowserComparison } from '../../../../core/api/analytics.js';
 
 /** 'Browser Comparison': passed and failed results per browser, stacked. */
-export function BrowserComparisonChart({ browsers }: { browsers: BrowserComparison[] }) {
+export function BrowserResultsChart({ browsers }: { browsers: BrowserComparison[] }) {
   const data = browsers.map((b) => ({ browser: b.browser, Passed: b.passed, Failed: b.failed }));
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid="browser-comparison">

@@ -5,7 +5,7 @@ import { readableTextColor } from '../../lib/readable-color.js';
 import type { ShownChange } from '../../lib/period-change.js';
 
 /** A report figure; `delta` its change against the previous window of the same length ('—' when there is none). */
-export function MetricCard({ label, value, color, delta, testId, hint }: {
+export function ReportMetric({ label, value, color, delta, testId, hint }: {
   label: string;
   value: ReactNode;
   color?: string;

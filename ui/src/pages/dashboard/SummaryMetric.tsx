@@ -2,7 +2,7 @@ import { Group, Paper, Text, type MantineColor } from '@mantine/core';
 import type { ShownChange } from '../../lib/period-change.js';
 
 /** One Executive Summary figure with its change against the previous period; green when it went the good way. */
-export function MetricCard({ label, value, color, change }: { label: string; value: string; color?: MantineColor; change: ShownChange }) {
+export function SummaryMetric({ label, value, color, change }: { label: string; value: string; color?: MantineColor; change: ShownChange }) {
   const arrow = change.text.startsWith('+') ? '▲ ' : change.text.startsWith('-') ? '▼ ' : '';
   return (
     <Paper withBorder radius="md" p="sm" data-testid="metric-card" aria-label={label} style={{ display: 'flex', flexDirection: 'column', justifyContent: 'space-between' }}>
