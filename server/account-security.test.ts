@@ -215,8 +215,8 @@ describe('sessions, tokens, cookies and caching', () => {
     const a = await app();
     const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });
     const cli = (args: string[], input?: string) => runCli([...args, '--db', a.target], { env, ...(input === undefined ? {} : { input }) });
-    const maxToken = (await cli(['token', 'create', 'max-ci', '--user', 'max'])).stdout.trim();
-    const ritaToken = (await cli(['token', 'create', 'rita-ci', '--user', 'rita'])).stdout.trim();
+    const maxToken = (await cli(['token', 'create', 'max-ci', '--user', 'max', '--scope', 'read'])).stdout.trim();
+    const ritaToken = (await cli(['token', 'create', 'rita-ci', '--user', 'rita', '--scope', 'read'])).stdout.trim();
     expect((await withToken(a, maxToken)).statusCode).toBe(200);
     const passwd = await cli(['user', 'passwd', 'max', '--password-stdin'], 'a new password\n');
     expect(passwd.exitCode).toBe(0);
@@ -229,9 +229,9 @@ describe('sessions, tokens, cookies and caching', () => {
     let clock = Date.now();
     const a = await app({ now: () => clock });
     const env = cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' });
-    const created = await runCli(['token', 'create', 'nightly', '--user', 'max', '--expires', '90d', '--db', a.target], { env });
+    const created = await runCli(['token', 'create', 'nightly', '--user', 'max', '--expires', '90d', '--scope', 'read', '--db', a.target], { env });
     expect(created.exitCode).toBe(0);
-    expect(created.stderr).toMatch(/created API token 1 "nightly" acting as max, expiring \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
+    expect(created.stderr).toMatch(/created API token 1 "nightly" acting as max to read, expiring \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
     const token = created.stdout.trim();
     const listed = JSON.parse((await runCli(['token', 'list', '--json', '--db', a.target], { env })).stdout) as Array<{ expiresAt: string }>;
     const expiresAt = Date.parse(listed[0]!.expiresAt);

@@ -19,7 +19,7 @@ export async function prepareToken(target: string): Promise<{ token: string; tit
     const users = await store.sql.get<{ id: number }>('SELECT id FROM users ORDER BY id LIMIT 1');
     const userId = users?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
     const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId });
+    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId, scopes: ['upload', 'read'] });
     // A flaky test with a long history: the detail calls read the most rows for it.
     const test = await store.sql.get<{ title: string; file: string; browser: string }>(
       'SELECT t.title, t.file, d.browser FROM daily_test_stats d JOIN tests t ON t.id = d.test_id WHERE d.passed_on_retry > 0 GROUP BY t.id, t.title, t.file, d.browser ORDER BY sum(d.runs) DESC, t.id, d.browser LIMIT 1',

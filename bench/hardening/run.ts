@@ -72,7 +72,7 @@ async function apiToken(dbPath: string): Promise<string> {
     const user = store.sqlite.prepare("SELECT id FROM users WHERE role = 'admin' LIMIT 1").get() as { id: number } | undefined;
     const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
     const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: `bench-${Date.now()}`, tokenHash: hashToken(token), userId });
+    await createApiToken(store, { name: `bench-${Date.now()}`, tokenHash: hashToken(token), userId, scopes: ['upload', 'read'] });
     return token;
   } finally {
     await store.close();

@@ -53,6 +53,6 @@ export async function benchToken(store: Store, name: string): Promise<string> {
   const user = store.sqlite.prepare("SELECT id FROM users WHERE username = 'bench'").get() as { id: number } | undefined;
   const userId = user?.id ?? (await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' })).id;
   const token = newToken(API_TOKEN_PREFIX);
-  await createApiToken(store, { name, tokenHash: hashToken(token), userId });
+  await createApiToken(store, { name, tokenHash: hashToken(token), userId, scopes: ['upload', 'read'] });
   return token;
 }

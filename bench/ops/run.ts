@@ -80,7 +80,7 @@ async function createToken(dbPath: string): Promise<string> {
   try {
     const user = await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' });
     const token = newToken(API_TOKEN_PREFIX);
-    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId: user.id });
+    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId: user.id, scopes: ['upload', 'read'] });
     return token;
   } finally {
     await store.close();

@@ -78,7 +78,7 @@ describe('flakeboard check', () => {
   it('answers the same through a server with a token, and refuses bad input with exit 2', async () => {
     const admin = await runCli(['user', 'add', 'max', '--role', 'admin', '--password-stdin', '--db', db], { env: env(), input: 'max-password-1\n' });
     expect(admin.exitCode, admin.stderr).toBe(0);
-    const token = (await runCli(['token', 'create', 'ci', '--db', db], { env: env() })).stdout.match(/\b[\w-]{40,}\b/)![0];
+    const token = (await runCli(['token', 'create', 'ci', '--scope', 'upload,read', '--db', db], { env: env() })).stdout.match(/\b[\w-]{40,}\b/)![0];
     const server = await startServe(db);
     try {
       const pr = writeGateReport(temp.dir, 'pr-remote.json', PR, day(0));

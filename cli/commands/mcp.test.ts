@@ -140,7 +140,7 @@ describe('flakeboard mcp (built binary)', () => {
 
     beforeAll(async () => {
       serve = await startServe(history.db, { cwd: history.dir });
-      const created = await runCli(['token', 'create', 'coding-agent', '--db', history.db], { env: cleanEnv() });
+      const created = await runCli(['token', 'create', 'coding-agent', '--scope', 'read', '--db', history.db], { env: cleanEnv() });
       expect(created.exitCode, created.stderr).toBe(0);
       token = created.stdout.trim().split('\n').at(-1)!;
     });

@@ -87,6 +87,26 @@ describe('flakeboard token create', () => {
   });
 });
 
+describe('flakeboard token create --scope', () => {
+  it('upload only by default; read and approve only when asked, and approve only for a user who may review', async () => {
+    await create('plain');
+    await create('reader', '--scope', 'read,upload');
+    await create('trusted', '--scope', 'upload,approve');
+    expect(await all('SELECT name, scopes FROM api_tokens ORDER BY id')).toEqual([
+      { name: 'plain', scopes: 'upload' },
+      { name: 'reader', scopes: 'upload read' },
+      { name: 'trusted', scopes: 'upload approve' },
+    ]);
+    const listed = JSON.parse((await cli(['token', 'list', '--json'])).stdout) as Array<{ name: string; scopes: string[] }>;
+    expect(listed.map((t) => [t.name, t.scopes])).toEqual([['plain', ['upload']], ['reader', ['upload', 'read']], ['trusted', ['upload', 'approve']]]);
+    expect((await cli(['token', 'list'])).stdout).toMatch(/SCOPES[\s\S]*upload,read/);
+    await failure(['token', 'create', 'x', '--scope', 'upload,admin'], '--scope: "admin" is not a scope; the scopes are upload, read, approve');
+    await failure(['token', 'create', 'x', '--scope', ','], '--scope needs at least one of upload, read, approve');
+    await failure(['token', 'create', 'x', '--user', 'ci-bot', '--scope', 'approve'], '--scope approve keeps runs without review: ci-bot is a member, who may not review');
+    expect(await all('SELECT count(*) AS n FROM api_tokens')).toEqual([{ n: 3 }]);
+  });
+});
+
 describe('flakeboard token list and revoke', () => {
   it('lists the tokens without the tokens themselves', async () => {
     expect((await cli(['token', 'list'])).stdout).toBe('no API tokens yet: create one with `flakeboard token create NAME`');
@@ -95,15 +115,15 @@ describe('flakeboard token list and revoke', () => {
     await create('nightly', '--user', 'ci-bot');
     const json = await cli(['token', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([
-      { id: 1, name: 'github-ci', user: 'root', createdAt: expect.stringMatching(/^\d{4}-/), lastUsedAt: '2025-01-02T13:45:00.000Z', expiresAt: null },
-      { id: 2, name: 'nightly', user: 'ci-bot', createdAt: expect.any(String), lastUsedAt: null, expiresAt: null },
+      { id: 1, name: 'github-ci', user: 'root', scopes: ['upload'], createdAt: expect.stringMatching(/^\d{4}-/), lastUsedAt: '2025-01-02T13:45:00.000Z', expiresAt: null },
+      { id: 2, name: 'nightly', user: 'ci-bot', scopes: ['upload'], createdAt: expect.any(String), lastUsedAt: null, expiresAt: null },
     ]);
     const table = await cli(['token', 'list']);
     expect(table.stdout).not.toContain(token);
     const lines = table.stdout.split('\n');
-    expect(lines[0]).toMatch(/^ID\s+NAME\s+USER\s+CREATED\s+LAST USED\s+EXPIRES$/);
-    expect(lines[1]).toMatch(/^1\s+github-ci\s+root\s+\d{4}-\d\d-\d\d\s+2025-01-02 13:45 UTC\s+never$/);
-    expect(lines[2]).toMatch(/^2\s+nightly\s+ci-bot\s+\d{4}-\d\d-\d\d\s+never\s+never$/);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+USER\s+SCOPES\s+CREATED\s+LAST USED\s+EXPIRES$/);
+    expect(lines[1]).toMatch(/^1\s+github-ci\s+root\s+upload\s+\d{4}-\d\d-\d\d\s+2025-01-02 13:45 UTC\s+never$/);
+    expect(lines[2]).toMatch(/^2\s+nightly\s+ci-bot\s+upload\s+\d{4}-\d\d-\d\d\s+never\s+never$/);
   });
 
   it('create --expires: the end is stored and listed, and shown as expired once past', async () => {
@@ -114,8 +134,8 @@ describe('flakeboard token list and revoke', () => {
     expect(weekly!.expires_at - weekly!.created_at).toBeGreaterThanOrEqual(14 * 86_400_000 - 60_000);
     expect(weekly!.expires_at - weekly!.created_at).toBeLessThanOrEqual(14 * 86_400_000 + 60_000);
     const lines = (await cli(['token', 'list'])).stdout.split('\n');
-    expect(lines[1]).toMatch(/^1\s+weekly\s+root\s+\S+\s+never\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
-    expect(lines[2]).toMatch(/^2\s+old\s+root\s+\S+\s+never\s+expired 2025-01-02 13:45 UTC$/);
+    expect(lines[1]).toMatch(/^1\s+weekly\s+root\s+upload\s+\S+\s+never\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(lines[2]).toMatch(/^2\s+old\s+root\s+upload\s+\S+\s+never\s+expired 2025-01-02 13:45 UTC$/);
     await failure(['token', 'create', 'x', '--expires', '0d'], '--expires must be a duration such as 90d, 12h or 30m (m minutes, h hours, d days, w weeks) from 1h to 3650d, not "0d"');
   });
 

@@ -2,20 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Role, type User, XSRF_HEADER } from '../../core/api/auth.js';
 import { API_TOKEN_PREFIX, hashToken, safeEqual, xsrfTokenFor } from '../auth/tokens.js';
 import { forbidden, unauthorized } from '../errors.js';
-import { findApiToken, touchApiToken } from '../store/accounts/api-tokens.js';
+import { findApiToken, touchApiToken, type TokenScope } from '../store/accounts/api-tokens.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { findSession, touchSession, type SessionRecord } from '../store/accounts/sessions.js';
 
 /** Who may call a route: nobody signed in, or a signed-in user of at least this role. */
 export type Access = 'public' | Role;
 
-/** `apiToken: true` lets a CI token (no session, no XSRF) call the route. */
+/** `apiToken` lets an API token (no session, no XSRF) with that scope call the route. */
 export interface RouteAccess {
   access: Access;
-  apiToken?: boolean;
+  apiToken?: Exclude<TokenScope, 'approve'>;
 }
 
-export type Caller = { kind: 'session'; user: User; session: SessionRecord } | { kind: 'api-token'; user: User; tokenId: number; tokenName: string };
+export type Caller = { kind: 'session'; user: User; session: SessionRecord } | { kind: 'api-token'; user: User; tokenId: number; tokenName: string; scopes: readonly TokenScope[] };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,6 +54,9 @@ export function registerAuthentication(app: FastifyInstance, options: AuthOption
     const caller = await identify(request, options);
     if (!caller) throw unauthorized();
     if (caller.kind === 'api-token' && !rule.apiToken) throw forbidden('API tokens can only upload results and read them; sign in to do this');
+    if (caller.kind === 'api-token' && rule.apiToken && !caller.scopes.includes(rule.apiToken)) {
+      throw forbidden(`This API token may ${caller.scopes.join(' and ') || 'do nothing'}, not ${rule.apiToken}: create one with \`flakeboard token create NAME --scope ${[...new Set([...caller.scopes, rule.apiToken])].join(',')}\``);
+    }
     if (RANK[caller.user.role] < RANK[rule.access]) throw forbidden(`This action needs the ${rule.access} role; you are signed in as a ${caller.user.role}`);
     if (caller.kind === 'session' && !SAFE_METHODS.has(request.method)) {
       const sent = request.headers[XSRF_HEADER];
@@ -79,7 +82,7 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
     if (apiToken.last_used_at === null || options.now() - apiToken.last_used_at > TOUCH_AFTER_MS) {
       void bestEffort(request, () => touchApiToken(options.store, apiToken.id, options.now()));
     }
-    return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id, tokenName: apiToken.name };
+    return { kind: 'api-token', user: apiToken.user, tokenId: apiToken.id, tokenName: apiToken.name, scopes: apiToken.scopes };
   }
   const now = options.now();
   const session = await findSession(options.store, tokenHash, now, options.sessionMaxAgeMs);

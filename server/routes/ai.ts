@@ -144,7 +144,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
       bodyLimit: LIMITS.bodyBytes,
       schema: { body: analysisBody, response: { 200: analysisResponse } },
       // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
-      config: { auth: { access: 'member', apiToken: true } },
+      config: { auth: { access: 'member', apiToken: 'read' } },
       // Before validation, while the body is still as sent.
       preValidation: async (request) => {
         const unknown = unknownProperty(analysisBody, request.body);

@@ -9,7 +9,7 @@ import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.j
 
 const daysQuery = (defaultDays: number) =>
   ({ type: 'object', properties: { days: { type: 'integer', minimum: 0, maximum: 3650, default: defaultDays } } }) as const;
-const member = { auth: { access: 'member' as const, apiToken: true } };
+const member = { auth: { access: 'member' as const, apiToken: 'read' as const } };
 // The dashboard's and flaky screen's branch filter (absent: every branch), as runs store it.
 const branchProperty = { branch: { type: 'string', minLength: 1, maxLength: 1000 } } as const;
 // Titles can hold any character; Fastify decodes each path parameter once.

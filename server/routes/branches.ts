@@ -15,7 +15,7 @@ export function registerBranchRoutes(app: FastifyInstance, options: { analytics:
   } as const;
   app.get<{ Querystring: { search?: string; limit: number } }>(
     '/api/branches',
-    { schema: { querystring }, config: { auth: { access: 'member' as const, apiToken: true } } },
+    { schema: { querystring }, config: { auth: { access: 'member' as const, apiToken: 'read' as const } } },
     async (request, reply) => {
       const search = foldAscii(request.query.search?.trim() ?? '');
       const json = await options.analytics.json(today(options.now()), 'branches', { search: search === '' ? null : search, limit: request.query.limit });

@@ -4,6 +4,8 @@ import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/
 import { gateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { queryKey } from '../analytics/runner.js';
 import { SMALL_BODY_LIMIT } from '../app.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../auth/tokens.js';
+import { createApiToken, type TokenScope } from '../store/accounts/api-tokens.js';
 
 let t: TestApp;
 let admin: Signed;
@@ -26,7 +28,7 @@ const check = (who: Signed, body: unknown) => t.app.inject({ method: 'POST', url
 const failing = { title: 'coupon', titlePath: ['coupon'], file: 'checkout.spec.ts', project: 'chromium', browser: 'chromium', passedOnRetry: false };
 
 describe('POST /api/check', () => {
-  it('a member’s pending upload never vouches for a failure; a reviewer’s or a kept one does', async () => {
+  it('a pending upload never vouches for a failure, whoever sent it; a kept one does', async () => {
     // A member fakes main's history in which the failure already happens.
     await upload(member, { coupon: 'failed', total: 'passed' }, day(2));
     await upload(member, { coupon: 'failed', total: 'passed' }, day(1));
@@ -38,6 +40,54 @@ describe('POST /api/check', () => {
     for (const id of [1, 2]) expect((await t.app.inject({ method: 'PATCH', url: `/api/uploads/${id}/review`, headers: admin.headers, payload: { action: 'approve' } })).statusCode).toBe(200);
     answer = (await check(member, body)).json() as GateAnswer;
     expect(answer).toMatchObject({ verdict: 'pass', baseRuns: 2, failures: [{ class: 'broken-on-base' }] });
+  });
+
+  it('the CI secret cannot forge the base branch: an admin’s token’s pending uploads are no evidence; one made to approve keeps its runs', async () => {
+    const failingOther = { ...failing, title: 'refund', titlePath: ['refund'] };
+    const body = { tests: [failingOther], counts: { tests: 2, failed: 1, flaky: 0, skipped: 0 }, base: 'main', days: 30 };
+    const tokenOf = async (name: string, scopes: TokenScope[]) => {
+      const token = newToken(API_TOKEN_PREFIX);
+      await createApiToken(t.store, { name, tokenHash: hashToken(token), userId: 1, scopes });
+      return { authorization: `Bearer ${token}` };
+    };
+    const send = async (headers: Record<string, string>, days: number) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers, payload: { testResults: gateReport({ refund: 'failed', total: 'passed' }, day(days)), metadata: { gitBranch: 'main', gitCommit: `f${days}` } } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { status: string };
+    };
+    // Three forged runs through a token of the first admin, as `token create` makes by default.
+    const ci = await tokenOf('ci', ['upload', 'read']);
+    for (const d of [3, 2, 1]) expect((await send(ci, d)).status).toBe('pending');
+    let answer = (await check(member, body)).json() as GateAnswer;
+    expect(answer).toMatchObject({ verdict: 'fail', baseRuns: 0, failures: [{ class: 'new' }] });
+
+    // A token the admin made to approve keeps its runs, and they count.
+    const trusted = await tokenOf('main-ci', ['upload', 'approve']);
+    for (const d of [6, 5, 4]) expect((await send(trusted, d)).status).toBe('approved');
+    answer = (await check(member, body)).json() as GateAnswer;
+    expect(answer).toMatchObject({ verdict: 'pass', baseRuns: 3, failures: [{ class: 'broken-on-base' }] });
+  });
+
+  it('an API token does only what its scopes say', async () => {
+    const tokenOf = async (name: string, scopes: TokenScope[]) => {
+      const token = newToken(API_TOKEN_PREFIX);
+      await createApiToken(t.store, { name, tokenHash: hashToken(token), userId: 1, scopes });
+      return { authorization: `Bearer ${token}` };
+    };
+    const uploadOnly = await tokenOf('up', ['upload']);
+    const readOnly = await tokenOf('read', ['read']);
+    const body = { tests: [failing], counts: { tests: 2, failed: 1, flaky: 0, skipped: 0 }, base: 'main', days: 30 };
+    const refusedCheck = await t.app.inject({ method: 'POST', url: '/api/check', headers: uploadOnly, payload: body });
+    expect(refusedCheck.statusCode).toBe(403);
+    expect(refusedCheck.json().error).toBe('This API token may upload, not read: create one with `flakeboard token create NAME --scope upload,read`');
+    expect((await t.app.inject({ method: 'GET', url: '/api/dashboard', headers: uploadOnly })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/check', headers: readOnly, payload: body })).statusCode).toBe(200);
+    const refusedUpload = await t.app.inject({ method: 'POST', url: '/api/upload', headers: readOnly, payload: { testResults: gateReport({ a: 'passed' }, day(0)) } });
+    expect(refusedUpload.statusCode).toBe(403);
+    expect(await t.store.sql.value<number>('SELECT count(*) AS n FROM runs')).toBe(0);
+    // Approving is never a route a token may call, whatever its scopes.
+    const approver = await tokenOf('approver', ['upload', 'read', 'approve']);
+    expect((await t.app.inject({ method: 'POST', url: '/api/uploads/bulk-review', headers: approver, payload: { uploads: [] } })).statusCode).toBe(403);
   });
 
   it('refuses a body past the small limit before parsing it', async () => {

@@ -44,7 +44,7 @@ const checkBody = {
 export function registerGateRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
   app.post<{ Body: Omit<GateRequest, 'now'> }>(
     '/api/check',
-    { schema: { body: checkBody }, config: { auth: { access: 'member', apiToken: true } } },
+    { schema: { body: checkBody }, config: { auth: { access: 'member', apiToken: 'read' } } },
     async (request, reply) => {
       const t = options.now();
       const answer = await options.analytics.json(today(t), 'gate', { ...request.body, base: request.body.base ?? null, now: t });

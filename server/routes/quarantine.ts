@@ -33,7 +33,7 @@ type AddBody = AddQuarantineRequest;
 export function registerQuarantineRoutes(app: FastifyInstance, options: { store: AnyStore; now: () => number }): void {
   const { store, now } = options;
 
-  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: true } } }, async (): Promise<QuarantineListResponse> => {
+  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: 'read' } } }, async (): Promise<QuarantineListResponse> => {
     const t = now();
     const entries: QuarantineView[] = (await listQuarantine(store)).map((q) => quarantineView(q, t));
     return { entries, count: entries.length };

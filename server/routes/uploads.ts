@@ -50,18 +50,22 @@ export function registerUploadRoutes(
   // (upload-body.ts, writer/): tens of megabytes of JSON would hold this thread for seconds.
   app.post<{ Body: Buffer | undefined }>(
     '/api/upload',
-    { bodyLimit: options.bodyLimit, config: { rawJsonBody: true, auth: { access: 'member', apiToken: true } } },
+    { bodyLimit: options.bodyLimit, config: { rawJsonBody: true, auth: { access: 'member', apiToken: 'upload' } } },
     async (request) => {
       const caller = callerOf(request);
       if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
       const via = caller.kind === 'api-token' ? `token ${caller.tokenName}` : null;
       const result = await writer.upload(request.body, bodyCharset(request.headers['content-type']), caller.user.id, via);
       request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
-      return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: 'pending' as const } satisfies UploadResponse;
+      // A token made with the approve scope, of a user who may review, keeps its runs at once
+      // (a trusted CI job of the base branch); any other upload waits for a reviewer.
+      const keep = caller.kind === 'api-token' && caller.scopes.includes('approve') && caller.user.role !== 'member' && !result.duplicate;
+      if (keep) await writer.review([{ id: result.runId, action: 'approve' }], caller.user.id, `kept at upload by token ${caller.tokenName}`);
+      return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: keep ? 'approved' : 'pending' } satisfies UploadResponse;
     },
   );
 
-  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: true } } }, async (_request, reply) => {
+  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: 'read' } } }, async (_request, reply) => {
     const json = await polled(today(now()), 'pending', async () => {
       const uploads = await pendingUploads(store);
       return { uploads, count: uploads.length };
@@ -97,7 +101,7 @@ export function registerUploadRoutes(
           properties: { status: { enum: ['pending', 'approved', 'rejected'] }, limit: { type: 'integer', minimum: 1, maximum: 1000 }, ...pagingProperties },
         },
       },
-      config: { auth: { access: 'member', apiToken: true } },
+      config: { auth: { access: 'member', apiToken: 'read' } },
     },
     async (request, reply) => {
       const { status, limit } = request.query;
@@ -113,7 +117,7 @@ export function registerUploadRoutes(
 
   // The run, its counts and the table's first page; what grows with the run (its results) is
   // read in the analytics worker, bounded and cached like every analytics answer.
-  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: true } } }, async (request, reply) => {
+  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: 'read' } } }, async (request, reply) => {
     const day = today(now());
     const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
     if (!upload) throw notFound('Upload');
@@ -125,7 +129,7 @@ export function registerUploadRoutes(
   // The run details table: paged like every list (paging.ts), searched, filtered and sorted here.
   app.get<{ Params: { id: number }; Querystring: PagingQuery & { status?: RunResultStatus; search?: string; sort?: RunResultSort } }>(
     '/api/uploads/:id/results',
-    { schema: { params: idParams, querystring: resultsQuery }, config: { auth: { access: 'member', apiToken: true } } },
+    { schema: { params: idParams, querystring: resultsQuery }, config: { auth: { access: 'member', apiToken: 'read' } } },
     async (request, reply) => {
       const day = today(now());
       const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;

@@ -71,12 +71,12 @@ describeEachEngine('accounts in the store', (engine) => {
     const first = await createApiToken(store, { name: 'ci', tokenHash: 'k-1', userId: alice.id }, T0);
     const second = await createApiToken(store, { name: 'ci', tokenHash: 'k-2', userId: alice.id, expiresAt: T0 + 1 }, T0);
     const third = await createApiToken(store, { name: 'nightly', tokenHash: 'k-3', userId: alice.id }, T0);
-    expect(await findApiToken(other, 'k-2')).toEqual({ id: second, name: 'ci', last_used_at: null, expires_at: T0 + 1, user: { id: alice.id, username: 'Alice', role: 'admin' } });
+    expect(await findApiToken(other, 'k-2')).toEqual({ id: second, name: 'ci', last_used_at: null, expires_at: T0 + 1, scopes: ['upload'], user: { id: alice.id, username: 'Alice', role: 'admin' } });
     await touchApiToken(other, first, T0 + 5);
     expect(await listApiTokens(store)).toEqual([
-      { id: first, name: 'ci', username: 'Alice', created_at: T0, last_used_at: T0 + 5, expires_at: null },
-      { id: second, name: 'ci', username: 'Alice', created_at: T0, last_used_at: null, expires_at: T0 + 1 },
-      { id: third, name: 'nightly', username: 'Alice', created_at: T0, last_used_at: null, expires_at: null },
+      { id: first, name: 'ci', username: 'Alice', created_at: T0, last_used_at: T0 + 5, expires_at: null, scopes: ['upload'] },
+      { id: second, name: 'ci', username: 'Alice', created_at: T0, last_used_at: null, expires_at: T0 + 1, scopes: ['upload'] },
+      { id: third, name: 'nightly', username: 'Alice', created_at: T0, last_used_at: null, expires_at: null, scopes: ['upload'] },
     ]);
     expect(await revokeApiToken(other, 'ci')).toBe(-2);
     expect(await revokeApiToken(other, 'nightly')).toBe(1);

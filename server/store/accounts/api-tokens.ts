@@ -1,6 +1,14 @@
 import type { User } from '../../../core/api/auth.js';
 import type { AnyStore } from '../engine/types.js';
 
+/** What a token may do: send runs, read (the read routes, the gate, MCP), have its runs kept at once. */
+export const TOKEN_SCOPES = ['upload', 'read', 'approve'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/** What a token made without saying gets: it sends runs, and nothing else. */
+export const DEFAULT_TOKEN_SCOPES: readonly TokenScope[] = ['upload'];
+
+const scopesOf = (text: string): TokenScope[] => text.split(' ').filter((s): s is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(s));
+
 export interface ApiTokenInfo {
   id: number;
   name: string;
@@ -9,26 +17,28 @@ export interface ApiTokenInfo {
   last_used_at: number | null;
   /** null: never expires. */
   expires_at: number | null;
+  scopes: TokenScope[];
 }
 
-export async function createApiToken(store: AnyStore, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null }, now = Date.now()): Promise<number> {
+export async function createApiToken(store: AnyStore, input: { name: string; tokenHash: string; userId: number; expiresAt?: number | null; scopes?: readonly TokenScope[] }, now = Date.now()): Promise<number> {
+  const scopes = TOKEN_SCOPES.filter((s) => (input.scopes ?? DEFAULT_TOKEN_SCOPES).includes(s)).join(' ');
   const row = await store.db
     .insertInto('api_tokens')
-    .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null, expires_at: input.expiresAt ?? null })
+    .values({ name: input.name, token_hash: input.tokenHash, user_id: input.userId, created_at: now, last_used_at: null, expires_at: input.expiresAt ?? null, scopes })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
 /** The token a hash names, expired or not (the caller says which, with a clear message). */
-export async function findApiToken(store: AnyStore, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; user: User } | null> {
+export async function findApiToken(store: AnyStore, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; scopes: TokenScope[]; user: User } | null> {
   const row = await store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'api_tokens.scopes', 'users.id as user_id', 'users.username', 'users.role'])
     .where('api_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } } : null;
+  return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, scopes: scopesOf(row.scopes), user: { id: row.user_id, username: row.username, role: row.role } } : null;
 }
 
 export async function touchApiToken(store: AnyStore, id: number, now = Date.now()): Promise<void> {
@@ -36,12 +46,13 @@ export async function touchApiToken(store: AnyStore, id: number, now = Date.now(
 }
 
 export async function listApiTokens(store: AnyStore): Promise<ApiTokenInfo[]> {
-  return store.db
+  const rows = await store.db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'users.username', 'api_tokens.created_at', 'api_tokens.last_used_at', 'api_tokens.expires_at'])
+    .select(['api_tokens.id', 'api_tokens.name', 'users.username', 'api_tokens.created_at', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'api_tokens.scopes'])
     .orderBy('api_tokens.id')
     .execute();
+  return rows.map((row) => ({ ...row, scopes: scopesOf(row.scopes) }));
 }
 
 /** Revokes by id, or by name when the name is unique. Returns how many were revoked. */

@@ -414,4 +414,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE runs ADD COLUMN uploaded_via TEXT;
     `,
   },
+  {
+    version: 12,
+    name: 'what an API token may do',
+    sql: `
+      -- A token's scopes, space-separated: 'upload' (send runs), 'read' (the read routes, the
+      -- gate, MCP) and 'approve' (its runs are kept at once, when its user may review). Tokens
+      -- made before keep what they could do, upload and read; none may approve unless made to.
+      ALTER TABLE api_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'upload read';
+    `,
+  },
 ];

@@ -117,6 +117,8 @@ export interface ApiTokensTable {
   created_at: number;
   last_used_at: number | null;
   expires_at: number | null;
+  /** Space-separated TokenScope names (accounts/api-tokens.ts). */
+  scopes: Generated<string>;
 }
 
 export interface RunsTable {

@@ -5,15 +5,13 @@ import type { DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 /**
- * Runs that are evidence for the gate: not rejected, not duplicates, and not a member's upload
- * still waiting for review. A member's token may upload a made-up "main" run; until a reviewer
- * keeps it, it must not vouch for a failure. Uploads by reviewers and admins (CI tokens are
- * usually theirs) count at once, as they could keep them anyway; runs imported from the
- * command line (no uploader) too: whoever runs `import` already has the database file.
+ * Runs that are evidence for the gate: not rejected, not duplicates, and not an upload still
+ * waiting for review, whoever sent it. Anyone with a token (a CI secret) may upload a made-up
+ * "main" run in which a new failure already happens; until a reviewer keeps it (or a token made
+ * with the approve scope does), it must not vouch for that failure. Runs imported from the
+ * command line (no uploader) count: whoever runs `import` already has the database file.
  */
-const countedRun = (runs: string) =>
-  // (No uploader is NULL and counts: the member test is an EXISTS, never NULL, on both engines.)
-  `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND EXISTS (SELECT 1 FROM users WHERE users.id = ${runs}.uploaded_by AND users.role = 'member'))`;
+const countedRun = (runs: string) => `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IS NOT NULL)`;
 
 /** Newest results kept per test: the gate's rules look at the latest runs and a window. */
 const PER_TEST_LIMIT = 200;
