@@ -181,8 +181,8 @@ onPostgres('import on PostgreSQL', () => {
       await queryRows(url, 'SELECT pg_terminate_backend($1)', [waiting[0]]);
       const r = await importing;
       expect(r.exitCode).toBe(1);
-      // pg says it with a message only (no SQLSTATE reaches a query whose connection was ended).
-      expect(r.stderr.trim()).toBe(`✗ ${file}: lost the connection to PostgreSQL at ${url} (Connection terminated unexpectedly); nothing was stored: check that the server runs, then import again`);
+      // The server's own word for it (57P01) reaches the import, not only the driver's "Connection terminated".
+      expect(r.stderr.trim()).toBe(`✗ ${file}: PostgreSQL at ${url} ended the connection (a restart, a failover or an administrator's command); nothing was stored: import again once it is back`);
     } finally {
       await holder.query('COMMIT').catch(() => {});
       await holder.end();
@@ -226,7 +226,8 @@ describe("PostgreSQL's errors while a report is stored", () => {
     expect(describePostgresTrouble(at, pgError('25006', 'cannot execute INSERT in a read-only transaction'))).toBe(
       `PostgreSQL at ${at} is read-only (a standby, or default_transaction_read_only); nothing was stored: point --db at the primary`,
     );
-    expect(describePostgresTrouble(at, pgError('57P01', 'terminating connection due to administrator command'))).toBe(`PostgreSQL at ${at} is shutting down or restarting; nothing was stored: import again once it is back`);
+    expect(describePostgresTrouble(at, pgError('57P01', 'terminating connection due to administrator command'))).toBe(`PostgreSQL at ${at} ended the connection (a restart, a failover or an administrator's command); nothing was stored: import again once it is back`);
+    expect(describePostgresTrouble(at, pgError('57P03', 'the database system is shutting down'))).toBe(`PostgreSQL at ${at} is shutting down or restarting; nothing was stored: import again once it is back`);
     expect(describePostgresTrouble(at, new Error('Connection terminated unexpectedly'))).toBe(
       `lost the connection to PostgreSQL at ${at} (Connection terminated unexpectedly); nothing was stored: check that the server runs, then import again`,
     );

@@ -162,7 +162,9 @@ export function describePostgresTrouble(shownUrl: string, error: unknown): strin
   const message = error instanceof Error ? error.message : String(error);
   if (code === '53100') return `the disk of PostgreSQL at ${shownUrl} is full; nothing was stored: free space on the database server, then import again`;
   if (code === '25006') return `PostgreSQL at ${shownUrl} is read-only (a standby, or default_transaction_read_only); nothing was stored: point --db at the primary`;
-  if (/^57P0[123]$/.test(code)) return `PostgreSQL at ${shownUrl} is shutting down or restarting; nothing was stored: import again once it is back`;
+  // 57P01 is what a connection ended by pg_terminate_backend, a fast shutdown or a failover hears.
+  if (code === '57P01') return `PostgreSQL at ${shownUrl} ended the connection (a restart, a failover or an administrator's command); nothing was stored: import again once it is back`;
+  if (/^57P0[23]$/.test(code)) return `PostgreSQL at ${shownUrl} is shutting down or restarting; nothing was stored: import again once it is back`;
   if (/^28/.test(code)) return `PostgreSQL at ${shownUrl} refused the login (${message}); nothing was stored: check the user and password`;
   if (databaseTrouble(error) !== 'unavailable') return null;
   return `lost the connection to PostgreSQL at ${shownUrl} (${message || code}); nothing was stored: check that the server runs, then import again`;
