@@ -11,7 +11,7 @@ import type { AnyStore } from '../engine/types.js';
  * usually theirs) count at once, as they could keep them anyway; runs imported from the
  * command line (no uploader) too: whoever runs `import` already has the database file.
  */
-const countedRun = (runs: string) =>
+export const countedRun = (runs: string) =>
   // (No uploader is NULL and counts: the member test is an EXISTS, never NULL, on both engines.)
   `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND EXISTS (SELECT 1 FROM users WHERE users.id = ${runs}.uploaded_by AND users.role = 'member'))`;
 
