@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { createTestTarget, describeEachEngine, type TestTarget } from '../../fixtures/testing/engines.js';
 import { gateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { makePlaywrightProject, ROOT } from '../../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 let db: string;
+const targets: TestTarget[] = [];
 const DAY = 86_400_000;
 const env = () => cleanEnv();
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
@@ -36,19 +38,30 @@ async function importRun(file: string, args: string[], into = db): Promise<void>
 // (runCli's output loses its final newline; the files written keep theirs.)
 const tests = (args: string[], into = db) => runCli(['tests', '--db', into, ...args], { env: env() });
 
-beforeAll(async () => {
+beforeAll(() => {
   temp = makeTempDir('flakeboard-tests-');
-  db = join(temp.dir, 'f.db');
-  // main, two days ago: everything passed, on chromium only.
-  await importRun(report('main.json', { total: 'passed', coupon: 'passed', payment: 'passed' }, ago(2 * DAY), 'chromium'), ['--branch', 'main', '--commit', 'aaa1']);
-  // A feature branch's CI build in two shards, one per project: run 2 (chromium) and run 3 (firefox).
-  const build = ['--branch', 'feature', '--commit', 'bbb2', '--build-id', 'B1'];
-  await importRun(report('shard-1.json', { total: 'passed', coupon: 'failed', payment: 'flaky', login: 'passed' }, ago(60_000), 'chromium', { current: 1, total: 2 }), build);
-  await importRun(report('shard-2.json', { address: 'failed', receipt: 'passed' }, ago(30_000), 'firefox', { current: 2, total: 2 }), build);
-}, 120_000);
+});
 afterAll(() => temp.cleanup());
 
-describe('flakeboard tests', () => {
+describeEachEngine('flakeboard tests', (engine) => {
+  const fresh = async () => {
+    const target = await createTestTarget(engine);
+    targets.push(target);
+    return target.target;
+  };
+  beforeAll(async () => {
+    db = await fresh();
+    // main, two days ago: everything passed, on chromium only.
+    await importRun(report('main.json', { total: 'passed', coupon: 'passed', payment: 'passed' }, ago(2 * DAY), 'chromium'), ['--branch', 'main', '--commit', 'aaa1']);
+    // A feature branch's CI build in two shards, one per project: run 2 (chromium) and run 3 (firefox).
+    const build = ['--branch', 'feature', '--commit', 'bbb2', '--build-id', 'B1'];
+    await importRun(report('shard-1.json', { total: 'passed', coupon: 'failed', payment: 'flaky', login: 'passed' }, ago(60_000), 'chromium', { current: 1, total: 2 }), build);
+    await importRun(report('shard-2.json', { address: 'failed', receipt: 'passed' }, ago(30_000), 'firefox', { current: 2, total: 2 }), build);
+  }, 120_000);
+  afterAll(async () => {
+    for (const target of targets.splice(0)) await target.remove();
+  });
+
   it('lists what failed in every shard of a build, with the project, and leaves out the flaky test', async () => {
     const expected = '[firefox] › checkout.spec.ts › address\n[chromium] › checkout.spec.ts › coupon';
     const byBuild = await tests(['--failed', '--build', 'B1']);
@@ -108,12 +121,12 @@ describe('flakeboard tests', () => {
       expect({ args, exitCode, stdout }).toEqual({ args, exitCode: 1, stdout: '' });
       expect(stderr).toContain(message);
     }
-    const empty = await tests(['--failed'], join(temp.dir, 'empty.db'));
+    const empty = await tests(['--failed'], await fresh());
     expect(empty.stderr).toContain('no runs stored yet');
   });
 
   it('leaves out a test whose title cannot be one line of the list, and names it inertly', async () => {
-    const other = join(temp.dir, 'titles.db');
+    const other = await fresh();
     await importRun(report('titles.json', { 'two\nlines': 'failed', 'a › b': 'failed', ' padded': 'failed', 'red \u001b[31m alert': 'failed', plain: 'failed' }, ago(0), 'chromium'), [], other);
     const { exitCode, stdout, stderr } = await tests(['--failed'], other);
     expect(exitCode).toBe(0);
