@@ -115,6 +115,7 @@ describeEachEngine('flakeboard tests', (engine) => {
       [['--failed', '--run', '2', '--build', 'B1'], 'give --run or --build, not both'],
       [['--failed', '--branch', 'release'], 'no runs of branch "release"'],
       [['--new', '--days', '0'], '--days must be a whole number from 1 to 365'],
+      [['--failed', '--base', 'main'], '--base goes with --new, not --failed'],
     ];
     for (const [args, message] of cases) {
       const { exitCode, stdout, stderr } = await tests(args);

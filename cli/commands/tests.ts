@@ -36,8 +36,11 @@ export function registerTests(program: Command): void {
     .option('--days <n>', 'with --new: how far back the base history goes', '30')
     .option('-o, --output <file>', 'write the list to a file instead of standard output')
     .option('--json', 'print [{ project, file, title, titlePath }] instead of the list')
-    .action(async (options: TestsOptions) => {
+    .action(async (options: TestsOptions, command: Command) => {
       try {
+        // The base history decides only what is new: given with --failed it would be ignored, so say so.
+        const baseGiven = ['base', 'days'].filter((name) => command.getOptionValueSource(name) === 'cli');
+        if (options.failed && !options.new && baseGiven.length > 0) throw new Error(`--${baseGiven.join(' and --')} ${baseGiven.length > 1 ? 'go' : 'goes'} with --new, not --failed`);
         await listTests(options);
         process.exitCode = 0;
       } catch (error) {
