@@ -11,7 +11,7 @@ import type { AnyStore } from '../engine/types.js';
  * with the approve scope does), it must not vouch for that failure. Runs imported from the
  * command line (no uploader) count: whoever runs `import` already has the database file.
  */
-const countedRun = (runs: string) => `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IS NOT NULL)`;
+export const countedRun = (runs: string) => `${runs}.is_duplicate = 0 AND ${runs}.status != 'rejected' AND NOT (${runs}.status = 'pending' AND ${runs}.uploaded_by IS NOT NULL)`;
 
 /** Newest results kept per test: the gate's rules look at the latest runs and a window. */
 const PER_TEST_LIMIT = 200;
