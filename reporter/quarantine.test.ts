@@ -47,7 +47,7 @@ function storedResults(db: string) {
 }
 
 describe('flakeboard/reporter: quarantine inside the run', () => {
-  it('a run whose only failure is quarantined passes and says why; stored as it was; not without the entry, with quarantine: false, or beside another failure', async () => {
+  it('a run whose only failure is quarantined passes and says why; stored as it was; not without the entry, with quarantine: false, beside another failure, after a beforeAll failure or at --max-failures', async () => {
     const db = join(temp.dir, 'local.db');
     await quarantine(db, 'applies a *', ['--file', 'checkout*', '--project', 'Chromium']);
 
@@ -72,11 +72,16 @@ describe('flakeboard/reporter: quarantine inside the run', () => {
     expect(setup.stdout).toContain('the checkout fixture data could not be loaded');
     expect(flakeboardLines(setup.stdout)).toEqual([`flakeboard: stored run 4 "project" (1 test, 1 failed, 0 flaky; approved) in ${db}`]);
 
+    // Stopped at --max-failures (Playwright says so as an error outside any test): what it never ran could have failed too.
+    const stopped = await playwright([...COUPON, '--retries=0', '--max-failures=1'], { reporter: { db } });
+    expect(stopped.exitCode).toBe(1);
+    expect(flakeboardLines(stopped.stdout)).toEqual([`flakeboard: stored run 5 "project" (1 test, 1 failed, 0 flaky; approved) in ${db}`]);
+
     const removed = await runCli(['quarantine', 'remove', '1', '--db', db], { env: cleanEnv() });
     expect(removed.exitCode).toBe(0);
     const lifted = await playwright(COUPON, { reporter: { db } });
     expect(lifted.exitCode).toBe(1);
-    expect(flakeboardLines(lifted.stdout)).toEqual([`flakeboard: stored run 5 "project" (1 test, 1 failed, 0 flaky; approved) in ${db}`]);
+    expect(flakeboardLines(lifted.stdout)).toEqual([`flakeboard: stored run 6 "project" (1 test, 1 failed, 0 flaky; approved) in ${db}`]);
   }, 300_000);
 
   it('reads the list from the server the run is sent to, and forgives nothing when the server cannot be reached', async () => {

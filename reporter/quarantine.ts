@@ -121,7 +121,7 @@ export function forgivable(config: FullConfig, root: Suite, result: FullResult, 
   if (result.status !== 'failed' || errors.length > 0) return null;
   const failed = root.allTests().filter((test) => test.outcome() === 'unexpected');
   if (failed.length === 0) return null;
-  // Stopped early: the tests it never ran could have failed too.
+  // Stopped early, which Playwright also reports as an error outside any test: what it never ran could have failed.
   if (config.maxFailures > 0 && failed.length >= config.maxFailures) return null;
   const forgiven: Forgiven[] = [];
   for (const test of failed) {
