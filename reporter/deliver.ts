@@ -38,7 +38,7 @@ interface CliLine {
 }
 
 // Built beside dist/cli.js, so the package's own binary is one folder up.
-const BIN = fileURLToPath(new URL('../bin/flakeboard.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/flakeboard.js', import.meta.url));
 
 /**
  * Stores or sends the report through the `flakeboard` binary itself: the same git, CI and

@@ -7,9 +7,11 @@ import { gitFromMetadata } from '../core/report/metadata.js';
 import { normaliseReport } from '../core/report/normalise.js';
 import { detectGit } from '../cli/git.js';
 import { deliver, type Destination } from './deliver.js';
+import { fetchQuarantine, forgivable, type Forgiven, type QuarantineList } from './quarantine.js';
 import { projectNameAt, runName } from './run-name.js';
 import { serializeRun } from './serialize.js';
 import { inertLines } from '../core/terminal-text.js';
+import { quarantineLastDay } from '../core/gate/expiry.js';
 
 /** `['flakeboard/reporter', { … }]` in playwright.config. Every field is optional. */
 export interface FlakeboardReporterOptions {
@@ -35,6 +37,11 @@ export interface FlakeboardReporterOptions {
    * at once: whoever runs the suite owns that database. A server applies its own review rules.
    */
   review?: boolean;
+  /**
+   * End a run as passed when its every failure is a test an active quarantine entry covers, read
+   * from the database or server the run goes to (default true; false turns it off).
+   */
+  quarantine?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -49,6 +56,7 @@ export default class FlakeboardReporter implements Reporter {
   private config: FullConfig | null = null;
   private root: Suite | null = null;
   private readonly errors: TestError[] = [];
+  private quarantine: Promise<QuarantineList> | null = null;
 
   constructor(private readonly options: FlakeboardReporterOptions = {}) {}
 
@@ -59,16 +67,20 @@ export default class FlakeboardReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.root = suite;
+    // Read while the tests run, so the end of the run waits for it as little as it can.
+    if (this.options.quarantine !== false) this.quarantine = fetchQuarantine(destinationFrom(this.options, process.env), this.options.timeout ?? DEFAULT_TIMEOUT_MS);
   }
 
   onError(error: TestError): void {
     this.errors.push(error);
   }
 
-  async onEnd(result: FullResult): Promise<void> {
-    if (!this.config || !this.root) return;
+  async onEnd(result: FullResult): Promise<{ status: 'passed' } | undefined> {
+    if (!this.config || !this.root) return undefined;
     const destination = destinationFrom(this.options, process.env);
     const where = destination.kind === 'db' ? (destination.db ?? '.flakeboard/flakeboard.db') : destination.server;
+    // Decided before the run is stored, which keeps its failures as they were.
+    const forgiven = await this.forgiven(result, where);
     let name: string | null = null;
     let dir: string | null = null;
     try {
@@ -105,6 +117,23 @@ export default class FlakeboardReporter implements Reporter {
     } finally {
       if (dir) rmSync(dir, { recursive: true, force: true });
     }
+    return forgiven ? { status: 'passed' } : undefined;
+  }
+
+  /** The failed run's failures, when quarantine entries cover them all; each said in a line. */
+  private async forgiven(result: FullResult, where: string): Promise<Forgiven[] | null> {
+    if (!this.quarantine || result.status !== 'failed') return null;
+    const list = await this.quarantine;
+    if ('error' in list) {
+      say(`could not read the quarantine list from ${where}: ${list.error}; no failure is forgiven`);
+      return null;
+    }
+    const forgiven = forgivable(this.config!, this.root!, result, this.errors, list.entries, Date.now());
+    for (const { test, entry } of forgiven ?? []) {
+      const terms = [entry.owner ? `owner ${entry.owner}` : null, entry.expiresAt === null ? 'no end' : `through ${quarantineLastDay(entry.expiresAt)}`].filter(Boolean).join(', ');
+      say(`forgiven, quarantined: "${test.title}" (${terms}: ${entry.reason})`);
+    }
+    return forgiven;
   }
 
   /** What the run is called: project, branch, CI build and shard, found as `import` finds them. */

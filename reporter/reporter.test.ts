@@ -3,13 +3,12 @@ import { createServer, type Server } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseReport } from '../core/report/normalise.js';
 import { parseReportBytes } from '../core/report/parse.js';
 import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { startServe } from '../fixtures/testing/live-serve.js';
-import { makePlaywrightProject, ROOT } from '../fixtures/testing/playwright-project.js';
+import { flakeboardLines, makePlaywrightProject, ROOT, runPlaywright } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { recentRuns, windowRunCount } from '../server/store/read/analytics.js';
 import { openStore } from '../server/store/engine/open.js';
@@ -18,8 +17,6 @@ import { openStore } from '../server/store/engine/open.js';
  * The reporter as a user has it: a project whose node_modules holds flakeboard (this checkout,
  * built) and Playwright, a config that names `flakeboard/reporter`, real tests in Chromium.
  */
-const PLAYWRIGHT_CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-
 let temp: ReturnType<typeof makeTempDir>;
 let project: string;
 
@@ -30,17 +27,7 @@ beforeAll(() => {
 });
 afterAll(() => temp?.cleanup());
 
-async function playwright(args: string[], options: { reporter?: Record<string, unknown>; env?: Record<string, string> } = {}) {
-  const result = await execa(process.execPath, [PLAYWRIGHT_CLI, ...args], {
-    cwd: project,
-    reject: false,
-    env: cleanEnv({ FLAKEBOARD_REPORTER_OPTIONS: JSON.stringify(options.reporter ?? {}), REPORTER_SUITE_OUTPUT_DIR: join(temp.dir, 'out'), ...options.env }),
-    extendEnv: false,
-  });
-  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
-}
-
-const flakeboardLines = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('flakeboard: '));
+const playwright = (args: string[], options: Parameters<typeof runPlaywright>[3] = {}) => runPlaywright(project, join(temp.dir, 'out'), args, options);
 
 function runsIn(db: string) {
   const sqlite = new Database(db, { readonly: true });
