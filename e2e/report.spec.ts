@@ -120,6 +120,8 @@ test.describe('Executive report (/report)', () => {
     let body = '{"error":"Report database is busy"}';
     await page.route((url) => new URL(url.href).pathname === '/api/dashboard', (route) => route.fulfill({ status: 500, contentType: 'application/json', body }));
     await page.goto(`${server.url}#/report`);
+    // A hash change: the dashboard signIn opened (whose health alerts are alerts too) leaves first.
+    await expect(page.getByRole('heading', { name: 'Executive Quality Report' })).toBeVisible();
     await expect(page.getByRole('alert')).toHaveText(/^Failed to load report data: Report database is busy/);
     await shootBothThemes(page, 'report-error');
 
