@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { lastLine, runBinary } from './run-binary.js';
 
 /** Where the run goes: a database file, or a server with a token. */
 export type Destination = { kind: 'db'; db: string | null } | { kind: 'server'; server: string; token: string | null };
@@ -37,8 +36,6 @@ interface CliLine {
   error?: string;
 }
 
-// Built beside dist/cli.js, so the package's own binary is one folder up.
-export const BIN = fileURLToPath(new URL('../bin/flakeboard.js', import.meta.url));
 
 /**
  * Stores or sends the report through the `flakeboard` binary itself: the same git, CI and
@@ -58,32 +55,13 @@ export function deliver(options: DeliverOptions): Promise<Delivered> {
   if (options.commit) args.push('--commit', options.commit);
   if (options.buildId) args.push('--build-id', options.buildId);
   if (options.buildUrl) args.push('--build-url', options.buildUrl);
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   if (destination.kind === 'server' && destination.token) env.FLAKEBOARD_TOKEN = destination.token;
 
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`gave up after ${Math.round(options.timeoutMs / 1000)} s`));
-    }, options.timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', () => {
-      clearTimeout(timer);
-      const line = parseLine(stdout);
-      if (line && typeof line.runId === 'number' && !line.error) {
-        resolve({ runId: line.runId, duplicate: line.duplicate ?? false, status: line.status ?? 'pending' });
-        return;
-      }
-      reject(new Error(withoutPath(line?.error ?? lastLine(stderr) ?? 'flakeboard gave no answer', options.reportFile)));
-    });
+  return runBinary(args, env, options.timeoutMs).then(({ stdout, stderr }) => {
+    const line = parseLine(stdout);
+    if (line && typeof line.runId === 'number' && !line.error) return { runId: line.runId, duplicate: line.duplicate ?? false, status: line.status ?? 'pending' };
+    throw new Error(withoutPath(line?.error ?? lastLine(stderr) ?? 'flakeboard gave no answer', options.reportFile));
   });
 }
 
@@ -103,9 +81,4 @@ function parseLine(stdout: string): CliLine | null {
   } catch {
     return null;
   }
-}
-
-function lastLine(text: string): string | null {
-  const lines = text.trim().split('\n').filter(Boolean);
-  return lines.length > 0 ? lines[lines.length - 1]!.replace(/^flakeboard:\s*/, '') : null;
 }

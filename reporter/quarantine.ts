@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import type { FullConfig, FullResult, Suite, TestCase, TestError, TestResult, TestStep } from '@playwright/test/reporter';
 import { projectNameOf } from '../core/browsers.js';
 import { coversTest } from '../core/gate/classify.js';
 import type { QuarantineEntry } from '../core/gate/types.js';
 import type { Destination } from './deliver.js';
-import { BIN } from './deliver.js';
+import { lastLine, runBinary } from './run-binary.js';
 
 const DAY_MS = 86_400_000;
 /** The list is small; an answer larger than this is not a quarantine list. */
@@ -44,29 +43,13 @@ export async function fetchQuarantine(destination: Destination, timeoutMs: numbe
 function exportFromDb(db: string | null, timeoutMs: number): Promise<ListedEntry[]> {
   const args = ['quarantine', 'export', '--format', 'json'];
   if (db) args.push('--db', db);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`gave up after ${seconds(timeoutMs)} s`));
-    }, timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new Error(lastLine(stderr) ?? `flakeboard quarantine export exited with ${code}`));
-      try {
-        resolve(listOf((JSON.parse(stdout) as { tests?: unknown }).tests));
-      } catch (error) {
-        reject(new Error(`flakeboard quarantine export gave no list: ${(error as Error).message}`));
-      }
-    });
+  return runBinary(args, process.env, timeoutMs).then(({ code, stdout, stderr }) => {
+    if (code !== 0) throw new Error(lastLine(stderr) ?? `flakeboard quarantine export exited with ${code}`);
+    try {
+      return listOf((JSON.parse(stdout) as { tests?: unknown }).tests);
+    } catch (error) {
+      throw new Error(`flakeboard quarantine export gave no list: ${(error as Error).message}`, { cause: error });
+    }
   });
 }
 
@@ -83,7 +66,10 @@ async function getFromServer(server: string, token: string | null, timeoutMs: nu
   }
   if (response.status !== 200) {
     await response.body?.cancel();
-    throw new Error(response.status >= 300 && response.status < 400 ? `the server answered a redirect (${response.status}), which is not followed` : `the server answered ${response.status}`);
+    if (response.status >= 300 && response.status < 400) throw new Error(`the server answered a redirect (${response.status}), which is not followed`);
+    // A token made with the default scope may send runs but not read the list.
+    if (response.status === 403) throw new Error('the token may not read it (403): give the reporter a token with the read scope, `flakeboard token create NAME --scope upload,read`');
+    throw new Error(`the server answered ${response.status}`);
   }
   const text = await response.text();
   if (text.length > MAX_ANSWER_BYTES) throw new Error('the server answered more than a quarantine list');
@@ -147,8 +133,3 @@ function failedOutsideBody(result: TestResult): boolean {
 }
 
 const seconds = (ms: number) => Math.round(ms / 1000);
-
-function lastLine(text: string): string | null {
-  const lines = text.trim().split('\n').filter(Boolean);
-  return lines.length > 0 ? lines[lines.length - 1]!.replace(/^flakeboard( quarantine)?:\s*/, '') : null;
-}

@@ -65,7 +65,7 @@ describe('flakeboard/reporter', () => {
   it('sends the run to a server with a token, and says so in one line', async () => {
     const db = join(temp.dir, 'server.db');
     await runCli(['user', 'add', 'rita', '--role', 'admin', '--password-stdin', '--db', db], { env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }), input: 'rita-password-1\n' });
-    const created = await runCli(['token', 'create', 'ci', '--db', db], { env: cleanEnv() });
+    const created = await runCli(['token', 'create', 'ci', '--scope', 'upload,read', '--db', db], { env: cleanEnv() });
     const token = created.stdout.match(/\b[\w-]{40,}\b/)?.[0];
     expect(token).toBeTruthy();
     const server = await startServe(db);
