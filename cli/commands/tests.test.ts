@@ -107,8 +107,11 @@ describeEachEngine('flakeboard tests', (engine) => {
 
   it('refuses unclear or bad input with a message that names it, exit 1', async () => {
     const cases: Array<[string[], string]> = [
-      [[], 'say which list: --failed or --new'],
-      [['--failed', '--new'], 'say which list: --failed or --new'],
+      [[], 'say which list: --failed, --new or --shard K/N'],
+      [['--failed', '--new'], 'say which list: --failed, --new or --shard K/N'],
+      [['--shard', '3/2'], '--shard must be K/N with N from 1 to 100 and K from 1 to N'],
+      [['--shard', '1/2', '--failed'], 'say which list'],
+      [['--shard', '1/2', '--base', 'main'], '--base goes with --new, not --shard'],
       [['--failed', '--run', 'abc'], '--run must be a run id'],
       [['--failed', '--run', '99'], 'no run 99'],
       [['--failed', '--build', 'nope'], 'no run of build "nope"'],
@@ -124,6 +127,30 @@ describeEachEngine('flakeboard tests', (engine) => {
     }
     const empty = await tests(['--failed'], await fresh());
     expect(empty.stderr).toContain('no runs stored yet');
+  });
+
+  it('splits the suite into shards that end together by the stored durations, and says what it saves', async () => {
+    const other = await fresh();
+    // In file order the two long tests fall in the first half: Playwright's split by count
+    // gives one shard 2m1s and the other 3s; balanced, each long test has a shard of its own.
+    const ms: Record<string, number> = { a: 60_000, b: 60_000, c: 1000, d: 1000, e: 1000, f: 1000 };
+    const base = JSON.parse(readFileSync(report('timed.json', Object.fromEntries(Object.keys(ms).map((t) => [t, 'passed'])), ago(0), 'chromium'), 'utf8'));
+    for (const spec of base.suites[0].specs) spec.tests[0].results[0].duration = ms[spec.title];
+    const timed = join(temp.dir, 'timed.json');
+    writeFileSync(timed, JSON.stringify(base));
+    await importRun(timed, [], other);
+
+    const lists = [await tests(['--shard', '1/2'], other), await tests(['--shard', '2/2'], other)];
+    for (const list of lists) expect(list.exitCode, list.stderr).toBe(0);
+    expect(lists.map((l) => l.stdout.split('\n'))).toEqual([
+      ['checkout.spec.ts › a', 'checkout.spec.ts › c', 'checkout.spec.ts › e'],
+      ['checkout.spec.ts › b', 'checkout.spec.ts › d', 'checkout.spec.ts › f'],
+    ]);
+    expect(lists[0]!.stderr).toBe(
+      "flakeboard tests: shard 1/2: 3 of 6 test(s) in run 1, 1.0m by their durations; the longest shard takes 1.0m, 59.0s less than Playwright's --shard 2 split by count (2.0m)",
+    );
+    const json = JSON.parse((await tests(['--shard', '2/2', '--json'], other)).stdout) as Array<{ title: string; durationMs: number }>;
+    expect(json.map((t) => [t.title, t.durationMs])).toEqual([['b', 60_000], ['d', 1000], ['f', 1000]]);
   });
 
   it('leaves out a test whose title cannot be one line of the list, and names it inertly', async () => {

@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { failedTests, newTests, pickRuns, projectsOfRuns, type ListedTest, type RunPick } from '../../server/store/read/test-lists.js';
+import { failedTests, newTests, pickRuns, projectsOfRuns, timedTests, type ListedTest, type RunPick } from '../../server/store/read/test-lists.js';
+import { formatDuration } from '../../core/analytics/formulas.js';
+import { balancedShards, countedShards, parseShard, shardTime } from '../shard-balance.js';
 import { describeFsError } from '../inputs.js';
 import { dbOption } from '../options.js';
 import { listNamesProjects, testListLine } from '../test-list.js';
@@ -11,6 +13,7 @@ interface TestsOptions {
   db: string;
   failed?: boolean;
   new?: boolean;
+  shard?: string;
   run?: string;
   build?: string;
   branch?: string;
@@ -29,18 +32,19 @@ export function registerTests(program: Command): void {
     .addOption(dbOption())
     .option('--failed', 'the tests that failed after retries (flaky ones passed, so are not listed)')
     .option('--new', 'the tests the base branch has not run in the window, for a burn-in job')
+    .option('--shard <k/n>', 'shard K of N of the tests the run ran, balanced by each test\'s mean duration over --days, so the shards end together')
     .option('--run <id>', 'this run (default: the newest run, all its shards)')
     .option('--build <id>', 'every report of this CI build id (all shards, the same branch and commit)')
     .option('--branch <name>', 'the newest run on this branch')
     .option('--base <branch>', 'with --new: the branch whose history counts', 'main')
-    .option('--days <n>', 'with --new: how far back the base history goes', '30')
+    .option('--days <n>', 'with --new: how far back the base history goes; with --shard: how far back durations are averaged', '30')
     .option('-o, --output <file>', 'write the list to a file instead of standard output')
     .option('--json', 'print [{ project, file, title, titlePath }] instead of the list')
     .action(async (options: TestsOptions, command: Command) => {
       try {
         // The base history decides only what is new: given with --failed it would be ignored, so say so.
-        const baseGiven = ['base', 'days'].filter((name) => command.getOptionValueSource(name) === 'cli');
-        if (options.failed && !options.new && baseGiven.length > 0) throw new Error(`--${baseGiven.join(' and --')} ${baseGiven.length > 1 ? 'go' : 'goes'} with --new, not --failed`);
+        const baseGiven = ['base', 'days'].filter((name) => command.getOptionValueSource(name) === 'cli' && !(name === 'days' && options.shard !== undefined));
+        if (!options.new && baseGiven.length > 0) throw new Error(`--${baseGiven.join(' and --')} ${baseGiven.length > 1 ? 'go' : 'goes'} with --new, not --${options.failed ? 'failed' : 'shard'}`);
         await listTests(options);
         process.exitCode = 0;
       } catch (error) {
@@ -73,7 +77,8 @@ function describePick(pick: RunPick, runIds: readonly number[]): string {
 }
 
 async function listTests(options: TestsOptions): Promise<void> {
-  if (Boolean(options.failed) === Boolean(options.new)) throw new Error('say which list: --failed or --new');
+  if ([options.failed, options.new, options.shard !== undefined].filter(Boolean).length !== 1) throw new Error('say which list: --failed, --new or --shard K/N');
+  const shard = options.shard === undefined ? null : parseShard(options.shard);
   const days = Number(options.days);
   if (!/^\d{1,3}$/.test(options.days) || days < 1 || days > 365) throw new Error(`--days must be a whole number from 1 to 365, not ${JSON.stringify(options.days)}`);
   if (options.base.trim() === '') throw new Error('--base must not be empty');
@@ -88,6 +93,12 @@ async function listTests(options: TestsOptions): Promise<void> {
     }
     const of = describePick(pick, runIds);
     const withProject = listNamesProjects(await projectsOfRuns(store, runIds));
+    if (shard !== null) {
+      const suite = await timedTests(store, runIds, Date.now() - days * DAY_MS);
+      const shards = balancedShards(suite, shard.total);
+      const mine = shards[shard.current - 1]!;
+      return { tests: mine, withProject, note: `shard ${shard.current}/${shard.total}: ${mine.length} of ${suite.length} test(s) in ${of}, ${formatDuration(shardTime(mine))} by their durations; ${savedWallTime(shards, countedShards(suite, shard.total))}` };
+    }
     if (options.failed) {
       const failed = await failedTests(store, runIds);
       return { tests: failed, withProject, note: failed.length === 0 ? `nothing failed in ${of}: the list is empty` : `${failed.length} failed test(s) in ${of}` };
@@ -106,6 +117,14 @@ async function listTests(options: TestsOptions): Promise<void> {
     }
   } else process.stdout.write(text);
   process.stderr.write(`flakeboard tests: ${note}\n`);
+}
+
+/** What the balance saves: the longest shard against the longest of Playwright's own split by count. */
+function savedWallTime(balanced: readonly (readonly { durationMs: number }[])[], counted: readonly (readonly { durationMs: number }[])[]): string {
+  const longest = (shards: typeof balanced) => Math.max(0, ...shards.map(shardTime));
+  const saved = longest(counted) - longest(balanced);
+  const ends = `the longest shard takes ${formatDuration(longest(balanced))}`;
+  return saved > 0 ? `${ends}, ${formatDuration(saved)} less than Playwright's --shard ${balanced.length} split by count (${formatDuration(longest(counted))})` : `${ends}, as with Playwright's --shard split by count`;
 }
 
 /** The list Playwright reads, one test a line; a test that cannot be a line is named on stderr instead. */

@@ -2,6 +2,7 @@ import { sqlText, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { countedRun } from './gate-history.js';
 import { runGroup } from './build-groups.js';
+import { DAY_MS } from '../engine/rollup-shape.js';
 
 /** One test of a run in one Playwright project: what a line of `--test-list` names. */
 export interface ListedTest {
@@ -42,6 +43,13 @@ const textsFor = (dialect: DialectName) => {
     failed: `${listed} AND r.final_status IN ('failed', 'timedOut')`,
     baseRuns: `SELECT count(*) FROM runs WHERE git_branch = @base AND started_at >= @since AND ${countedRun('runs')}`,
     // A test is new when no counted base-branch run in the window has a result of it in that project.
+    // Every test of the runs with its duration there (the longest of its repeats and shards).
+    suite: `SELECT r.test_id, r.browser, r.project_name AS project, t.file, t.title, t.title_path, max(r.duration_ms) AS run_ms
+      FROM results r JOIN tests t ON t.id = r.test_id WHERE ${t.inJsonNumbers('r.run_id', '@ids')} AND r.status != 'skipped'
+      GROUP BY r.test_id, r.browser, r.project_name, t.file, t.title, t.title_path`,
+    // The mean duration of each test's timed runs in the window, from the daily rollup.
+    history: `SELECT test_id, browser, ${t.total('duration_sum')} AS total_ms, ${t.total('timed_runs')} AS timed
+      FROM daily_test_stats WHERE day >= @fromDay AND ${t.inJsonNumbers('test_id', '@testIds')} GROUP BY test_id, browser`,
     fresh: `${listed} AND NOT EXISTS (
       SELECT 1 FROM results b JOIN runs ON runs.id = b.run_id
       WHERE b.test_id = r.test_id AND b.project_name = r.project_name AND runs.git_branch = @base AND runs.started_at >= @since AND ${countedRun('runs')})`,
@@ -87,6 +95,27 @@ export async function newTests(store: AnyStore, runIds: readonly number[], base:
   return { tests: listed(rows), baseRuns };
 }
 
+/** A test of the suite with what it is expected to take: its mean over the window, else this run's time. */
+export interface TimedTest extends ListedTest {
+  durationMs: number;
+}
+
+/** Every test the runs ran (skipped ones left out), with its expected duration from the history since `since`. */
+export async function timedTests(store: AnyStore, runIds: readonly number[], since: number): Promise<TimedTest[]> {
+  const texts = TEXTS[store.dialect];
+  const rows = await store.sql.all<Row & { test_id: number; browser: string; run_ms: number }>(texts.suite, { ids: JSON.stringify(runIds) });
+  const testIds = [...new Set(rows.map((r) => r.test_id))];
+  const history = new Map<string, number>();
+  for (const h of await store.sql.all<{ test_id: number; browser: string; total_ms: number; timed: number }>(texts.history, { fromDay: Math.floor(since / DAY_MS), testIds: JSON.stringify(testIds) })) {
+    if (Number(h.timed) > 0) history.set(`${h.test_id}\u0000${h.browser}`, Number(h.total_ms) / Number(h.timed));
+  }
+  const timed = rows.map((row) => ({
+    ...listedTest(row),
+    durationMs: Math.round(history.get(`${row.test_id}\u0000${row.browser}`) ?? Number(row.run_ms)),
+  }));
+  return timed.sort(inListOrder);
+}
+
 interface Row {
   project: string;
   file: string;
@@ -97,8 +126,10 @@ interface Row {
 // Sorted here, by code unit: the same order on both engines whatever their collation.
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+const listedTest = (row: Row): ListedTest => ({ project: row.project, file: row.file, title: row.title, titlePath: JSON.parse(row.title_path) as string[] });
+const inListOrder = (a: ListedTest, b: ListedTest) =>
+  byCodeUnit(a.file, b.file) || byCodeUnit(a.titlePath.join('\u0000'), b.titlePath.join('\u0000')) || byCodeUnit(a.project, b.project);
+
 function listed(rows: readonly Row[]): ListedTest[] {
-  return rows
-    .map((row) => ({ project: row.project, file: row.file, title: row.title, titlePath: JSON.parse(row.title_path) as string[] }))
-    .sort((a, b) => byCodeUnit(a.file, b.file) || byCodeUnit(a.titlePath.join('\u0000'), b.titlePath.join('\u0000')) || byCodeUnit(a.project, b.project));
+  return rows.map(listedTest).sort(inListOrder);
 }
