@@ -1,0 +1,193 @@
+/**
+ * bench/outage: two built `flakeboard serve` processes on one database, as behind a load
+ * balancer, under 40 distinct uploads (8 senders) and 20 readers polling the screens, with
+ * /api/health asked every 20 ms from a process of its own. On SQLite (one file) and on a
+ * PostgreSQL cluster of its own; on PostgreSQL a second round restarts the cluster in the middle.
+ * Prints health, reader and upload latencies (p50, p95, max), the answers by status, and how
+ * long after the start uploads were taken again.
+ *
+ *   npm run build && npm run bench -- outage
+ *
+ * BENCH_OUTAGE_HISTORY (default 200) runs of 50 tests are stored first, so the readers' answers
+ * are not trivial. PostgreSQL needs initdb and pg_ctl (apt-get install postgresql).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, type Server } from '../api/server.js';
+import { generateHistory } from '../../server/demo/history.js';
+import { ingestValue } from '../../server/ingest.js';
+import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { openAnyStore } from '../../server/store/engine/open-any.js';
+import { createUser } from '../../server/store/accounts/users.js';
+import { HAS_CLUSTER, startCluster, type Cluster } from '../../fixtures/testing/postgres-cluster.js';
+
+const here = fileURLToPath(new URL('../..', import.meta.url));
+const data = join(here, 'bench/.data/outage');
+const HISTORY = Number(process.env.BENCH_OUTAGE_HISTORY ?? 200);
+const UPLOADS = 40;
+const READERS = 20;
+const READ_PATHS = ['/api/dashboard?days=7', '/api/recent-uploads', '/api/flaky-tests', '/api/dashboard?days=30', '/api/slow-tests'];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function quantiles(times: number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`);
+  return `${ms(at(0.5))} / ${ms(at(0.95))} / ${ms(sorted.at(-1) ?? 0)}`;
+}
+
+function startProbe(url: string): { stop(): Promise<number[]> } {
+  const child = spawn(process.execPath, [join(here, 'fixtures/testing/health-probe.mjs'), url, '20'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  return {
+    async stop() {
+      child.stdin!.end();
+      await exited;
+      return JSON.parse(out) as number[];
+    },
+  };
+}
+
+/** The history, an admin and an upload+read token. */
+async function prepare(target: string): Promise<string> {
+  const store = await openAnyStore(target);
+  try {
+    for (const run of generateHistory({ seed: 28, runs: HISTORY, tests: 50, days: 30 })) {
+      await ingestValue(store, run.report, { fileName: run.fileName, gitBranch: run.branch, gitCommit: run.commit, approve: true });
+    }
+    const user = await createUser(store, { username: 'bench', passwordHash: 'x', role: 'admin' });
+    const token = newToken(API_TOKEN_PREFIX);
+    await createApiToken(store, { name: 'bench', tokenHash: hashToken(token), userId: user.id, scopes: ['upload', 'read'] });
+    return token;
+  } finally {
+    await store.close();
+  }
+}
+
+function report(round: string, n: number) {
+  const startTime = new Date().toISOString();
+  const specs = Array.from({ length: 200 }, (_, i) => ({
+    title: `${round} upload ${n} test ${i}`,
+    file: `load-${i % 10}.spec.ts`,
+    line: 3 + i,
+    column: 5,
+    tests: [{ projectName: 'chromium', expectedStatus: 'passed', status: 'expected', results: [{ status: 'passed', retry: 0, duration: 100 + i, startTime }] }],
+  }));
+  return { config: { version: '1.50.0', projects: [{ name: 'chromium' }] }, suites: [{ title: 'load', file: 'load.spec.ts', specs }], errors: [], stats: { startTime, duration: 5000, expected: 200, unexpected: 0, flaky: 0, skipped: 0 } };
+}
+
+interface Round {
+  health: number[];
+  reads: number[];
+  uploads: number[];
+  statuses: Map<string, number>;
+  backAfterMs: number | null;
+}
+
+async function round(name: string, servers: Server[], token: string, restart?: () => Promise<void>): Promise<Round> {
+  const auth = { authorization: `Bearer ${token}` };
+  const statuses = new Map<string, number>();
+  const count = (key: string) => statuses.set(key, (statuses.get(key) ?? 0) + 1);
+  const reads: number[] = [];
+  const uploads: number[] = [];
+  let stored = 0;
+  let restartedAt: number | null = null;
+  let backAfterMs: number | null = null;
+  const probe = startProbe(`${servers[0]!.url}/api/health`);
+
+  const send = async (n: number) => {
+    const body = JSON.stringify({ testResults: report(name, n) });
+    for (let attempt = 0; attempt < 400; attempt++) {
+      const started = performance.now();
+      const res = await fetch(`${servers[(n + attempt) % 2]!.url}/api/upload`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }).catch(() => null);
+      await res?.arrayBuffer();
+      count(`upload ${res?.status ?? 'refused'}`);
+      if (res?.status === 200) {
+        uploads.push(performance.now() - started);
+        stored++;
+        if (restartedAt !== null && backAfterMs === null) backAfterMs = Date.now() - restartedAt;
+        return;
+      }
+      await sleep(250);
+    }
+  };
+  let sending = true;
+  const read = async (r: number) => {
+    for (let i = 0; sending; i++) {
+      const started = performance.now();
+      const res = await fetch(`${servers[(r + i) % 2]!.url}${READ_PATHS[(r + i) % READ_PATHS.length]}`, { headers: auth }).catch(() => null);
+      await res?.arrayBuffer();
+      count(`read ${res?.status ?? 'refused'}`);
+      if (res?.status === 200) reads.push(performance.now() - started);
+      await sleep(20);
+    }
+  };
+  const restarting = restart
+    ? (async () => {
+        while (stored < UPLOADS / 4) await sleep(20);
+        await restart();
+        restartedAt = Date.now();
+      })()
+    : Promise.resolve();
+  const readers = Array.from({ length: READERS }, (_, r) => read(r));
+  let next = 0;
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < UPLOADS) await send(next++);
+  }));
+  await restarting;
+  sending = false;
+  await Promise.all(readers);
+  const health = (await probe.stop()).filter((t) => t >= 0);
+  return { health, reads, uploads, statuses, backAfterMs };
+}
+
+function print(engine: string, name: string, r: Round): void {
+  const answers = [...r.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key}: ${n}`).join(', ');
+  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
+}
+
+async function main(): Promise<void> {
+  rmSync(data, { recursive: true, force: true });
+  mkdirSync(data, { recursive: true });
+  process.stdout.write('| engine | round | health p50 / p95 / max | reads p50 / p95 / max | uploads p50 / p95 / max | answers |\n| --- | --- | --- | --- | --- | --- |\n');
+
+  const file = join(data, 'flakeboard.db');
+  process.stderr.write(`SQLite: storing ${HISTORY} runs\n`);
+  const sqliteToken = await prepare(file);
+  const onFile = [await startServer(file), await startServer(file)];
+  try {
+    print('SQLite', 'under load', await round('sqlite', onFile, sqliteToken));
+  } finally {
+    for (const server of onFile) await server.stop();
+  }
+
+  if (!HAS_CLUSTER) {
+    process.stderr.write('PostgreSQL skipped: initdb and pg_ctl not found (apt-get install postgresql)\n');
+    return;
+  }
+  const cluster: Cluster = await startCluster();
+  try {
+    process.stderr.write(`PostgreSQL: storing ${HISTORY} runs\n`);
+    const pgToken = await prepare(cluster.url);
+    const onPg = [await startServer(cluster.url), await startServer(cluster.url)];
+    try {
+      print('PostgreSQL', 'under load', await round('pg', onPg, pgToken));
+      print('PostgreSQL', 'restarted in the middle', await round('pg-restart', onPg, pgToken, async () => {
+        await cluster.stop('fast');
+        await sleep(1_000);
+        await cluster.start();
+      }));
+    } finally {
+      for (const server of onPg) await server.stop();
+    }
+  } finally {
+    await cluster.remove();
+  }
+}
+
+await main();
