@@ -249,6 +249,12 @@ export interface SqlText {
   /** The larger / smaller of two values of one row, NULL only when both are (greatestOf, leastOf). */
   greatest(a: string, b: string): string;
   least(a: string, b: string): string;
+  /**
+   * The join that reads a scratch table of keys as the outer loop: SQLite's CROSS JOIN fixes the
+   * order (temp tables have no statistics, and it would otherwise scan every result once);
+   * PostgreSQL has no CROSS JOIN … ON and plans a JOIN alike.
+   */
+  keysFirstJoin: string;
 }
 
 export const SQLITE_TEXT: SqlText = {
@@ -262,6 +268,7 @@ export const SQLITE_TEXT: SqlText = {
   utcDay: (ms) => `CAST(${ms} / 86400000 AS INTEGER)`,
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  keysFirstJoin: 'CROSS JOIN',
 };
 
 export const POSTGRES_TEXT: SqlText = {
@@ -275,6 +282,7 @@ export const POSTGRES_TEXT: SqlText = {
   utcDay: (ms) => `floor(${ms} / 86400000)::bigint`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   least: (a, b) => `least(${a}, ${b})`,
+  keysFirstJoin: 'JOIN',
 };
 
 export function sqlText(dialect: DialectName): SqlText {

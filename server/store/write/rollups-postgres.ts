@@ -3,15 +3,17 @@
  * rules as rollups.ts and test-totals.ts on SQLite: a run later than what is stored adds the
  * figures run-figures.ts computed in JavaScript (the same rows on both engines); anything else
  * (a run out of order, a review, a delete, a prune) rebuilds the touched days with the same
- * aggregate SQL (rollups.ts `aggregate`, test-totals.ts `rebuildSelect`) in PostgreSQL's words.
+ * aggregate SQL (rollups.ts `aggregate`, test-totals.ts `rebuildSelect`) in PostgreSQL's words,
+ * and adds with the upserts both engines make from rollup-columns.ts.
  * All of it runs in the caller's transaction, after POSTGRES_LOCK_ROLLUPS.
  */
 import { POSTGRES_LOCK_ROLLUPS, POSTGRES_TEXT } from '../engine/dialect.js';
-import { aggregate, STATS_COLUMNS } from './rollups.js';
+import { aggregate, byKeys, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
+import { addToStored, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
-import { rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
+import { OVERLAPS_TOTALS, rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
 import { UnnestWriter } from '../engine/unnest-writer.js';
 
 // The touched keys, per transaction: a temporary table lives on one connection, and a
@@ -22,22 +24,10 @@ const CLEAR_KEYS = 'DELETE FROM rollup_keys';
 const KEYS_OF_RUNS = `INSERT INTO rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results
   WHERE run_id = ANY(CAST(@runs AS BIGINT[])) ON CONFLICT DO NOTHING`;
 
-// rollups.ts BY_KEYS and REBUILD_ERRORS: PostgreSQL has no CROSS JOIN … ON (SQLite's planner hint), a JOIN plans alike.
-const BY_KEYS = `
-    SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
-    FROM rollup_keys k
-    JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
-    JOIN runs ON runs.id = r.run_id`;
 const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
 const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
-const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_KEYS, POSTGRES_TEXT)}`;
-const REBUILD_ERRORS = `
-  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
-  SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
-  FROM rollup_keys k
-  JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
-  WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
-  GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(POSTGRES_TEXT), POSTGRES_TEXT)}`;
+const REBUILD_ERRORS = rebuildErrors(POSTGRES_TEXT);
 
 // The totals of the touched tests summed again from all their days: SQLite moves them by the
 // touched days' difference (test-totals.ts MOVE_BY_DAYS_SQL, a plan tuned to SQLite's); the
@@ -45,63 +35,10 @@ const REBUILD_ERRORS = `
 const DROP_TOTALS = 'DELETE FROM test_totals WHERE (test_id, browser) IN (SELECT test_id, browser FROM rollup_keys)';
 const REBUILD_TOTALS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect('(d.test_id, d.browser) IN (SELECT test_id, browser FROM rollup_keys)', POSTGRES_TEXT)}`;
 
-// rollups.ts and test-totals.ts OVERLAPS: a stored result of one of the run's keys (and day) is not older than the run.
-const OVERLAPS_DAYS = `
-  SELECT CASE WHEN EXISTS (
-    SELECT 1 FROM (
-      SELECT test_id, browser, started_at / ${DAY_MS} AS day, min(started_at) AS first
-      FROM results WHERE run_id = @run GROUP BY test_id, browser, started_at / ${DAY_MS}
-    ) n
-    JOIN daily_test_stats d ON d.test_id = n.test_id AND d.browser = n.browser AND d.day = n.day
-    WHERE d.last_run_at >= n.first
-  ) THEN 1 ELSE 0 END`;
-const OVERLAPS_TOTALS = `
-  SELECT CASE WHEN EXISTS (
-    SELECT 1 FROM (SELECT test_id, browser, min(started_at) AS first FROM results WHERE run_id = @run GROUP BY test_id, browser) n
-    JOIN test_totals t ON t.test_id = n.test_id AND t.browser = n.browser
-    WHERE t.last_run_at >= n.first
-  ) THEN 1 ELSE 0 END`;
-
-// rollups.ts ADD_TO_DAYS, test-totals.ts ADD_TO_TOTALS: the stored row qualified (PostgreSQL
-// finds a bare column ambiguous beside excluded), greatest() for SQLite's two-argument max().
-const STATS_TYPES = ['bigint', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'float8', 'float8', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
-const ADD_TO_DAYS = `ON CONFLICT (test_id, browser, day) DO UPDATE SET
-    runs = d.runs + excluded.runs,
-    passed = d.passed + excluded.passed,
-    failed = d.failed + excluded.failed,
-    skipped = d.skipped + excluded.skipped,
-    passed_on_retry = d.passed_on_retry + excluded.passed_on_retry,
-    duration_sum = d.duration_sum + excluded.duration_sum,
-    duration_max = greatest(d.duration_max, excluded.duration_max),
-    timed_runs = d.timed_runs + excluded.timed_runs,
-    scored_runs = d.scored_runs + excluded.scored_runs,
-    scored_passed = d.scored_passed + excluded.scored_passed,
-    scored_failed = d.scored_failed + excluded.scored_failed,
-    attempts = d.attempts + excluded.attempts,
-    changes = d.changes + excluded.changes + coalesce((d.last_outcome != excluded.first_outcome)::int, 0),
-    first_outcome = coalesce(d.first_outcome, excluded.first_outcome),
-    last_outcome = coalesce(excluded.last_outcome, d.last_outcome),
-    last_run_at = greatest(d.last_run_at, excluded.last_run_at)`;
-const ERROR_TYPES = ['bigint', 'text', 'bigint', 'text', 'bigint'];
-const ADD_TO_ERRORS = 'ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = d.occurrences + excluded.occurrences';
-const TOTAL_TYPES = ['bigint', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'float8', 'float8', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
-const ADD_TO_TOTALS = `ON CONFLICT (test_id, browser) DO UPDATE SET
-    runs = d.runs + excluded.runs,
-    passed = d.passed + excluded.passed,
-    failed = d.failed + excluded.failed,
-    skipped = d.skipped + excluded.skipped,
-    passed_on_retry = d.passed_on_retry + excluded.passed_on_retry,
-    scored_passed = d.scored_passed + excluded.scored_passed,
-    scored_failed = d.scored_failed + excluded.scored_failed,
-    attempts = d.attempts + excluded.attempts,
-    changes = d.changes + excluded.changes + coalesce((d.last_outcome != excluded.first_outcome)::int, 0),
-    first_outcome = coalesce(d.first_outcome, excluded.first_outcome),
-    duration_sum = d.duration_sum + excluded.duration_sum,
-    duration_max = greatest(d.duration_max, excluded.duration_max),
-    timed_runs = d.timed_runs + excluded.timed_runs,
-    last_outcome = coalesce(excluded.last_outcome, d.last_outcome),
-    last_run_at = greatest(d.last_run_at, excluded.last_run_at),
-    last_failed_at = greatest(d.last_failed_at, excluded.last_failed_at)`;
+// The stored row is named `d` (rollup-columns.ts addToStored): PostgreSQL finds a bare column ambiguous beside excluded.
+const ADD_TO_DAYS = addToStored(DAY_ROLLUP, POSTGRES_TEXT, 'd');
+const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, POSTGRES_TEXT, 'd');
+const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, POSTGRES_TEXT, 'd');
 
 /** Serialises the rollup writers of the database until the transaction ends (dialect.ts). */
 export async function lockRollups(sql: Sql): Promise<void> {
@@ -156,9 +93,9 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
     return;
   }
   const latest = Number(await sql.value(OVERLAPS_TOTALS, { run: runId })) === 0;
-  const days = new UnnestWriter(sql, 'daily_test_stats AS d', STATS_COLUMNS, STATS_TYPES, ADD_TO_DAYS);
-  const errors = new UnnestWriter(sql, 'daily_error_stats AS d', 'test_id, browser, day, fingerprint, occurrences', ERROR_TYPES, ADD_TO_ERRORS);
-  const totals = latest ? new UnnestWriter(sql, 'test_totals AS d', TOTALS_COLUMNS, TOTAL_TYPES, ADD_TO_TOTALS) : null;
+  const days = new UnnestWriter(sql, 'daily_test_stats AS d', STATS_COLUMNS, columnTypes(DAY_ROLLUP), ADD_TO_DAYS);
+  const errors = new UnnestWriter(sql, 'daily_error_stats AS d', columnList(ERROR_ROLLUP), columnTypes(ERROR_ROLLUP), ADD_TO_ERRORS);
+  const totals = latest ? new UnnestWriter(sql, 'test_totals AS d', TOTALS_COLUMNS, columnTypes(TOTAL_ROLLUP), ADD_TO_TOTALS) : null;
   // The sink is synchronous (run-figures.ts): rows are gathered, written a batch at a time after.
   const gathered: { day: DayRow[]; error: ErrorRow[]; total: TotalRow[] } = { day: [], error: [], total: [] };
   const sink: RowSink = { day: (row) => gathered.day.push(row), error: (row) => gathered.error.push(row), total: (row) => latest && gathered.total.push(row) };

@@ -4,24 +4,22 @@ import { DAY_MS } from '../engine/rollup-shape.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type RunRows } from './run-figures.js';
+import { addToStored, columnList, DAY_ROLLUP, ERROR_ROLLUP } from './rollup-columns.js';
 
-// CROSS JOIN keeps the keys as the outer loop: on tables without statistics SQLite would
-// otherwise scan every result for each import, and imports would slow down as history grows.
-// The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
-// interrupted attempts say nothing about the test and are left out.
-export const STATS_COLUMNS = `
-    test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max, timed_runs,
-    scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at`;
+export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 
-const BY_KEYS = `
+/** The results of the touched keys' days, read key by key (dialect.ts keysFirstJoin): imports stay as fast as history grows. */
+export const byKeys = (t: SqlText) => `
     SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM rollup_keys k
-    CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+    ${t.keysFirstJoin} results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
     JOIN runs ON runs.id = r.run_id`;
 
 /**
- * The rollup rows of the results `scoped` selects (a CTE body: BY_KEYS, or branch-days.ts), in
- * the SQL of `t`'s engine (rollups-postgres.ts rebuilds with the same text on PostgreSQL).
+ * The rollup rows of the results `scoped` selects (a CTE body: byKeys, or branch-days.ts), in
+ * the SQL of `t`'s engine (rollups-postgres.ts rebuilds with the same text on PostgreSQL). The
+ * outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
+ * interrupted attempts say nothing about the test and are left out.
  */
 export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
   WITH scoped AS (${scoped}),
@@ -69,45 +67,29 @@ export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
   WHERE true
   GROUP BY s.test_id, s.browser, s.day`;
 
-const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(BY_KEYS)}`;
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(SQLITE_TEXT))}`;
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
 // the change between the stored last attempt and the run's first one is counted once.
-const ADD_TO_DAYS = `ON CONFLICT (test_id, browser, day) DO UPDATE SET
-    runs = runs + excluded.runs,
-    passed = passed + excluded.passed,
-    failed = failed + excluded.failed,
-    skipped = skipped + excluded.skipped,
-    passed_on_retry = passed_on_retry + excluded.passed_on_retry,
-    duration_sum = duration_sum + excluded.duration_sum,
-    duration_max = max(duration_max, excluded.duration_max),
-    timed_runs = timed_runs + excluded.timed_runs,
-    scored_runs = scored_runs + excluded.scored_runs,
-    scored_passed = scored_passed + excluded.scored_passed,
-    scored_failed = scored_failed + excluded.scored_failed,
-    attempts = attempts + excluded.attempts,
-    changes = changes + excluded.changes + coalesce(last_outcome != excluded.first_outcome, 0),
-    first_outcome = coalesce(first_outcome, excluded.first_outcome),
-    last_outcome = coalesce(excluded.last_outcome, last_outcome),
-    last_run_at = max(last_run_at, excluded.last_run_at)`;
-const ADD_TO_ERRORS = 'ON CONFLICT (test_id, browser, day, fingerprint) DO UPDATE SET occurrences = occurrences + excluded.occurrences';
+const ADD_TO_DAYS = addToStored(DAY_ROLLUP, SQLITE_TEXT);
+const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, SQLITE_TEXT);
 
-// Out of order: some stored result of the same test, browser and day is not older than the run.
-const OVERLAPS = `
-  SELECT EXISTS (
+/** Out of order: some stored result of the same test, browser and day is not older than run @run. */
+export const OVERLAPS_DAYS = `
+  SELECT CASE WHEN EXISTS (
     SELECT 1 FROM (
       SELECT test_id, browser, started_at / ${DAY_MS} AS day, min(started_at) AS first
-      FROM results WHERE run_id = ? GROUP BY test_id, browser, started_at / ${DAY_MS}
+      FROM results WHERE run_id = @run GROUP BY test_id, browser, started_at / ${DAY_MS}
     ) n
     JOIN daily_test_stats d ON d.test_id = n.test_id AND d.browser = n.browser AND d.day = n.day
     WHERE d.last_run_at >= n.first
-  ) AS overlaps`;
+  ) THEN 1 ELSE 0 END`;
 
-const REBUILD_ERRORS = `
-  INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)
+export const rebuildErrors = (t: SqlText) => `
+  INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})
   SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
   FROM rollup_keys k
-  CROSS JOIN results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+  ${t.keysFirstJoin} results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
   WHERE r.error_fingerprint IS NOT NULL AND r.status IN ('failed', 'timedOut')
   GROUP BY r.test_id, r.browser, k.day, r.error_fingerprint`;
 
@@ -123,8 +105,8 @@ function prepare(sqlite: SqliteDatabase) {
     dropStale: sqlite.prepare('DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
     dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
     rebuild: sqlite.prepare(REBUILD),
-    rebuildErrors: sqlite.prepare(REBUILD_ERRORS),
-    overlaps: sqlite.prepare(OVERLAPS).pluck(),
+    rebuildErrors: sqlite.prepare(rebuildErrors(SQLITE_TEXT)),
+    overlaps: sqlite.prepare(OVERLAPS_DAYS).pluck(),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
@@ -163,7 +145,7 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
  */
 export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: RunRows): void {
   const s = statementsFor(sqlite);
-  if (s.overlaps.get(runId) === 0) {
+  if (s.overlaps.get({ run: runId }) === 0) {
     // Later than what is stored on its days but older than a test's latest result (a report of
     // yesterday after today's): the days append, the totals move by the days' difference.
     const latest = runIsLatestForTotals(sqlite, runId);
@@ -173,8 +155,8 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
       snapshotDays(sqlite);
     }
     // The run's figures were gathered as it was written (run-figures.ts): its rows are not read again.
-    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, 19);
-    const errors = new ValuesWriter(sqlite, s.errorRows, 'INSERT INTO daily_error_stats (test_id, browser, day, fingerprint, occurrences)', ADD_TO_ERRORS, 5);
+    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, DAY_ROLLUP.length);
+    const errors = new ValuesWriter(sqlite, s.errorRows, `INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})`, ADD_TO_ERRORS, ERROR_ROLLUP.length);
     const totals = latest ? testTotalsWriter(sqlite) : null;
     rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();

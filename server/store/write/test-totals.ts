@@ -3,6 +3,7 @@ import { ADDITIVE, DAY_MS } from '../engine/rollup-shape.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter } from './run-figures.js';
+import { addToStored, columnList, TOTAL_ROLLUP } from './rollup-columns.js';
 
 /**
  * test_totals: per test and browser over all history, what the flaky list and the all-time
@@ -11,8 +12,7 @@ import { ValuesWriter } from './run-figures.js';
  * of any key gives the same row as the incremental path below.
  */
 
-export const TOTALS_COLUMNS = `test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
-  duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at`;
+export const TOTALS_COLUMNS = columnList(TOTAL_ROLLUP);
 
 /** The rows of the keys `keyFilter` selects from daily_test_stats (a condition on d.test_id, d.browser). */
 export const rebuildSelect = (keyFilter: string, t: SqlText = SQLITE_TEXT) => `
@@ -48,31 +48,15 @@ export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${re
 
 // A run later than everything stored for each of its keys adds to the rows; the change between
 // the stored last attempt and the run's first one is counted once.
-const ADD_TO_TOTALS = `ON CONFLICT (test_id, browser) DO UPDATE SET
-    runs = runs + excluded.runs,
-    passed = passed + excluded.passed,
-    failed = failed + excluded.failed,
-    skipped = skipped + excluded.skipped,
-    passed_on_retry = passed_on_retry + excluded.passed_on_retry,
-    scored_passed = scored_passed + excluded.scored_passed,
-    scored_failed = scored_failed + excluded.scored_failed,
-    attempts = attempts + excluded.attempts,
-    changes = changes + excluded.changes + coalesce(last_outcome != excluded.first_outcome, 0),
-    first_outcome = coalesce(first_outcome, excluded.first_outcome),
-    duration_sum = duration_sum + excluded.duration_sum,
-    duration_max = max(duration_max, excluded.duration_max),
-    timed_runs = timed_runs + excluded.timed_runs,
-    last_outcome = coalesce(excluded.last_outcome, last_outcome),
-    last_run_at = max(last_run_at, excluded.last_run_at),
-    last_failed_at = coalesce(max(last_failed_at, excluded.last_failed_at), last_failed_at, excluded.last_failed_at)`;
+const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, SQLITE_TEXT);
 
-// Out of order for the totals: some stored result of one of the run's keys is not older than it.
-const OVERLAPS = `
-  SELECT EXISTS (
-    SELECT 1 FROM (SELECT test_id, browser, min(started_at) AS first FROM results WHERE run_id = ? GROUP BY test_id, browser) n
+/** Out of order for the totals: some stored result of one of run @run's keys is not older than it. */
+export const OVERLAPS_TOTALS = `
+  SELECT CASE WHEN EXISTS (
+    SELECT 1 FROM (SELECT test_id, browser, min(started_at) AS first FROM results WHERE run_id = @run GROUP BY test_id, browser) n
     JOIN test_totals t ON t.test_id = n.test_id AND t.browser = n.browser
     WHERE t.last_run_at >= n.first
-  ) AS overlaps`;
+  ) THEN 1 ELSE 0 END`;
 
 // CROSS JOIN keeps the touched keys as the outer loop (as in rollups.ts): the temp tables have
 // no statistics, and SQLite would otherwise scan all of daily_test_stats once.
@@ -158,7 +142,7 @@ const ADD_NEW_KEYS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelec
 
 function prepare(sqlite: SqliteDatabase) {
   return {
-    overlaps: sqlite.prepare(OVERLAPS).pluck(),
+    overlaps: sqlite.prepare(OVERLAPS_TOTALS).pluck(),
     clearSnapshot: sqlite.prepare('DELETE FROM temp.rollup_old_days'),
     snapshot: sqlite.prepare(SNAPSHOT),
     moveByDays: sqlite.prepare(MOVE_BY_DAYS_SQL),
@@ -172,12 +156,12 @@ const statementsFor = perConnection(prepare);
 
 /** In time order for every key of the run (the usual case): the run only adds to the totals (testTotalsWriter). */
 export function runIsLatestForTotals(sqlite: SqliteDatabase, runId: number): boolean {
-  return statementsFor(sqlite).overlaps.get(runId) === 0;
+  return statementsFor(sqlite).overlaps.get({ run: runId }) === 0;
 }
 
 /** Adds a stored run's totals row by row (run-figures.ts TotalRow), when runIsLatestForTotals. */
 export function testTotalsWriter(sqlite: SqliteDatabase): ValuesWriter {
-  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${TOTALS_COLUMNS})`, ADD_TO_TOTALS, 18);
+  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${TOTALS_COLUMNS})`, ADD_TO_TOTALS, TOTAL_ROLLUP.length);
 }
 
 /** Keeps the touched days (temp.rollup_keys) as they are now: call before they are rebuilt. */

@@ -1,0 +1,109 @@
+import type { SqlText } from '../engine/dialect.js';
+
+/**
+ * The rollup tables' columns, described once: their order (the rows run-figures.ts gathers),
+ * their PostgreSQL types (the arrays UnnestWriter sends) and how a stored row takes in a later
+ * run's figures. Both engines' upserts are made from this, so a rule is written in one place.
+ */
+type Merge =
+  /** Part of the conflict key. */
+  | 'key'
+  /** Counts and sums add up. */
+  | 'add'
+  /** The larger of the two; NULL only when both are. */
+  | 'max'
+  /** The stored value stands once there is one (the first attempt's outcome). */
+  | 'first'
+  /** The newer value wins when it has one (the last attempt's outcome). */
+  | 'last'
+  /** Pass/fail changes add up, plus one where the stored last outcome and the run's first differ. */
+  | 'changes';
+
+interface RollupColumn {
+  name: string;
+  type: 'bigint' | 'text' | 'float8';
+  merge: Merge;
+}
+
+const column = (name: string, merge: Merge, type: RollupColumn['type'] = 'bigint'): RollupColumn => ({ name, type, merge });
+
+/** daily_test_stats, per test, browser and UTC day. */
+export const DAY_ROLLUP: readonly RollupColumn[] = [
+  column('test_id', 'key'),
+  column('browser', 'key', 'text'),
+  column('day', 'key'),
+  column('runs', 'add'),
+  column('passed', 'add'),
+  column('failed', 'add'),
+  column('skipped', 'add'),
+  column('passed_on_retry', 'add'),
+  column('duration_sum', 'add', 'float8'),
+  column('duration_max', 'max', 'float8'),
+  column('timed_runs', 'add'),
+  column('scored_runs', 'add'),
+  column('scored_passed', 'add'),
+  column('scored_failed', 'add'),
+  column('attempts', 'add'),
+  column('changes', 'changes'),
+  column('first_outcome', 'first'),
+  column('last_outcome', 'last'),
+  column('last_run_at', 'max'),
+];
+
+/** test_totals, per test and browser over all history. */
+export const TOTAL_ROLLUP: readonly RollupColumn[] = [
+  column('test_id', 'key'),
+  column('browser', 'key', 'text'),
+  column('runs', 'add'),
+  column('passed', 'add'),
+  column('failed', 'add'),
+  column('skipped', 'add'),
+  column('passed_on_retry', 'add'),
+  column('scored_passed', 'add'),
+  column('scored_failed', 'add'),
+  column('attempts', 'add'),
+  column('changes', 'changes'),
+  column('duration_sum', 'add', 'float8'),
+  column('duration_max', 'max', 'float8'),
+  column('timed_runs', 'add'),
+  column('first_outcome', 'first'),
+  column('last_outcome', 'last'),
+  column('last_run_at', 'max'),
+  column('last_failed_at', 'max'),
+];
+
+/** daily_error_stats, per test, browser, day and error fingerprint. */
+export const ERROR_ROLLUP: readonly RollupColumn[] = [column('test_id', 'key'), column('browser', 'key', 'text'), column('day', 'key'), column('fingerprint', 'key', 'text'), column('occurrences', 'add')];
+
+export const columnList = (columns: readonly RollupColumn[]): string => columns.map((c) => c.name).join(', ');
+export const columnTypes = (columns: readonly RollupColumn[]): string[] => columns.map((c) => c.type);
+
+/**
+ * `ON CONFLICT (keys) DO UPDATE SET …` adding a later run's row to the stored one. `stored`
+ * names the stored row where the engine needs it named: PostgreSQL finds a bare column
+ * ambiguous beside `excluded` (its INSERT gives the table an alias for it); SQLite takes bare names.
+ */
+export function addToStored(columns: readonly RollupColumn[], t: SqlText, stored?: string): string {
+  const old = (name: string) => (stored ? `${stored}.${name}` : name);
+  const merged = (c: RollupColumn): string => {
+    const mine = old(c.name);
+    const theirs = `excluded.${c.name}`;
+    switch (c.merge) {
+      case 'add':
+        return `${mine} + ${theirs}`;
+      case 'max':
+        return t.greatest(mine, theirs);
+      case 'first':
+        return `coalesce(${mine}, ${theirs})`;
+      case 'last':
+        return `coalesce(${theirs}, ${mine})`;
+      case 'changes':
+        return `${mine} + ${theirs} + coalesce(${t.boolInt(`${old('last_outcome')} != excluded.first_outcome`)}, 0)`;
+      case 'key':
+        throw new Error(`${c.name} is a key`);
+    }
+  };
+  const keys = columns.filter((c) => c.merge === 'key').map((c) => c.name);
+  const sets = columns.filter((c) => c.merge !== 'key').map((c) => `${c.name} = ${merged(c)}`);
+  return `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET\n    ${sets.join(',\n    ')}`;
+}
