@@ -9,6 +9,7 @@
  *   BENCH_ROOT=/path/to/other/checkout npm run bench -- hardening   (another build, to compare)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { pollHealth } from '../../fixtures/testing/serve-process.js';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,23 +35,9 @@ interface Stats {
 }
 
 function stats(times: number[]): Stats {
-  const ok = times.filter((t) => t >= 0).sort((a, b) => a - b);
+  const ok = times.filter(Number.isFinite).sort((a, b) => a - b);
   const at = (q: number) => ok[Math.min(ok.length - 1, Math.floor(q * ok.length))] ?? 0;
   return { n: times.length, p50: at(0.5), p95: at(0.95), max: ok.at(-1) ?? 0, failed: times.length - ok.length };
-}
-
-function startProbe(url: string): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, [join(here, 'fixtures/testing/health-probe.mjs'), url, '20'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin!.end();
-      await exited;
-      return JSON.parse(out) as number[];
-    },
-  };
 }
 
 async function startServer(dbPath: string): Promise<{ url: string; child: ChildProcess }> {
@@ -109,7 +96,7 @@ async function main(): Promise<void> {
   };
   const during = async (scenario: string, work: () => Promise<string>) => {
     process.stderr.write(`${scenario}\n`);
-    const probe = startProbe(`${server.url}/api/health`);
+    const probe = pollHealth(server.url, 20);
     await new Promise((r) => setTimeout(r, 200));
     const started = performance.now();
     const note = await work();

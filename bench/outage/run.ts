@@ -11,11 +11,11 @@
  * BENCH_OUTAGE_HISTORY (default 200) runs of 50 tests are stored first, so the readers' answers
  * are not trivial. PostgreSQL needs initdb and pg_ctl (apt-get install postgresql).
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, type Server } from '../api/server.js';
+import { pollHealth } from '../../fixtures/testing/serve-process.js';
 import { generateHistory } from '../../server/demo/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
@@ -37,20 +37,6 @@ function quantiles(times: number[]): string {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`);
   return `${ms(at(0.5))} / ${ms(at(0.95))} / ${ms(sorted.at(-1) ?? 0)}`;
-}
-
-function startProbe(url: string): { stop(): Promise<number[]> } {
-  const child = spawn(process.execPath, [join(here, 'fixtures/testing/health-probe.mjs'), url, '20'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    async stop() {
-      child.stdin!.end();
-      await exited;
-      return JSON.parse(out) as number[];
-    },
-  };
 }
 
 /** The history, an admin and an upload+read token. */
@@ -98,7 +84,7 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   let stored = 0;
   let restartedAt: number | null = null;
   let backAfterMs: number | null = null;
-  const probe = startProbe(`${servers[0]!.url}/api/health`);
+  const probe = pollHealth(servers[0]!.url, 20);
 
   const send = async (n: number) => {
     const body = JSON.stringify({ testResults: report(name, n) });
@@ -142,7 +128,7 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   await restarting;
   sending = false;
   await Promise.all(readers);
-  const health = (await probe.stop()).filter((t) => t >= 0);
+  const health = (await probe.stop()).filter(Number.isFinite);
   return { health, reads, uploads, statuses, backAfterMs };
 }
 
