@@ -34,6 +34,11 @@ export interface AuthMethodsResponse {
   sso: { name: string; startUrl: string } | null;
 }
 
+/** POST /api/auth/oidc/session: the session of a finished single sign-on, and the page to open. */
+export interface SsoSessionResponse extends LoginResponse {
+  returnTo: string;
+}
+
 /** Why a single sign-on came back without a session: the login page's `?sso_error=`. */
 export type SsoErrorCode = 'denied' | 'provider-error' | 'state' | 'expired' | 'invalid' | 'unreachable' | 'not-allowed' | 'no-account';
 

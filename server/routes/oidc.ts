@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LoginResponse, SsoErrorCode } from '../../core/api/auth.js';
+import type { SsoErrorCode, SsoSessionResponse } from '../../core/api/auth.js';
 import { addressKey } from '../auth/lockout.js';
 import { OidcFlowError, type OidcClient } from '../auth/oidc-client.js';
 import { providerOwnsRoles, roleFor, usernameFrom, type OidcSettings } from '../auth/oidc-settings.js';
@@ -28,11 +28,6 @@ export interface OidcRouteOptions extends SessionPolicy {
   /** The origin people's browsers use, when a proxy stands in front; else the request's own. */
   publicUrl: URL | null;
   startRateLimit: { max: number; windowMs: number };
-}
-
-export interface SsoSessionResponse extends LoginResponse {
-  /** The page to open: a path of this origin's UI. */
-  returnTo: string;
 }
 
 /**
