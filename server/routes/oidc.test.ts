@@ -22,10 +22,10 @@ interface Setup {
 }
 
 /** flakeboard listening on 127.0.0.1 with single sign-on through a real provider beside it. */
-async function setup(options: { roles?: Partial<RoleMapping>; localLogin?: boolean } = {}): Promise<Setup> {
+async function setup(options: { roles?: Partial<RoleMapping>; localLogin?: boolean; publicUrl?: URL; now?: () => number } = {}): Promise<Setup> {
   provider = await startTestProvider();
   const settings = oidcSettings({ issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret, displayName: 'Test IdP', scopes: 'openid profile email groups', roles: options.roles ?? {} });
-  t = await buildTestApp({ oidc: { client: new OidcClient(settings), settings }, localLogin: options.localLogin ?? true });
+  t = await buildTestApp({ oidc: { client: new OidcClient(settings), settings }, localLogin: options.localLogin ?? true, ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}), ...(options.now ? { now: options.now } : {}) });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   provider.register(`${base}/api/auth/oidc/callback`);
@@ -129,6 +129,17 @@ describe('single sign-on through a real OpenID provider', () => {
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM sessions')).toBe(1);
   });
 
+  it('refuses a sign-in that took longer than ten minutes at the provider', async () => {
+    let skew = 0;
+    const s = await setup({ now: () => Date.now() + skew });
+    s.provider.accounts.set('u-10', { preferred_username: 'jo' });
+    const browser = new CookieBrowser();
+    const back = await signInAtProvider(browser, `${s.base}/api/auth/oidc/start`, 'u-10', { stopAt: (url) => url.startsWith(`${s.base}/api/auth/oidc/callback`) });
+    skew = 10 * 60_000 + 1;
+    expect((await browser.request(back.location!)).location).toBe(`${s.base}/#/login?sso_error=expired`);
+    expect(await s.t.store.sql.value("SELECT count(*) AS n FROM users WHERE username = 'jo'")).toBe(0);
+  });
+
   it('brings a refusal at the provider back to the login page as a code', async () => {
     const s = await setup();
     s.provider.accounts.set('u-6', { preferred_username: 'gus' });
@@ -165,6 +176,17 @@ describe('single sign-on through a real OpenID provider', () => {
     const location = new URL(start.headers.get('location')!);
     for (const key of ['state', 'nonce', 'code_challenge']) expect(location.searchParams.get(key)).toMatch(/^[A-Za-z0-9_-]{20,}$/);
     expect(location.searchParams.get('redirect_uri')).toBe(`${s.base}/api/auth/oidc/callback`);
+  });
+});
+
+describe('behind a proxy', () => {
+  it('makes the callback from --public-url, whatever Host the request names, and marks the cookie Secure for https', async () => {
+    const s = await setup({ publicUrl: new URL('https://flakeboard.example.com') });
+    const start = await fetch(`${s.base}/api/auth/oidc/start`, { redirect: 'manual' });
+    expect(new URL(start.headers.get('location')!).searchParams.get('redirect_uri')).toBe('https://flakeboard.example.com/api/auth/oidc/callback');
+    expect(start.headers.getSetCookie().find((c) => c.startsWith(`${FLOW_COOKIE}=`))).toMatch(/; Secure$/);
+    // A callback without a flow goes back to the public address's login page.
+    expect((await fetch(`${s.base}/api/auth/oidc/callback?code=x&state=y`, { redirect: 'manual' })).headers.get('location')).toBe('https://flakeboard.example.com/#/login?sso_error=expired');
   });
 });
 
