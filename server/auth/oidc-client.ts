@@ -46,10 +46,6 @@ export class OidcClient {
 
   constructor(private readonly settings: OidcSettings, private readonly now: () => number = Date.now) {}
 
-  get issuer(): string {
-    return this.settings.issuer.href;
-  }
-
   /** Discovers the provider now; the error says why it cannot be used. */
   async warm(): Promise<void> {
     await this.configuration();

@@ -109,6 +109,18 @@ describe('single sign-on through a real OpenID provider', () => {
     expect(await s.t.store.sql.value("SELECT count(*) AS n FROM users WHERE username = 'erin'")).toBe(0);
   });
 
+  it('refuses a forged code: the provider answers invalid_grant and no session is made', async () => {
+    const s = await setup();
+    s.provider.accounts.set('u-11', { preferred_username: 'kim' });
+    const browser = new CookieBrowser();
+    const back = await signInAtProvider(browser, `${s.base}/api/auth/oidc/start`, 'u-11', { stopAt: (url) => url.startsWith(`${s.base}/api/auth/oidc/callback`) });
+    const forged = new URL(back.location!);
+    forged.searchParams.set('code', 'a-code-the-provider-never-issued');
+    expect((await browser.request(forged.href)).location).toBe(`${s.base}/#/login?sso_error=provider-error&provider_error=invalid_grant`);
+    expect(await s.t.store.sql.value('SELECT count(*) AS n FROM sessions')).toBe(0);
+    expect(await s.t.store.sql.value('SELECT count(*) AS n FROM oidc_flows')).toBe(0);
+  });
+
   it('refuses a replayed callback, one from another browser, and a second exchange of the same sign-in', async () => {
     const s = await setup();
     s.provider.accounts.set('u-5', { preferred_username: 'finn' });

@@ -40,11 +40,11 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
   const { oidc, settings } = options;
   const limiter = new RateLimiter(options.store, 'oidc', options.startRateLimit.max, options.startRateLimit.windowMs);
   const origin = (request: FastifyRequest): string => options.publicUrl?.origin ?? `${request.protocol}://${request.host}`;
-  const loginPage = (request: FastifyRequest, query: string): string => `${options.publicUrl ? options.publicUrl.origin : ''}/#/login?${query}`;
+  const loginPage = (query: string): string => `${options.publicUrl ? options.publicUrl.origin : ''}/#/login?${query}`;
   const failed = (request: FastifyRequest, reply: FastifyReply, code: SsoErrorCode, providerError: string | null = null): FastifyReply => {
     clearFlowCookie(request, reply);
     const query = new URLSearchParams({ sso_error: code, ...(providerError ? { provider_error: providerError } : {}) });
-    return reply.redirect(loginPage(request, query.toString()), 302);
+    return reply.redirect(loginPage(query.toString()), 302);
   };
   const flowCookie = (request: FastifyRequest, reply: FastifyReply, value: string, maxAgeS: number): void => {
     // HttpOnly: no script reads it. Lax: it comes back on the provider's redirect to the
@@ -122,7 +122,7 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
       request.log.info({ user: user.username, role: user.role }, 'single sign-on: account created');
     }
     await completeOidcFlow(options.store, flowHash, user.id, now, EXCHANGE_TTL_MS);
-    return reply.redirect(loginPage(request, 'sso=done'), 302);
+    return reply.redirect(loginPage('sso=done'), 302);
   });
 
   // The body is empty: everything comes from the HttpOnly cookie, which another site's POST never carries.
