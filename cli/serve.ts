@@ -10,6 +10,9 @@ import { exposedMode, SERVER_CACHE_MB } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
 import { countUsers, createUser, UserExistsError } from '../server/store/accounts/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
+import { OidcClient } from '../server/auth/oidc-client.js';
+import type { OidcSettings } from '../server/auth/oidc-settings.js';
+import { OIDC_CALLBACK_PATH } from '../server/routes/oidc.js';
 
 export interface ServeSettings {
   port: number;
@@ -28,6 +31,12 @@ export interface ServeSettings {
   pruneOlderThan?: string | null;
   /** PostgreSQL's pool: connections and statement timeout (ignored on SQLite). */
   postgres?: { max: number; statementTimeoutMs: number };
+  /** Single sign-on through an OpenID provider; null: none. */
+  oidc?: OidcSettings | null;
+  /** false: no password sign-in (single sign-on only). */
+  localLogin?: boolean;
+  /** `--public-url`: the origin browsers use, behind a proxy. */
+  publicUrl?: URL | null;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -46,7 +55,10 @@ export async function serve(settings: ServeSettings): Promise<number> {
     return 1;
   }
   const scrypt = scryptParamsFromEnv();
-  await createFirstAdmin(store, scrypt);
+  const localLogin = settings.localLogin ?? true;
+  // Without password sign-in a generated admin password opens nothing: admins come from the provider.
+  if (localLogin) await createFirstAdmin(store, scrypt);
+  const oidcClient = settings.oidc ? new OidcClient(settings.oidc) : null;
   if (settings.demo) await seedDemoIfEmpty(store);
 
   const terminal = process.stdout.isTTY === true;
@@ -62,6 +74,9 @@ export async function serve(settings: ServeSettings): Promise<number> {
     // The api benchmark compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
     warmAnalytics: true,
+    ...(settings.oidc && oidcClient ? { oidc: { client: oidcClient, settings: settings.oidc } } : {}),
+    localLogin,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
   });
@@ -121,10 +136,26 @@ export async function serve(settings: ServeSettings): Promise<number> {
   }
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
+  if (settings.oidc && oidcClient) await announceSingleSignOn(settings.oidc, oidcClient, settings.publicUrl?.origin ?? url.replace(/\/$/, ''), localLogin);
   say(`flakeboard is serving ${store.target} at ${url}`);
   if (settings.open) openBrowser(url);
   if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
   return 0;
+}
+
+/**
+ * Says how single sign-on is set up, and tries the provider once: one that cannot be reached now
+ * is said, not fatal (the first sign-in tries again), so a provider's outage does not stop a restart.
+ */
+async function announceSingleSignOn(oidc: OidcSettings, client: OidcClient, origin: string, localLogin: boolean): Promise<void> {
+  say(`Single sign-on with ${oidc.issuer.href} (client ${oidc.clientId}${oidc.clientSecret ? '' : ', public: PKCE only'}); callback ${origin}${OIDC_CALLBACK_PATH}${localLogin ? '' : '; password sign-in is off'}`);
+  if (oidc.roles.allowedGroups.length === 0) say(`note: everyone ${oidc.issuer.host} signs in for this client gets a ${oidc.roles.defaultRole} account; limit it with --oidc-allowed-groups or the provider's assignments.`);
+  if (!localLogin && !oidc.roles.adminGroup) say('note: with no --oidc-admin-group, make someone admin after their first sign-in: flakeboard user role NAME admin');
+  try {
+    await client.warm();
+  } catch (error) {
+    process.stderr.write(`flakeboard: warning: single sign-on is not usable yet: ${(error as Error).message}\n`);
+  }
 }
 
 /**

@@ -13,6 +13,9 @@ import { DatabaseHealth } from './database-health.js';
 import { OutageLog } from './outage-log.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
 import { registerAuthRoutes } from './routes/auth.js';
+import { registerOidcRoutes } from './routes/oidc.js';
+import type { OidcClient } from './auth/oidc-client.js';
+import type { OidcSettings } from './auth/oidc-settings.js';
 import { registerBranchRoutes } from './routes/branches.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -61,6 +64,12 @@ export interface AppOptions {
   warmAnalytics?: boolean;
   /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
   writerWorker?: boolean;
+  /** Single sign-on through an OpenID provider (docs/single-sign-on.md); none by default. */
+  oidc?: { client: OidcClient; settings: OidcSettings; startRateLimit?: { max: number; windowMs: number } };
+  /** false: the password sign-in is turned off (with single sign-on). Default true. */
+  localLogin?: boolean;
+  /** The origin people's browsers use when a proxy stands in front (the sign-on's callback address). */
+  publicUrl?: URL;
 }
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
@@ -97,17 +106,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
   registerHealthRoutes(app, { health, outages, bodyLimit });
+  const sessionPolicy = { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, secureCookies: options.secureCookies ?? false, now };
   registerAuthRoutes(app, {
-    store: options.store,
-    xsrfSecret,
-    sessionIdleMs,
-    sessionMaxAgeMs,
+    ...sessionPolicy,
     lockout: { maxFailures: options.maxFailedLogins ?? DEFAULT_LOCKOUT.maxFailures, lockMs: options.lockoutMs ?? DEFAULT_LOCKOUT.lockMs },
     loginRateLimit: options.loginRateLimit ?? { max: 10, windowMs: 60_000 },
     scrypt: options.scrypt ?? DEFAULT_SCRYPT,
-    secureCookies: options.secureCookies ?? false,
-    now,
+    localLogin: options.localLogin ?? true,
+    oidcName: options.oidc?.settings.displayName ?? null,
   });
+  if (options.oidc) {
+    registerOidcRoutes(app, {
+      ...sessionPolicy,
+      oidc: options.oidc.client,
+      settings: options.oidc.settings,
+      publicUrl: options.publicUrl ?? null,
+      startRateLimit: options.oidc.startRateLimit ?? { max: 30, windowMs: 60_000 },
+    });
+  }
   registerUserRoutes(app, { store: options.store, now });
   const writer = createWriter(options.store, { worker: options.writerWorker ?? true, maxUploadBytes: bodyLimit });
   // preClose: before Fastify waits for requests in flight, so an upload being stored rolls back

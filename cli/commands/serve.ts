@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { parseCutoff } from '../age.js';
 import { dbOption, parseDuration, parseTrustProxy, resolveDbTarget } from '../options.js';
+import { oidcSettings, OidcSettingsError, parsePublicUrl, parseRole, type OidcSettings } from '../../server/auth/oidc-settings.js';
 
 interface ServeOptions {
   port: string;
@@ -16,6 +17,18 @@ interface ServeOptions {
   pruneOlderThan?: string;
   pgPoolSize: string;
   pgStatementTimeout: string;
+  publicUrl?: string;
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcName?: string;
+  oidcScopes: string;
+  oidcUsernameClaim: string;
+  oidcRoleClaim: string;
+  oidcAdminGroup?: string;
+  oidcReviewerGroup?: string;
+  oidcAllowedGroups?: string;
+  oidcDefaultRole: string;
+  localLogin: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -51,8 +64,23 @@ export function registerServe(program: Command): void {
     .addOption(
       new Option('--pg-statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (the request answers 503); 0 for none').env('FLAKEBOARD_PG_STATEMENT_TIMEOUT').default(String(SERVE_POOL.statementTimeoutS)),
     )
+    .addOption(new Option('--public-url <url>', 'the address people open when a proxy stands in front (e.g. https://flakeboard.example.com): single sign-on\'s callback is made from it').env('FLAKEBOARD_PUBLIC_URL'))
+    .addOption(new Option('--oidc-issuer <url>', 'single sign-on: the OpenID provider\'s issuer (https; http only on this machine); docs/single-sign-on.md').env('FLAKEBOARD_OIDC_ISSUER'))
+    .addOption(new Option('--oidc-client-id <id>', 'single sign-on: flakeboard\'s client id at the provider (the secret, if any, from FLAKEBOARD_OIDC_CLIENT_SECRET)').env('FLAKEBOARD_OIDC_CLIENT_ID'))
+    .addOption(new Option('--oidc-name <name>', 'single sign-on: the provider\'s name on the button, "Sign in with NAME"').env('FLAKEBOARD_OIDC_NAME'))
+    .addOption(new Option('--oidc-scopes <scopes>', 'single sign-on: the scopes asked for, space-separated').env('FLAKEBOARD_OIDC_SCOPES').default('openid profile email'))
+    .addOption(new Option('--oidc-username-claim <claims>', 'single sign-on: the claims a new account\'s name is taken from, first that is set').env('FLAKEBOARD_OIDC_USERNAME_CLAIM').default('preferred_username,email'))
+    .addOption(new Option('--oidc-role-claim <claim>', 'single sign-on: the claim listing the groups (or roles) the options below name').env('FLAKEBOARD_OIDC_ROLE_CLAIM').default('groups'))
+    .addOption(new Option('--oidc-admin-group <group>', 'single sign-on: members of this group are admins (the provider then sets roles at every sign-in)').env('FLAKEBOARD_OIDC_ADMIN_GROUP'))
+    .addOption(new Option('--oidc-reviewer-group <group>', 'single sign-on: members of this group are reviewers').env('FLAKEBOARD_OIDC_REVIEWER_GROUP'))
+    .addOption(new Option('--oidc-allowed-groups <groups>', 'single sign-on: only members of these groups (comma-separated) may sign in').env('FLAKEBOARD_OIDC_ALLOWED_GROUPS'))
+    .addOption(new Option('--oidc-default-role <role>', 'single sign-on: the role of everyone else (member, reviewer or admin)').env('FLAKEBOARD_OIDC_DEFAULT_ROLE').default('member'))
+    .option('--no-local-login', 'turn off sign-in with a password: single sign-on only')
     .action(async (options: ServeOptions) => {
       if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
+      const publicUrl = options.publicUrl ? parsePublicUrl(options.publicUrl) : null;
+      const oidc = singleSignOn(options);
+      if (!options.localLogin && !oidc) throw new OidcSettingsError('--no-local-login needs single sign-on (--oidc-issuer and --oidc-client-id): with neither, nobody could sign in');
       // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
       const { serve } = await import('../serve.js');
       process.exitCode = await serve({
@@ -71,8 +99,35 @@ export function registerServe(program: Command): void {
           max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
           statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
         },
+        oidc,
+        localLogin: options.localLogin,
+        publicUrl,
       });
     });
+}
+
+/** The single sign-on settings, or null without --oidc-issuer; every problem is said before the server starts. */
+function singleSignOn(options: ServeOptions): OidcSettings | null {
+  const given = [options.oidcIssuer, options.oidcClientId, options.oidcAdminGroup, options.oidcReviewerGroup, options.oidcAllowedGroups, options.oidcName].some((v) => v !== undefined);
+  if (!given) return null;
+  if (!options.oidcIssuer || !options.oidcClientId) throw new OidcSettingsError('single sign-on needs both --oidc-issuer and --oidc-client-id');
+  const list = (value: string | undefined) => (value ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const group = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+  return oidcSettings({
+    issuer: options.oidcIssuer,
+    clientId: options.oidcClientId,
+    clientSecret: process.env.FLAKEBOARD_OIDC_CLIENT_SECRET ?? null,
+    ...(options.oidcName !== undefined ? { displayName: options.oidcName } : {}),
+    scopes: options.oidcScopes.trim().includes('openid') ? options.oidcScopes.trim() : `openid ${options.oidcScopes.trim()}`,
+    usernameClaims: list(options.oidcUsernameClaim),
+    roles: {
+      claim: options.oidcRoleClaim.trim() || 'groups',
+      adminGroup: group(options.oidcAdminGroup),
+      reviewerGroup: group(options.oidcReviewerGroup),
+      allowedGroups: list(options.oidcAllowedGroups),
+      defaultRole: parseRole(options.oidcDefaultRole, '--oidc-default-role'),
+    },
+  });
 }
 
 function parseNumber(value: string, flag: string, min: number, max: number): number {

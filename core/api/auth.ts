@@ -26,6 +26,22 @@ export interface LoginFailure {
   attemptsRemaining: number;
 }
 
+/** GET /api/auth/methods: how this server lets people sign in. */
+export interface AuthMethodsResponse {
+  /** false: the password form is turned off (single sign-on only). */
+  password: boolean;
+  /** Single sign-on through an OpenID provider: the button's name and where it goes. */
+  sso: { name: string; startUrl: string } | null;
+}
+
+/** POST /api/auth/oidc/session: the session of a finished single sign-on, and the page to open. */
+export interface SsoSessionResponse extends LoginResponse {
+  returnTo: string;
+}
+
+/** Why a single sign-on came back without a session: the login page's `?sso_error=`. */
+export type SsoErrorCode = 'denied' | 'provider-error' | 'state' | 'expired' | 'invalid' | 'unreachable' | 'not-allowed' | 'no-account';
+
 export interface MeResponse {
   user: User;
 }

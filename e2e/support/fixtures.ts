@@ -13,6 +13,8 @@ export interface StartOptions {
   db?: string;
   /** Reports imported with the real CLI before the server starts. */
   imports?: Array<{ paths: string[]; approve?: boolean; project?: string; branch?: string; commit?: string; buildId?: string; buildUrl?: string; name?: string; uploader?: string }>;
+  /** More options for `serve` (a later --port wins over the free one). */
+  args?: string[];
 }
 
 export interface Flakeboard {
@@ -55,7 +57,7 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
           if (batch.uploader) args.push('--uploader', batch.uploader);
           runCli(args);
         }
-        const server = await serve(dbPath);
+        const server = await serve(dbPath, options.args ?? []);
         servers.push(server);
         return server;
       },

@@ -1,32 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_HEADER, XSRF_COOKIE, type LoginRequest, type User } from '../../core/api/auth.js';
+import { SESSION_HEADER, type AuthMethodsResponse, type LoginRequest } from '../../core/api/auth.js';
 import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
-import { hashToken, newToken, xsrfTokenFor } from '../auth/tokens.js';
+import { hashToken } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
+import { OIDC_START_PATH } from './oidc.js';
 import { callerOf } from '../plugins/authenticate.js';
 import { beginLoginAttempt, clearLoginFailures } from '../store/accounts/login-failures.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { createSession, deleteExpiredSessions, deleteSession, keepNewestSessions } from '../store/accounts/sessions.js';
+import { deleteSession } from '../store/accounts/sessions.js';
 import { beginUnknownLoginAttempt } from '../store/accounts/unknown-login-failures.js';
 import { findUser, rehashPassword } from '../store/accounts/users.js';
+import { issueSession, setXsrfCookie, type SessionPolicy } from './session-issue.js';
 
-export interface AuthRouteOptions {
+export { SESSIONS_PER_USER } from './session-issue.js';
+
+export interface AuthRouteOptions extends SessionPolicy {
   store: AnyStore;
-  xsrfSecret: string;
-  sessionIdleMs: number;
-  sessionMaxAgeMs: number;
   lockout: LockoutPolicy;
   loginRateLimit: { max: number; windowMs: number };
   scrypt: ScryptParams;
-  /** Mark the XSRF cookie Secure even on requests that did not come over HTTPS. */
-  secureCookies: boolean;
-  now: () => number;
+  /** false: the password sign-in refuses everyone (single sign-on only). Default true. */
+  localLogin?: boolean;
+  /** The single sign-on button's provider name, when single sign-on is configured. */
+  oidcName?: string | null;
 }
-
-/** Sessions one user may hold at once; a sign-in beyond ends the oldest. */
-export const SESSIONS_PER_USER = 20;
 const LOCKED = 'Account locked. Please contact an administrator.';
 const INVALID = 'Invalid username or password';
 
@@ -39,20 +38,11 @@ const loginBody = {
 
 export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
   const { lockout } = options;
+  const localLogin = options.localLogin ?? true;
+  const oidcName = options.oidcName ?? null;
   const limiter = new RateLimiter(options.store, 'login', options.loginRateLimit.max, options.loginRateLimit.windowMs);
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
   const dummyHash = hashPassword('not a password of anyone', options.scrypt);
-
-  const xsrfCookie = (request: FastifyRequest, reply: FastifyReply, sessionHash: string | null): void => {
-    const value = sessionHash ? xsrfTokenFor(options.xsrfSecret, sessionHash) : '';
-    // No Max-Age while signed in: the session slides on every call, and the server decides
-    // when it ends; a cookie with its own clock would expire under a live session.
-    const attributes = ['Path=/', 'SameSite=Strict', ...(sessionHash ? [] : ['Max-Age=0'])];
-    // request.protocol reads X-Forwarded-Proto only from a trusted proxy.
-    if (options.secureCookies || request.protocol === 'https') attributes.push('Secure');
-    // Readable by the page on purpose: the UI echoes it in X-XSRF-TOKEN (docs/api.md#sign-in).
-    reply.header('set-cookie', `${XSRF_COOKIE}=${value}; ${attributes.join('; ')}`);
-  };
 
   /** The answer to an attempt that failed or was not admitted. */
   const refusal = (reply: FastifyReply, attempt: Attempt, now: number): HttpError => {
@@ -70,7 +60,14 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
   };
 
   // The one body anyone may send: a name and a password fit in 64 KB, and nothing bigger is read.
+  // What the login page offers: it asks before it draws the form (docs/api.md#sign-in).
+  app.get('/api/auth/methods', { config: { auth: { access: 'public' } } }, async (): Promise<AuthMethodsResponse> => ({
+    password: localLogin,
+    sso: oidcName === null ? null : { name: oidcName, startUrl: OIDC_START_PATH },
+  }));
+
   app.post<{ Body: LoginRequest }>('/api/auth/login', { bodyLimit: 64 * 1024, schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
+    if (!localLogin) throw new HttpError(403, `Password sign-in is turned off on this server: sign in with ${oidcName ?? 'single sign-on'}.`);
     const address = addressKey(request.ip);
     const wait = await limiter.hit(address, options.now());
     if (wait > 0) {
@@ -96,28 +93,21 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
       await verifyPassword(password, await dummyHash);
       throw refusal(reply, attempt, now);
     }
-    if (!(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
+    // An account made by single sign-on has no password hash: it costs the same scrypt as one that has.
+    const local = user.password_hash.startsWith('scrypt$');
+    if (!local) await verifyPassword(password, await dummyHash);
+    if (!local || !(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
     await clearLoginFailures(options.store, user.id, address);
     // A hash of other settings than the server's costs another time to check than an unknown
     // name's: the time would tell which accounts exist. The password is at hand: re-hash it.
     if (hashNeedsUpdate(user.password_hash, options.scrypt)) await rehashPassword(options.store, user.id, user.password_hash, await hashPassword(password, options.scrypt));
-    const token = newToken();
-    const sessionToken = newToken();
-    const sessionHash = hashToken(sessionToken);
-    const expiresAt = now + Math.min(options.sessionIdleMs, options.sessionMaxAgeMs);
-    await createSession(options.store, { tokenHash: hashToken(token), sessionHash, userId: user.id, expiresAt }, now);
-    // Nothing else removes sessions that ended: each sign-in clears them, and bounds the user's.
-    await deleteExpiredSessions(options.store, now, options.sessionMaxAgeMs);
-    await keepNewestSessions(options.store, user.id, SESSIONS_PER_USER);
-    xsrfCookie(request, reply, sessionHash);
-    const publicUser: User = { id: user.id, username: user.username, role: user.role };
-    return { token, sessionToken, user: publicUser };
+    return issueSession(request, reply, { id: user.id, username: user.username, role: user.role }, options);
   });
 
   app.get('/api/auth/me', { config: { auth: { access: 'member' } } }, async (request, reply) => {
     const caller = callerOf(request);
     // Re-issued so a page whose cookie was cleared can still make changes.
-    if (caller.kind === 'session') xsrfCookie(request, reply, caller.session.session_hash);
+    if (caller.kind === 'session') setXsrfCookie(request, reply, caller.session.session_hash, options);
     return { user: caller.user };
   });
 
@@ -128,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     // The calling session always ends; the one x-session-token names too, if it is the user's.
     await deleteSession(options.store, caller.session.session_hash, caller.user.id);
     if (typeof header === 'string' && header !== '') await deleteSession(options.store, hashToken(header), caller.user.id);
-    xsrfCookie(request, reply, null);
+    setXsrfCookie(request, reply, null, options);
     return { success: true };
   });
 }

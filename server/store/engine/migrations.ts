@@ -424,4 +424,33 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE api_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'upload read';
     `,
   },
+  {
+    version: 16,
+    name: 'single sign-on',
+    sql: (d) => `
+      -- An account made by single sign-on is the identity provider's (issuer, subject): the
+      -- name can change there and collide here, the pair cannot. Both null for a local account.
+      ALTER TABLE users ADD COLUMN oidc_issuer TEXT;
+      ALTER TABLE users ADD COLUMN oidc_subject TEXT;
+      CREATE UNIQUE INDEX users_oidc_identity ON users(oidc_issuer, oidc_subject);
+
+      -- A sign-in in progress at the identity provider, kept here (not in the browser) so that
+      -- any server on the database can finish it: the browser holds only a random flow id in an
+      -- HttpOnly cookie, stored as its SHA-256. 'pending' until the provider sends the browser
+      -- back, 'done' (with the account) until the page exchanges it for a session, once.
+      CREATE TABLE oidc_flows (
+        flow_hash TEXT NOT NULL PRIMARY KEY,
+        stage TEXT NOT NULL CHECK (stage IN ('pending', 'exchanging', 'done')),
+        state TEXT NOT NULL,
+        nonce TEXT NOT NULL,
+        code_verifier TEXT NOT NULL,
+        redirect_uri TEXT NOT NULL,
+        return_to TEXT NOT NULL,
+        user_id ${d.int} REFERENCES users(id) ON DELETE CASCADE,
+        created_at ${d.int} NOT NULL,
+        expires_at ${d.int} NOT NULL
+      )${d.strictWithoutRowid};
+      CREATE INDEX oidc_flows_expires ON oidc_flows(expires_at);
+    `,
+  },
 ];

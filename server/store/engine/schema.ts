@@ -19,6 +19,21 @@ export interface DatabaseSchema {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   unknown_login_failures: UnknownLoginFailuresTable;
+  oidc_flows: OidcFlowsTable;
+}
+
+/** A single sign-on in progress (accounts/oidc-flows.ts). */
+export interface OidcFlowsTable {
+  flow_hash: string;
+  stage: 'pending' | 'exchanging' | 'done';
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  redirect_uri: string;
+  return_to: string;
+  user_id: number | null;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface UnknownLoginFailuresTable {
@@ -97,6 +112,9 @@ export interface UsersTable {
   locked: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** The identity provider's (issuer, subject) of an account made by single sign-on; null for a local one. */
+  oidc_issuer: string | null;
+  oidc_subject: string | null;
 }
 
 export interface SessionsTable {

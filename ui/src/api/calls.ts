@@ -2,7 +2,7 @@
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
-import { type LoginResponse, type MeResponse, SESSION_HEADER } from '../../../core/api/auth.js';
+import { type AuthMethodsResponse, type LoginResponse, type MeResponse, SESSION_HEADER, type SsoSessionResponse } from '../../../core/api/auth.js';
 import type { BulkReviewRequest, PendingUpload, PendingUploadsResponse, RecentUpload, ReviewRequest, ReviewStatus, RunResultsQuery, TestResultRow, UploadDetailResponse, UploadRequest, UploadResponse } from '../../../core/api/uploads.js';
 import { request } from './client.js';
 
@@ -10,6 +10,9 @@ const enc = encodeURIComponent;
 
 export const login = (username: string, password: string) =>
   request<LoginResponse>('/api/auth/login', { method: 'POST', body: { username, password }, anonymous: true });
+export const authMethods = () => request<AuthMethodsResponse>('/api/auth/methods', { anonymous: true });
+/** Exchanges a single sign-on the provider finished (the server knows it by an HttpOnly cookie) for a session. */
+export const ssoSession = () => request<SsoSessionResponse>('/api/auth/oidc/session', { method: 'POST', body: {}, anonymous: true });
 export const me = () => request<MeResponse>('/api/auth/me');
 export const logout = (sessionToken: string) =>
   request<unknown>('/api/auth/logout', { method: 'POST', body: {}, headers: { [SESSION_HEADER]: sessionToken } });

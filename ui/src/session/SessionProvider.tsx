@@ -9,6 +9,8 @@ export interface Session {
   loading: boolean;
   pendingCount: number;
   login(username: string, password: string): Promise<void>;
+  /** Takes the session of a single sign-on the provider finished; resolves with the page to open. */
+  completeSso(): Promise<string>;
   logout(): Promise<void>;
   refreshPendingCount(): Promise<void>;
 }
@@ -92,6 +94,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [refreshPendingCount],
   );
 
+  const completeSso = useCallback(async () => {
+    const answer = await api.ssoSession();
+    writeSession({ token: answer.token, sessionToken: answer.sessionToken, user: answer.user });
+    setUser(answer.user);
+    setLoading(false);
+    await refreshPendingCount();
+    return answer.returnTo;
+  }, [refreshPendingCount]);
+
   const logout = useCallback(async () => {
     const sessionToken = readSession()?.sessionToken;
     try {
@@ -105,8 +116,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ user, loading, pendingCount, login, logout, refreshPendingCount }),
-    [user, loading, pendingCount, login, logout, refreshPendingCount],
+    () => ({ user, loading, pendingCount, login, completeSso, logout, refreshPendingCount }),
+    [user, loading, pendingCount, login, completeSso, logout, refreshPendingCount],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
