@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GateAnswer } from '../core/gate/types.js';
-import { gateMarkdown, gateText } from './gate-output.js';
+import { gateMarkdown } from './gate-markdown.js';
+import { gateText } from './gate-output.js';
 
 const hostile = 'pays\r\n::error file=app.js,line=1::Injected\u2028::add-mask::secret \u001b]8;;https://evil.example\u0007link @octo-org/security-team https://evil.example/x | <b>';
 const answer: GateAnswer = {
@@ -23,7 +24,7 @@ describe('the gate’s output of report text', () => {
   });
 
   it('writes a Markdown cell that cannot break the table, ping a team, link out or carry HTML', () => {
-    const markdown = gateMarkdown(answer, null);
+    const markdown = gateMarkdown(answer, { dashboard: null });
     const row = markdown.split('\n').find((l) => l.includes('Injected'))!;
     expect(row).toContain('\\|');
     expect(row).toContain('\\<b\\>');
@@ -38,6 +39,6 @@ describe('the gate’s project names', () => {
     const nameless: GateAnswer = { ...answer, failures: [{ ...answer.failures[0]!, title: 'pays', project: '', browser: 'chromium' }] };
     expect(gateText(nameless)).toContain('checkout.spec.ts › pays [chromium]:');
     expect(gateText(nameless)).not.toContain('[]');
-    expect(gateMarkdown(nameless, null)).toMatch(/\| chromium \| a new failure \|/);
+    expect(gateMarkdown(nameless, { dashboard: null })).toMatch(/\| chromium \| a new failure \|/);
   });
 });

@@ -64,7 +64,7 @@ describe('flakeboard check', () => {
     const markdown = readFileSync(summary, 'utf8');
     expect(markdown).toContain('### flakeboard check: ✅ pass');
     expect(markdown).toContain('https://flakeboard.example.com/#/flaky-tests?test=coupon&file=checkout.spec.ts&browser=chromium');
-    expect(markdown).toContain('| ◦ quarantined |');
+    expect(markdown).toContain('#### ◦ Quarantined (1)');
   });
 
   it('says when the base history is too thin, and when the run itself looks broken', async () => {

@@ -8,9 +8,12 @@ import { InvalidReportError, parseReportBytes } from '../../core/report/parse.js
 import { GATE_DEFAULT_DAYS, runGate, type GateRequest } from '../../server/analytics/gate.js';
 import { isPostgresUrl } from '../../server/store/engine/dialect.js';
 import { openAnyStore } from '../../server/store/engine/open-any.js';
-import { gateMarkdown, gateText } from '../gate-output.js';
+import { gateMarkdown } from '../gate-markdown.js';
+import { gateText } from '../gate-output.js';
 import { describeFsError } from '../inputs.js';
 import { dbOption, resolveDbTarget } from '../options.js';
+import { failurePlaces, type Place } from '../pull-request/annotations.js';
+import { postAnswer } from '../pull-request/post-answer.js';
 import { postToServer } from '../server-client.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
@@ -23,6 +26,8 @@ interface CheckOptions {
   json?: boolean;
   markdown?: string;
   dashboard?: string;
+  github?: boolean;
+  gitlab?: boolean;
 }
 
 export function registerCheck(program: Command): void {
@@ -38,6 +43,8 @@ export function registerCheck(program: Command): void {
     .option('--json', 'print { verdict, failures: [{ title, file, project, class, reason, evidence }] }')
     .option('--markdown <file>', 'also write a summary for a CI job summary or a pull-request comment')
     .option('--dashboard <url>', 'the dashboard address for links in the summary (default: --server)')
+    .option('--github', 'in GitHub Actions: annotate new failures, append the job summary, and create or update one pull-request comment (GITHUB_TOKEN)')
+    .option('--gitlab', 'in GitLab CI: create or update one merge request note (FLAKEBOARD_GITLAB_TOKEN or GITLAB_TOKEN)')
     .action(async (report: string, options: CheckOptions) => {
       process.exitCode = await runCheck(report, options);
     });
@@ -52,10 +59,15 @@ async function runCheck(file: string, options: CheckOptions): Promise<number> {
   } catch (error) {
     return fail(`${file}: cannot read the file: ${describeFsError(error)}`);
   }
+  const dashboard = options.dashboard ?? options.server ?? null;
+  if (dashboard !== null && !isWebAddress(dashboard)) return fail(`${options.dashboard ? '--dashboard' : '--server'} must be an http(s) address, not ${JSON.stringify(dashboard.slice(0, 100))}`);
   let request: GateRequest;
+  let places: Place[];
   try {
-    const run = normaliseReport(parseReportBytes(bytes, file));
+    const report = parseReportBytes(bytes, file);
+    const run = normaliseReport(report);
     request = { tests: gateTests(run), counts: run.counts, base: options.base ?? null, days, now: Date.now() };
+    places = failurePlaces(run, report.config.rootDir, process.env.GITHUB_WORKSPACE);
   } catch (error) {
     if (error instanceof InvalidReportError) return fail(error.message);
     throw error;
@@ -67,8 +79,12 @@ async function runCheck(file: string, options: CheckOptions): Promise<number> {
   } catch (error) {
     return fail((error as Error).message);
   }
-  if (options.markdown) await writeFile(options.markdown, gateMarkdown(answer, options.dashboard ?? options.server ?? null));
+  if (options.markdown) await writeFile(options.markdown, gateMarkdown(answer, { dashboard }));
   process.stdout.write(options.json ? `${terminalJson(answer, 2)}\n` : gateText(answer));
+  if (options.github || options.gitlab) {
+    const post = { github: options.github === true, gitlab: options.gitlab === true, dashboard, annotationsTo: options.json ? process.stderr : process.stdout };
+    await postAnswer(answer, places, post, process.env);
+  }
   return answer.verdict === 'fail' ? 1 : 0;
 }
 
@@ -89,6 +105,15 @@ function askServer(server: string, token: string | undefined, request: GateReque
   if (!token) throw new Error('no API token: pass --token or set FLAKEBOARD_TOKEN (create one with `flakeboard token create NAME`)');
   const { now: _now, ...body } = request;
   return postToServer<GateAnswer>(server, 'api/check', token, body);
+}
+
+function isWebAddress(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
 }
 
 function fail(message: string): number {

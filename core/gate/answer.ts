@@ -3,10 +3,13 @@ import type { NormalisedRun } from '../report/normalised.js';
 import { classifyTest, MIN_BASE_RUNS } from './classify.js';
 import type { BaseResult, GateAnswer, GateTest, QuarantineEntry } from './types.js';
 
-/** The tests of a checked run that the gate judges: failed first, or flaky (passed on a retry). */
+/** A test of a checked run that the gate judges: failed first, or flaky (passed on a retry). */
+export const isGateTest = (t: Pick<NormalisedRun['tests'][number], 'status'>) => t.status === 'failed' || t.status === 'timedOut';
+
+/** The tests the gate judges, in the report's order: the answer's failures keep this order. */
 export function gateTests(run: NormalisedRun): GateTest[] {
   return run.tests
-    .filter((t) => t.status === 'failed' || t.status === 'timedOut')
+    .filter(isGateTest)
     .map((t) => ({ title: t.title, titlePath: t.titlePath, file: t.file, project: t.projectName, browser: t.browser, passedOnRetry: t.passedOnRetry }));
 }
 

@@ -47,6 +47,11 @@ describe('classifyTest', () => {
     expect(classifyTest(test, history('PPFPP'), [], NOW)).toMatchObject({ class: 'flaky', reason: expect.stringMatching(/failed on the base branch 1 of 5 runs/) });
   });
 
+  it('counts the failure rate on base the dashboard shows: first attempts that failed (retried ones too), of the runs that count', () => {
+    expect(classifyTest(test, history('PRF!SP'), [], NOW).onBase).toEqual({ runs: 4, failed: 2, passedOnRetry: 1 });
+    expect(classifyTest(test, [], [entry()], NOW).onBase).toEqual({ runs: 0, failed: 0, passedOnRetry: 0 });
+  });
+
   it('ignores outage runs and skips as evidence', () => {
     // Two outage failures on top would otherwise read as broken on base.
     expect(classifyTest(test, history('!!PPP'), [], NOW).class).toBe('new');

@@ -18,9 +18,10 @@ const EVIDENCE_LIMIT = 6;
  * that has not failed on the base branch in the window, is new.
  */
 export function classifyTest(test: GateTest, history: readonly BaseResult[], quarantine: readonly QuarantineEntry[], now: number): GateFailure {
-  const base = { title: test.title, file: test.file, project: test.project, browser: test.browser };
   const entry = quarantine.find((q) => coversTest(q, test, now));
   const counted = history.filter((r) => !r.outageRun && r.status !== 'skipped');
+  const onBase = { runs: counted.length, failed: counted.filter((r) => r.status === 'failed' || r.passedOnRetry).length, passedOnRetry: counted.filter((r) => r.passedOnRetry).length };
+  const base = { title: test.title, file: test.file, project: test.project, browser: test.browser, onBase };
   if (entry) {
     return {
       ...base,
@@ -60,7 +61,7 @@ export function classifyTest(test: GateTest, history: readonly BaseResult[], qua
   return found(base, 'new', reason, counted);
 }
 
-function found(base: Pick<GateFailure, 'title' | 'file' | 'project' | 'browser'>, cls: GateClass, reason: string, rows: readonly BaseResult[]): GateFailure {
+function found(base: Pick<GateFailure, 'title' | 'file' | 'project' | 'browser' | 'onBase'>, cls: GateClass, reason: string, rows: readonly BaseResult[]): GateFailure {
   const newestFirst = [...rows].sort((a, b) => b.startedAt - a.startedAt);
   return { ...base, class: cls, reason, evidence: newestFirst.slice(0, EVIDENCE_LIMIT).map(evidence) };
 }

@@ -58,6 +58,12 @@ export interface GateFailure {
   class: GateClass;
   reason: string;
   evidence: Evidence[];
+  /**
+   * The test on the base branch in the window (outage runs and skips left out): how many runs,
+   * how many failed their first attempt (the failure rate the dashboard shows), how many of
+   * those passed on a retry. Absent from servers older than this field.
+   */
+  onBase?: { runs: number; failed: number; passedOnRetry: number };
   /** `expiresAt`: the moment it stops applying (ISO 8601); `through`: the last UTC day it applies, the date printed. */
   quarantine?: { id: number; reason: string; owner: string | null; expiresAt: string | null; through: string | null };
 }
