@@ -6,7 +6,9 @@ import { fileSpace } from '../../server/store/engine/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { dbOption, resolveDatabase } from '../options.js';
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
-import { countAuditBefore, pruneAudit } from '../../server/store/accounts/audit.js';
+import { hostname } from 'node:os';
+import { countAuditBefore, pruneAudit, recordAudit } from '../../server/store/accounts/audit.js';
+import { SCHEDULED_ENV } from '../prune-schedule.js';
 import { auditCli } from './admin-common.js';
 
 interface PruneOptions {
@@ -116,7 +118,9 @@ async function prune(options: PruneOptions): Promise<number> {
     summary.days = days.size;
     summary.auditEntries = await pruneAudit(store, before);
     if (summary.runs > 0 || summary.auditEntries > 0) {
-      await auditCli(store, { action: 'runs.prune', detail: { before: summary.before, runs: summary.runs, results: summary.results, auditEntries: summary.auditEntries } });
+      const entry = { action: 'runs.prune', detail: { before: summary.before, runs: summary.runs, results: summary.results, auditEntries: summary.auditEntries } };
+      if (process.env[SCHEDULED_ENV] === '1') await recordAudit(store, { ...entry, actor: { kind: 'system' }, source: `serve on ${hostname()}` });
+      else await auditCli(store, entry);
     }
 
     if (sqlite) {
