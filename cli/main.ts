@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { registerAudit } from './commands/audit.js';
 import { registerBackup } from './commands/backup.js';
 import { registerCheck } from './commands/check.js';
 import { registerDoctor } from './commands/doctor.js';
@@ -33,6 +34,7 @@ registerQuarantine(program);
 registerTests(program);
 registerUser(program);
 registerToken(program);
+registerAudit(program);
 registerPrune(program);
 registerBackup(program);
 registerDoctor(program);

@@ -1,5 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { withStore } from '../fixtures/testing/store.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
 import { writeHistory } from '../fixtures/testing/live-serve.js';
@@ -41,6 +43,10 @@ describe('scheduleDailyPrune', () => {
       expect(errors).toEqual([]);
       expect(infos.length).toBeGreaterThanOrEqual(2);
       expect(removed(1)).toBe(old.length);
+      // The audit trail names the server, not the account that started it.
+      const prunes = await withStore(db, (store) => store.sqlite.prepare(`SELECT actor_kind, source FROM audit_log WHERE action = 'runs.prune'`).all());
+      expect(prunes.length).toBeGreaterThanOrEqual(2);
+      for (const row of prunes) expect(row).toEqual({ actor_kind: 'system', source: `serve on ${hostname()}` });
     } finally {
       schedule.stop();
     }

@@ -11,6 +11,9 @@ import type { PruneSummary } from './commands/prune.js';
 
 export const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 
+/** Set for the prunes serve starts: their audit entry's actor is the server (kind system). */
+export const SCHEDULED_ENV = 'FLAKEBOARD_PRUNE_SCHEDULED';
+
 export interface PruneLog {
   info(message: string): void;
   error(message: string): void;
@@ -27,8 +30,10 @@ export function scheduleDailyPrune(options: { dbPath: string; olderThan: string;
     const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json'];
     // A URL's password must not show in the process list: the child reads it from its environment.
     const { FLAKEBOARD_DB: _file, ...env } = process.env;
-    const where = isPostgresUrl(options.dbPath) ? { env: { ...env, FLAKEBOARD_DATABASE_URL: options.dbPath } } : { args: ['--db', options.dbPath] };
-    child = execFile(process.execPath, [...args, ...(where.args ?? [])], { maxBuffer: 1024 * 1024, ...(where.env ? { env: where.env } : {}) }, (error, stdout, stderr) => {
+    // The audit trail names the server as the one who pruned, not whoever started it.
+    const scheduled = { ...env, [SCHEDULED_ENV]: '1' };
+    const where = isPostgresUrl(options.dbPath) ? { env: { ...scheduled, FLAKEBOARD_DATABASE_URL: options.dbPath } } : { args: ['--db', options.dbPath], env: scheduled };
+    child = execFile(process.execPath, [...args, ...(where.args ?? [])], { maxBuffer: 1024 * 1024, env: where.env }, (error, stdout, stderr) => {
       child = null;
       if (error) {
         options.log.error(`prune --older-than ${options.olderThan} failed: ${stderr.trim() || error.message}`);

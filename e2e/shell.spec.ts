@@ -15,7 +15,7 @@ test.describe('sign-in and the shell', () => {
     await page.getByLabel('Password', { exact: true }).press('Enter');
     await expect(page.getByTestId('current-user')).toHaveText(ADMIN.username);
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis']);
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis', 'Admin']);
     const stored = await page.evaluate(() => ({
       token: localStorage.getItem('auth_token'),
       session: localStorage.getItem('session_token'),
@@ -170,7 +170,7 @@ test.describe('sign-in and the shell', () => {
     await page.screenshot({ path: 'test-results/screens/header-390.png' });
     await page.getByRole('button', { name: 'Open navigation' }).click();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis']);
+    await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis', 'Admin']);
     await page.screenshot({ path: 'test-results/screens/header-menu-390.png' });
     await nav.getByRole('link', { name: 'Browser Analysis' }).click();
     await expect(page).toHaveURL(/#\/browser-analysis$/);

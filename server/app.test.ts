@@ -10,7 +10,7 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 // Every protected call, with the least role that may make it.
-const ROUTES: Array<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; role: 'member' | 'reviewer' | 'admin'; payload?: unknown }> = [
+const ROUTES: Array<{ method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; role: 'member' | 'reviewer' | 'admin'; payload?: unknown }> = [
   { method: 'GET', url: '/api/auth/me', role: 'member' },
   { method: 'POST', url: '/api/auth/logout', role: 'member' },
   { method: 'GET', url: '/api/uploads/pending', role: 'member' },
@@ -25,6 +25,9 @@ const ROUTES: Array<{ method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; 
   { method: 'GET', url: '/api/quarantine', role: 'member' },
   { method: 'POST', url: '/api/quarantine', role: 'reviewer', payload: { title: 'roles', reason: 'why' } },
   { method: 'DELETE', url: '/api/quarantine/1', role: 'reviewer' },
+  { method: 'GET', url: '/api/audit', role: 'admin' },
+  { method: 'GET', url: '/api/settings', role: 'reviewer' },
+  { method: 'PUT', url: '/api/settings', role: 'admin', payload: { secondPersonApproval: false } },
 ];
 const RANK = { member: 1, reviewer: 2, admin: 3 };
 

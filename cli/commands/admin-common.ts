@@ -5,6 +5,8 @@ import type { AnyStore } from '../../server/store/engine/types.js';
 import { findUser, type UserRecord } from '../../server/store/accounts/users.js';
 import { resolveDbTarget } from '../options.js';
 import { inertLines } from '../../core/terminal-text.js';
+import { userInfo } from 'node:os';
+import { cliSource, recordAudit, type AuditRecord } from '../../server/store/accounts/audit.js';
 
 /**
  * Opens the store named by --db (a SQLite file or a PostgreSQL URL) for one command and closes
@@ -66,4 +68,22 @@ export function formatMinute(ms: number): string {
 /** Every line a command prints, made inert: it may hold report or user text. */
 export function printLine(line: string): void {
   process.stdout.write(`${inertLines(line)}\n`);
+}
+
+/** Who runs this command on this machine: the system account, as far as it can be read. */
+function systemUser(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Records a change a command made with --db in the audit trail: the command line on this host,
+ * as the system user who ran it (or the flakeboard user named with --by).
+ */
+export async function auditCli(store: AnyStore, entry: Omit<AuditRecord, 'source' | 'actor'> & { actor?: { id: number; name: string } | null }): Promise<void> {
+  const actor = entry.actor ? { kind: 'cli' as const, id: entry.actor.id, name: entry.actor.name } : { kind: 'cli' as const, id: null, name: systemUser() };
+  await recordAudit(store, { ...entry, actor, source: cliSource() });
 }

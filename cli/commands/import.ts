@@ -7,6 +7,7 @@ import { databaseTrouble } from '../../server/store/engine/dialect.js';
 import { openAnyStore } from '../../server/store/engine/open-any.js';
 import { DEFAULT_BUSY_TIMEOUT_MS } from '../../server/store/engine/open.js';
 import type { AnyStore } from '../../server/store/engine/types.js';
+import { auditCli } from './admin-common.js';
 import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
@@ -114,6 +115,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
           onProgress: (done, all) => progress.tests(done, all),
         });
         outcomes.push(stored(file, result));
+        await auditCli(store!, { action: 'run.import', target: { type: 'run', id: result.runId, label: file }, detail: { tests: result.tests, status: result.status, duplicate: result.duplicate } });
         progress.clear();
         print(describeStored(file, result));
       } catch (error) {

@@ -6,6 +6,10 @@ import { fileSpace } from '../../server/store/engine/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { dbOption, resolveDatabase } from '../options.js';
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
+import { hostname } from 'node:os';
+import { countAuditBefore, pruneAudit, recordAudit } from '../../server/store/accounts/audit.js';
+import { SCHEDULED_ENV } from '../prune-schedule.js';
+import { auditCli } from './admin-common.js';
 
 interface PruneOptions {
   olderThan: string;
@@ -33,6 +37,8 @@ export interface PruneSummary {
   attempts: number;
   tests: number;
   days: number;
+  /** Audit trail entries older than the cut: kept as long as the runs. */
+  auditEntries: number;
   bytesEstimate: number;
   /** Bytes given back to the disk (incremental_vacuum or VACUUM). */
   reclaimedBytes: number;
@@ -78,17 +84,18 @@ async function prune(options: PruneOptions): Promise<number> {
       attempts: plan.attempts,
       tests: 0,
       days: 0,
+      auditEntries: await countAuditBefore(store, before),
       bytesEstimate: plan.bytesEstimate,
       reclaimedBytes: 0,
       freeBytes: sqlite ? fileSpace(sqlite.sqlite).free : 0,
       vacuum: 'none',
     };
-    if (!options.json) say(describePlan(plan, options.dryRun ?? false));
-    if (options.dryRun || (plan.runs === 0 && !options.vacuum)) {
+    if (!options.json) say(describePlan(plan, summary.auditEntries, options.dryRun ?? false));
+    if (options.dryRun || (plan.runs === 0 && summary.auditEntries === 0 && !options.vacuum)) {
       if (options.json) say(JSON.stringify(summary));
       return 0;
     }
-    if (plan.runs > 0 && !options.yes && !(await confirm(plan))) {
+    if ((plan.runs > 0 || summary.auditEntries > 0) && !options.yes && !(await confirm(plan, summary.auditEntries))) {
       if (!process.stdin.isTTY) {
         process.stderr.write('flakeboard: prune removes runs for good and there is no terminal to ask on: pass --yes to confirm\n');
         return 1;
@@ -109,6 +116,12 @@ async function prune(options: PruneOptions): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
     }
     summary.days = days.size;
+    summary.auditEntries = await pruneAudit(store, before);
+    if (summary.runs > 0 || summary.auditEntries > 0) {
+      const entry = { action: 'runs.prune', detail: { before: summary.before, runs: summary.runs, results: summary.results, auditEntries: summary.auditEntries } };
+      if (process.env[SCHEDULED_ENV] === '1') await recordAudit(store, { ...entry, actor: { kind: 'system' }, source: `serve on ${hostname()}` });
+      else await auditCli(store, entry);
+    }
 
     if (sqlite) {
       if (options.vacuum) {
@@ -132,11 +145,12 @@ async function prune(options: PruneOptions): Promise<number> {
   }
 }
 
-function describePlan(plan: PrunePlan, dryRun: boolean): string {
+function describePlan(plan: PrunePlan, auditEntries: number, dryRun: boolean): string {
   const cut = day(plan.before);
-  if (plan.runs === 0) return `No run started before ${cut}: nothing to prune.`;
+  const audit = auditEntries > 0 ? `${formatCount(auditEntries)} audit trail entries from before ${cut}` : '';
+  if (plan.runs === 0) return audit ? `${dryRun ? 'Would remove' : 'To remove'}: no run, ${audit}.` : `No run started before ${cut}: nothing to prune.`;
   const span = plan.oldest === null || plan.newest === null ? '' : ` (${day(plan.oldest)} to ${day(plan.newest)})`;
-  return `${dryRun ? 'Would remove' : 'To remove'}: ${formatCount(plan.runs)} runs started before ${cut}${span}, ${formatCount(plan.results)} results, ${formatCount(plan.attempts)} attempts, about ${formatBytes(plan.bytesEstimate)}.`;
+  return `${dryRun ? 'Would remove' : 'To remove'}: ${formatCount(plan.runs)} runs started before ${cut}${span}, ${formatCount(plan.results)} results, ${formatCount(plan.attempts)} attempts, about ${formatBytes(plan.bytesEstimate)}${audit ? `; ${audit}` : ''}.`;
 }
 
 function describeDone(s: PruneSummary): string[] {
@@ -144,6 +158,7 @@ function describeDone(s: PruneSummary): string[] {
   if (s.runs > 0) {
     lines.push(`✓ Removed ${formatCount(s.runs)} runs started before ${s.before.slice(0, 10)}: ${formatCount(s.results)} results, ${formatCount(s.attempts)} attempts${s.tests > 0 ? `, ${formatCount(s.tests)} tests left with no results` : ''}; rebuilt the rollups of ${formatCount(s.days)} days.`);
   }
+  if (s.auditEntries > 0) lines.push(`✓ Removed ${formatCount(s.auditEntries)} audit trail entries from before ${s.before.slice(0, 10)}.`);
   if (s.vacuum === 'full') lines.push(`✓ VACUUM gave ${formatBytes(s.reclaimedBytes)} back to the disk; the file now gives space back after each prune by itself.`);
   else if (s.vacuum === 'incremental') lines.push(`✓ Gave ${formatBytes(s.reclaimedBytes)} back to the disk.`);
   else if (s.freeBytes > 0) {
@@ -155,11 +170,12 @@ function describeDone(s: PruneSummary): string[] {
 }
 
 /** Asks on a terminal; without one there is nobody to ask, and the caller says so. */
-async function confirm(plan: PrunePlan): Promise<boolean> {
+async function confirm(plan: PrunePlan, auditEntries: number): Promise<boolean> {
   if (!process.stdin.isTTY || !process.stderr.isTTY) return false;
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await rl.question(`Remove these ${formatCount(plan.runs)} runs for good? [y/N] `);
+    const what = plan.runs > 0 ? `these ${formatCount(plan.runs)} runs` : `these ${formatCount(auditEntries)} audit trail entries`;
+    const answer = await rl.question(`Remove ${what} for good? [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     rl.close();

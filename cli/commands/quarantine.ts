@@ -5,7 +5,7 @@ import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry, quarantineLastDay } from '../..
 import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/read/quarantine.js';
 import { findUser } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
-import { formatTable, printLine, withStore } from './admin-common.js';
+import { auditCli, formatTable, printLine, withStore } from './admin-common.js';
 import { inertLines, regexInert, terminalJson } from '../../core/terminal-text.js';
 
 interface AddOptions {
@@ -44,7 +44,14 @@ export function registerQuarantine(program: Command): void {
           const by = options.by ? await findUser(store, options.by) : null;
           if (options.by && !by) throw new Error(`no user named ${options.by}`);
           const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
-          printLine(`quarantined entry ${id}: ${describe((await listQuarantine(store)).find((q) => q.id === id)!, now)}`);
+          const entry = (await listQuarantine(store)).find((q) => q.id === id)!;
+          await auditCli(store, {
+            action: 'quarantine.add',
+            actor: by ? { id: by.id, name: by.username } : null,
+            target: { type: 'quarantine', id, label: entry.title },
+            detail: { file: entry.file, project: entry.project, reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString() },
+          });
+          printLine(`quarantined entry ${id}: ${describe(entry, now)}`);
         }),
       );
     });
@@ -78,6 +85,8 @@ export function registerQuarantine(program: Command): void {
         withStore(options.db, async (store) => {
           const n = Number(id);
           if (!Number.isInteger(n) || n < 1 || !(await removeQuarantine(store, n, null, Date.now()))) throw new Error(`no quarantine entry ${id} in force`);
+          const entry = (await listQuarantine(store, { includeRemoved: true })).find((q) => q.id === n);
+          await auditCli(store, { action: 'quarantine.remove', target: { type: 'quarantine', id: n, label: entry?.title ?? null }, detail: entry ? { file: entry.file, project: entry.project } : null });
           printLine(`removed quarantine entry ${n}`);
         }),
       );

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { createApiToken, DEFAULT_TOKEN_SCOPES, listApiTokens, revokeApiToken, TOKEN_SCOPES, type ApiTokenInfo, type TokenScope } from '../../server/store/accounts/api-tokens.js';
 import { dbOption, parseDuration } from '../options.js';
-import { firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
+import { auditCli, firstAdmin, formatDay, formatMinute, formatTable, printLine, requireUser, withStore } from './admin-common.js';
 import { terminalJson } from '../../core/terminal-text.js';
 
 interface DbOptions {
@@ -37,6 +37,7 @@ export function registerToken(program: Command): void {
         const plain = newToken(API_TOKEN_PREFIX);
         // Only the SHA-256 is stored: a copy of the database grants no access.
         const id = await createApiToken(store, { name: label, tokenHash: hashToken(plain), userId: owner.id, expiresAt, scopes });
+        await auditCli(store, { action: 'token.create', target: { type: 'token', id, label }, detail: { user: owner.username, scopes, expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString() } });
         process.stderr.write(
           [
             `created API token ${id} "${label}" acting as ${owner.username} to ${scopes.join(' and ')}, ${expiresAt === null ? 'never expiring' : `expiring ${formatMinute(expiresAt)}`}.`,
@@ -82,6 +83,7 @@ export function registerToken(program: Command): void {
         if (n < 0) throw new Error(`${-n} tokens are named ${idOrName}: revoke by id`);
         const left = new Set((await listApiTokens(store)).map((t) => t.id));
         const gone = before.find((t) => !left.has(t.id));
+        await auditCli(store, { action: 'token.revoke', target: { type: 'token', id: gone?.id ?? idOrName, label: gone?.name ?? null }, detail: gone ? { user: gone.username, scopes: gone.scopes } : null });
         printLine(gone ? `revoked token ${gone.id} "${gone.name}" of ${gone.username}` : `revoked token ${idOrName}`);
       });
     });

@@ -7,7 +7,7 @@ import { lockoutSummary, unlockAccount, type AccountLockout } from '../../server
 import { createUser, findUser, listUsers, removeUser, setPassword, setRole, UserExistsError, type UserRecord } from '../../server/store/accounts/users.js';
 import { dbOption } from '../options.js';
 import { readPassword } from '../password-prompt.js';
-import { countAdmins, formatDay, formatMinute, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
+import { auditCli, countAdmins, formatDay, formatMinute, formatTable, parseRole, printLine, requireUser, withStore } from './admin-common.js';
 import { terminalJson } from '../../core/terminal-text.js';
 
 interface DbOptions {
@@ -36,6 +36,7 @@ export function registerUser(program: Command): void {
         if (existing) throw new UserExistsError(existing.username);
         const passwordHash = await newPasswordHash({ passwordStdin: options.passwordStdin, confirm: true });
         const created = await createUser(store, { username: name, passwordHash, role });
+        await auditCli(store, { action: 'user.add', target: { type: 'user', id: created.id, label: created.username }, detail: { role: created.role } });
         printLine(`added ${created.username} (${created.role})`);
       });
     });
@@ -76,6 +77,7 @@ export function registerUser(program: Command): void {
         const changed = await setPassword(store, found.username, passwordHash);
         if (!changed) throw new Error(`no user named ${name}`);
         const n = changed.tokensRevoked;
+        await auditCli(store, { action: 'user.password', target: { type: 'user', id: found.id, label: found.username }, detail: { tokensRevoked: n } });
         printLine(`changed the password of ${found.username}; their sessions are ended and ${n} API ${n === 1 ? 'token is' : 'tokens are'} revoked`);
       });
     });
@@ -96,6 +98,7 @@ export function registerUser(program: Command): void {
         }
         if (found.role === 'admin') await refuseLastAdmin(store, found);
         if (!(await setRole(store, found.username, role))) throw new Error(`no user named ${name}`);
+        await auditCli(store, { action: 'user.role', target: { type: 'user', id: found.id, label: found.username }, detail: { from: found.role, to: role } });
         printLine(`${found.username} is now ${article(role)} ${role}; their sessions are ended`);
       });
     });
@@ -116,6 +119,7 @@ export function registerUser(program: Command): void {
           .executeTakeFirstOrThrow();
         if (!(await removeUser(store, found.username))) throw new Error(`no user named ${name}`);
         const n = Number(tokens.n);
+        await auditCli(store, { action: 'user.remove', target: { type: 'user', id: found.id, label: found.username }, detail: { role: found.role, tokensRevoked: n } });
         printLine(`removed ${found.username}; their sessions and ${n} API ${n === 1 ? 'token' : 'tokens'} went with them`);
       });
     });
@@ -129,6 +133,7 @@ export function registerUser(program: Command): void {
       await withStore(options.db, async (store) => {
         const found = await requireUser(store, name);
         const n = await unlockAccount(store, found.id, Date.now());
+        await auditCli(store, { action: 'user.unlock', target: { type: 'user', id: found.id, label: found.username }, detail: { unlockedAddresses: n } });
         printLine(n > 0 ? `unlocked ${found.username} (locked from ${n} ${n === 1 ? 'address' : 'addresses'})` : `${found.username} was not locked; failed attempts reset to 0`);
       });
     });

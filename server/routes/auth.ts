@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, type AuthMethodsResponse, type LoginRequest } from '../../core/api/auth.js';
 import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken } from '../auth/tokens.js';
+import { auditRequest } from '../audit.js';
 import { HttpError } from '../errors.js';
 import { OIDC_START_PATH } from './oidc.js';
 import { callerOf } from '../plugins/authenticate.js';
@@ -59,6 +61,20 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     await new Promise((resolve) => setTimeout(resolve, ACCOUNT_DELAY_MS));
   };
 
+  /**
+   * A failed sign-in, for the audit trail. A name no account has is kept as the start of its
+   * SHA-256, as unknown_login_failures keeps it: what people type as a name is sometimes their
+   * password. An admin can still compare it with a name they suspect.
+   */
+  const auditFailure = (request: FastifyRequest, user: { id: number; username: string } | null, typed: string, reason: string): Promise<void> =>
+    auditRequest(options.store, request, {
+      action: 'session.sign-in-failed',
+      actor: { kind: 'user', id: user?.id ?? null, name: user?.username ?? null },
+      target: user ? { type: 'user', id: user.id, label: user.username } : null,
+      detail: user ? { reason } : { reason, nameSha256: createHash('sha256').update(typed).digest('hex').slice(0, 16) },
+      at: options.now(),
+    });
+
   // The one body anyone may send: a name and a password fit in 64 KB, and nothing bigger is read.
   // What the login page offers: it asks before it draws the form (docs/api.md#sign-in).
   app.get('/api/auth/methods', { config: { auth: { access: 'public' } } }, async (): Promise<AuthMethodsResponse> => ({
@@ -84,6 +100,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
       const { attempt, accountFailures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
       await slowDownWhenAttacked(request, username, accountFailures);
       await verifyPassword(password, await dummyHash);
+      await auditFailure(request, null, username, 'unknown user');
       throw refusal(reply, attempt, now);
     }
     const { attempt, accountFailures } = await beginLoginAttempt(options.store, user.id, address, now, lockout);
@@ -91,17 +108,23 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     if (!attempt.admitted) {
       // Locked means locked, even with the right password, but only for this address.
       await verifyPassword(password, await dummyHash);
+      await auditFailure(request, user, username, 'locked');
       throw refusal(reply, attempt, now);
     }
     // An account made by single sign-on has no password hash: it costs the same scrypt as one that has.
     const local = user.password_hash.startsWith('scrypt$');
     if (!local) await verifyPassword(password, await dummyHash);
-    if (!local || !(await verifyPassword(password, user.password_hash))) throw refusal(reply, attempt, now);
+    if (!local || !(await verifyPassword(password, user.password_hash))) {
+      await auditFailure(request, user, username, local ? 'wrong password' : 'no password: signs in through single sign-on');
+      throw refusal(reply, attempt, now);
+    }
     await clearLoginFailures(options.store, user.id, address);
     // A hash of other settings than the server's costs another time to check than an unknown
     // name's: the time would tell which accounts exist. The password is at hand: re-hash it.
     if (hashNeedsUpdate(user.password_hash, options.scrypt)) await rehashPassword(options.store, user.id, user.password_hash, await hashPassword(password, options.scrypt));
-    return issueSession(request, reply, { id: user.id, username: user.username, role: user.role }, options);
+    const answer = await issueSession(request, reply, { id: user.id, username: user.username, role: user.role }, options);
+    await auditRequest(options.store, request, { action: 'session.sign-in', actor: { kind: 'user', id: user.id, name: user.username }, target: { type: 'user', id: user.id, label: user.username }, at: now });
+    return answer;
   });
 
   app.get('/api/auth/me', { config: { auth: { access: 'member' } } }, async (request, reply) => {
@@ -119,6 +142,7 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     await deleteSession(options.store, caller.session.session_hash, caller.user.id);
     if (typeof header === 'string' && header !== '') await deleteSession(options.store, hashToken(header), caller.user.id);
     setXsrfCookie(request, reply, null, options);
+    await auditRequest(options.store, request, { action: 'session.sign-out', target: { type: 'user', id: caller.user.id, label: caller.user.username }, at: options.now() });
     return { success: true };
   });
 }

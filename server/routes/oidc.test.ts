@@ -65,6 +65,15 @@ describe('single sign-on through a real OpenID provider', () => {
     const second = await ssoSignIn(s, 'u-1001');
     expect(second.session!.user).toEqual(first.session!.user);
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM users')).toBe(4);
+    // The audit trail: the account made by the provider, then two sign-ins through it.
+    const audit = await s.t.store.sql.all<{ action: string; actor_name: string | null; target_label: string; detail_json: string }>(
+      "SELECT action, actor_name, target_label, detail_json FROM audit_log WHERE target_label = 'dana' ORDER BY id",
+    );
+    expect(audit.map((a) => [a.action, a.actor_name, JSON.parse(a.detail_json).method])).toEqual([
+      ['user.add', 'Test IdP', 'oidc'],
+      ['session.sign-in', 'dana', 'oidc'],
+      ['session.sign-in', 'dana', 'oidc'],
+    ]);
   });
 
   it('maps the admin group to admin, re-reads the groups at every sign-in, and gives a taken name a number', async () => {

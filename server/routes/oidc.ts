@@ -9,6 +9,7 @@ import { HttpError } from '../errors.js';
 import { claimOidcFlow, completeOidcFlow, dropOidcFlow, saveOidcFlow, takeFinishedOidcFlow } from '../store/accounts/oidc-flows.js';
 import { createSsoUser, findUserById, findUserByIdentity, syncSsoRole } from '../store/accounts/oidc-users.js';
 import { issueSession, secureCookie, type SessionPolicy } from './session-issue.js';
+import { auditRequest } from '../audit.js';
 
 export const OIDC_START_PATH = '/api/auth/oidc/start';
 export const OIDC_CALLBACK_PATH = '/api/auth/oidc/callback';
@@ -103,12 +104,14 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
     if (role === null) {
       await dropOidcFlow(options.store, flowHash);
       request.log.warn({ issuer: identity.issuer, subject: identity.subject }, 'single sign-on refused: not in an allowed group');
+      await auditRequest(options.store, request, { action: 'session.sign-in-failed', actor: { kind: 'user', id: null, name: null }, target: null, detail: { method: 'oidc', reason: 'not in an allowed group', subject: identity.subject }, at: now });
       return failed(request, reply, 'not-allowed');
     }
     let user = await findUserByIdentity(options.store, identity.issuer, identity.subject);
     if (user && providerOwnsRoles(settings.roles) && user.role !== role) {
       await syncSsoRole(options.store, user.id, role, now);
       request.log.info({ user: user.username, from: user.role, to: role }, 'single sign-on: role set from the provider\'s groups');
+      await auditRequest(options.store, request, { action: 'user.role', actor: { kind: 'system', id: null, name: settings.displayName }, target: { type: 'user', id: user.id, label: user.username }, detail: { from: user.role, to: role, method: 'oidc' }, at: now });
       user = { ...user, role };
     }
     if (!user) {
@@ -120,6 +123,7 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
         return failed(request, reply, 'no-account');
       }
       request.log.info({ user: user.username, role: user.role }, 'single sign-on: account created');
+      await auditRequest(options.store, request, { action: 'user.add', actor: { kind: 'system', id: null, name: settings.displayName }, target: { type: 'user', id: user.id, label: user.username }, detail: { role: user.role, method: 'oidc' }, at: now });
     }
     await completeOidcFlow(options.store, flowHash, user.id, now, EXCHANGE_TTL_MS);
     return reply.redirect(loginPage('sso=done'), 302);
@@ -135,6 +139,7 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
     if (!user) throw new HttpError(400, 'The account of this sign-in no longer exists.');
     const session = await issueSession(request, reply, user, options);
     request.log.info({ user: user.username }, 'signed in with single sign-on');
+    await auditRequest(options.store, request, { action: 'session.sign-in', actor: { kind: 'user', id: user.id, name: user.username }, target: { type: 'user', id: user.id, label: user.username }, detail: { method: 'oidc' }, at: options.now() });
     return { ...session, returnTo: finished.returnTo };
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { quarantineView, type AddQuarantineRequest, type QuarantineListResponse, type QuarantineView } from '../../core/api/quarantine.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
 import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
+import { auditRequest } from '../audit.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import type { AnyStore } from '../store/engine/types.js';
@@ -61,6 +62,12 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
       t,
     );
     const entry = (await listQuarantine(store)).find((q) => q.id === id)!;
+    await auditRequest(store, request, {
+      action: 'quarantine.add',
+      target: { type: 'quarantine', id, label: entry.title },
+      detail: { file: entry.file, project: entry.project, reason: entry.reason, owner: entry.owner, expiresAt: entry.expiresAt === null ? null : new Date(entry.expiresAt).toISOString() },
+      at: t,
+    });
     return reply.code(201).send({ entry: quarantineView(entry, t) });
   });
 
@@ -68,7 +75,10 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
     '/api/quarantine/:id',
     { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } }, config: { auth: { access: 'reviewer' } } },
     async (request) => {
-      if (!(await removeQuarantine(store, request.params.id, callerOf(request).user.id, now()))) throw notFound(`No quarantine entry ${request.params.id}`);
+      const { id } = request.params;
+      if (!(await removeQuarantine(store, id, callerOf(request).user.id, now()))) throw notFound(`No quarantine entry ${id}`);
+      const entry = (await listQuarantine(store, { includeRemoved: true })).find((q) => q.id === id);
+      await auditRequest(store, request, { action: 'quarantine.remove', target: { type: 'quarantine', id, label: entry?.title ?? null }, detail: entry ? { file: entry.file, project: entry.project } : null });
       return { success: true };
     },
   );

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { RUN_RESULT_SORTS, RUN_RESULT_STATUSES, type BulkReviewRequest, type ReviewRequest, type ReviewStatus, type RunResultSort, type RunResultStatus, type UploadResponse } from '../../core/api/uploads.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
+import { auditRequest } from '../audit.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
+import { readAdminSettings } from '../store/accounts/settings.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/write/uploads.js';
 import { bodyCharset } from '../upload-body.js';
@@ -59,8 +61,14 @@ export function registerUploadRoutes(
       request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
       // A token made with the approve scope, of a user who may review, keeps its runs at once
       // (a trusted CI job of the base branch); any other upload waits for a reviewer.
-      const keep = caller.kind === 'api-token' && caller.scopes.includes('approve') && caller.user.role !== 'member' && !result.duplicate;
-      if (keep) await writer.review([{ id: result.runId, action: 'approve' }], caller.user.id, `kept at upload by token ${caller.tokenName}`);
+      // With second-person approval on, a token's own approval would be the uploader approving.
+      const keep = caller.kind === 'api-token' && caller.scopes.includes('approve') && caller.user.role !== 'member' && !result.duplicate && !(await readAdminSettings(store)).secondPersonApproval;
+      const target = { type: 'run', id: result.runId, label: runLabel((await findUpload(store, result.runId))!) };
+      await auditRequest(store, request, { action: 'run.upload', target, detail: { tests: result.tests, duplicate: result.duplicate } });
+      if (keep) {
+        await writer.review([{ id: result.runId, action: 'approve' }], caller.user.id, `kept at upload by token ${caller.tokenName}`);
+        await auditRequest(store, request, { action: 'run.approve', target, detail: { keptAtUpload: true } });
+      }
       return { success: true, runId: result.runId, testsProcessed: result.tests, duplicate: result.duplicate, status: keep ? 'approved' : 'pending' } satisfies UploadResponse;
     },
   );
@@ -79,15 +87,22 @@ export function registerUploadRoutes(
     async (request) => {
       const caller = callerOf(request);
       const { id } = request.params;
-      await writer.review([{ id, action: request.body.action }], caller.user.id, request.body.notes || null);
+      const { secondPersonApproval } = await readAdminSettings(store);
+      await writer.review([{ id, action: request.body.action }], caller.user.id, request.body.notes || null, secondPersonApproval);
       const upload = (await findUpload(store, id))!;
+      await auditRequest(store, request, { action: `run.${request.body.action}`, target: { type: 'run', id, label: runLabel(upload) }, detail: request.body.notes ? { notes: request.body.notes } : null });
       return { success: true, upload: { id, status: upload.status, reviewed_by_username: upload.reviewed_by_username, reviewed_at: upload.reviewed_at } };
     },
   );
 
   app.post<{ Body: BulkReviewRequest }>('/api/uploads/bulk-review', { schema: { body: bulkBody }, config: { auth: { access: 'reviewer' } } }, async (request) => {
     const caller = callerOf(request);
-    await writer.review(request.body.uploads, caller.user.id, null);
+    const { secondPersonApproval } = await readAdminSettings(store);
+    await writer.review(request.body.uploads, caller.user.id, null, secondPersonApproval);
+    for (const { id, action } of request.body.uploads) {
+      const upload = await findUpload(store, id);
+      await auditRequest(store, request, { action: `run.${action}`, target: { type: 'run', id, label: upload ? runLabel(upload) : null }, detail: { bulk: true } });
+    }
     return { success: true, reviewed: request.body.uploads.length };
   });
 
@@ -141,14 +156,23 @@ export function registerUploadRoutes(
   );
 
   app.delete<{ Params: { id: number } }>('/api/test-run/:id', { schema: { params: idParams }, config: { auth: { access: 'reviewer' } } }, async (request) => {
+    // Read before it goes: the record says what the run was, not just its number.
+    const upload = await findUpload(store, request.params.id);
     if (!(await writer.deleteRun(request.params.id))) throw notFound('Test run');
+    await auditRequest(store, request, { action: 'run.delete', target: { type: 'run', id: request.params.id, label: upload ? runLabel(upload) : null }, detail: upload ? { status: upload.status, branch: upload.git_branch, commit: upload.git_commit, uploadedBy: upload.uploaded_by_username } : null });
     request.log.info({ runId: request.params.id, by: callerOf(request).user.username }, 'test run deleted');
     return { success: true };
   });
 
   app.delete('/api/clear-all', { config: { auth: { access: 'admin' } } }, async (request) => {
     const deleted = await writer.clearAll();
+    await auditRequest(store, request, { action: 'runs.clear', detail: { runs: deleted } });
     request.log.warn({ runs: deleted, by: callerOf(request).user.username }, 'all test data cleared');
     return { success: true, deletedRuns: deleted };
   });
+}
+
+/** How a run reads in the audit trail: its file, branch and commit. */
+function runLabel(upload: { file_path: string | null; git_branch: string | null; git_commit: string | null }): string {
+  return [upload.file_path ?? 'report', upload.git_branch ? `on ${upload.git_branch}` : null, upload.git_commit ? `at ${upload.git_commit.slice(0, 12)}` : null].filter(Boolean).join(' ');
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { auditRequest } from '../audit.js';
 import { notFound } from '../errors.js';
 import { unlockAccount } from '../store/accounts/login-failures.js';
 import type { AnyStore } from '../store/engine/types.js';
@@ -26,6 +27,7 @@ export function registerUserRoutes(app: FastifyInstance, options: UserRouteOptio
       if (!user) throw notFound(`User ${request.params.username}`);
       const unlockedAddresses = await unlockAccount(options.store, user.id, options.now());
       request.log.info({ user: user.username, unlockedAddresses }, 'account unlocked');
+      await auditRequest(options.store, request, { action: 'user.unlock', target: { type: 'user', id: user.id, label: user.username }, detail: { unlockedAddresses } });
       return { username: user.username, unlockedAddresses };
     },
   );

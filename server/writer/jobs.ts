@@ -11,7 +11,7 @@ import { checkParseCost } from './parse-cost.js';
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
 export type WriteJob =
   | { kind: 'upload'; bytes: Uint8Array; charset: ReturnType<typeof bodyCharset>; uploadedBy: number; uploadedVia: string | null }
-  | { kind: 'review'; reviews: Array<{ id: number; action: 'approve' | 'reject' }>; reviewerId: number; notes: string | null }
+  | { kind: 'review'; reviews: Array<{ id: number; action: 'approve' | 'reject' }>; reviewerId: number; notes: string | null; secondPerson: boolean }
   | { kind: 'delete'; id: number }
   | { kind: 'clear' };
 
@@ -91,7 +91,7 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
       );
     }
     case 'review':
-      await write(() => reviewUploads(store, job.reviews, { id: job.reviewerId, notes: job.notes }));
+      await write(() => reviewUploads(store, job.reviews, { id: job.reviewerId, notes: job.notes, secondPerson: job.secondPerson }));
       return null;
     case 'delete':
       return write(() => deleteRun(store, job.id));

@@ -22,7 +22,8 @@ import type { WriterData, WriterReply, WriterRequest } from './worker.js';
 export interface Writer {
   /** `uploadedVia`: the API token's 'token NAME' when one was used, else null (a browser session). */
   upload(bytes: Uint8Array, charset: ReturnType<typeof bodyCharset>, uploadedBy: number, uploadedVia?: string | null): Promise<IngestResult>;
-  review(reviews: Array<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string | null): Promise<void>;
+  /** `secondPerson`: refuse to approve an upload of the reviewer's own (the admin setting). */
+  review(reviews: Array<{ id: number; action: 'approve' | 'reject' }>, reviewerId: number, notes: string | null, secondPerson?: boolean): Promise<void>;
   deleteRun(id: number): Promise<boolean>;
   clearAll(): Promise<number>;
   /** Refuses new work, rolls back the job in progress, and ends the worker. */
@@ -96,7 +97,7 @@ export function createWriter(
         queued.bytes -= size;
       });
     },
-    review: async (reviews, reviewerId, notes) => void (await run({ kind: 'review', reviews, reviewerId, notes })),
+    review: async (reviews, reviewerId, notes, secondPerson = false) => void (await run({ kind: 'review', reviews, reviewerId, notes, secondPerson })),
     deleteRun: (id) => run({ kind: 'delete', id }),
     clearAll: () => run({ kind: 'clear' }),
     async stop() {

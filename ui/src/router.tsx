@@ -34,6 +34,7 @@ export const router = createHashRouter([
       { path: 'error-patterns', lazy: async () => ({ Component: (await import('./pages/ErrorPatternsPage.js')).ErrorPatternsPage }) },
       { path: 'slow-tests', lazy: async () => ({ Component: (await import('./pages/SlowTestsPage.js')).SlowTestsPage }) },
       { path: 'trends', lazy: async () => ({ Component: (await import('./pages/TrendsPage.js')).TrendsPage }) },
+      { path: 'admin', lazy: async () => ({ Component: (await import('./pages/AdminPage.js')).AdminPage }) },
       { path: 'browser-analysis', lazy: async () => ({ Component: (await import('./pages/BrowserAnalysisPage.js')).BrowserAnalysisPage }) },
       // An address that names no screen is not an application error: a page that says so.
       { path: '*', lazy: async () => ({ Component: (await import('./pages/NotFoundPage.js')).NotFoundPage }) },

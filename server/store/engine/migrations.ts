@@ -425,6 +425,31 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   {
+    version: 15,
+    name: 'audit trail',
+    sql: (d) => `
+      -- Who changed what, when and from where (accounts/audit.ts). Append-only: no route updates
+      -- or deletes a row; prune removes those older than the runs it removes. The actor's name
+      -- is kept as it was then: a user removed or renamed later still reads as who acted.
+      CREATE TABLE audit_log (
+        id ${d.id},
+        at ${d.int} NOT NULL,
+        actor_id ${d.int},
+        actor_name TEXT,
+        actor_kind TEXT NOT NULL CHECK (actor_kind IN ('user', 'token', 'cli', 'system')),
+        source TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target_type TEXT,
+        target_id TEXT,
+        target_label TEXT,
+        detail_json TEXT
+      )${d.strict};
+      CREATE INDEX audit_log_at ON audit_log(at);
+      CREATE INDEX audit_log_target ON audit_log(target_type, target_id, at);
+      CREATE INDEX audit_log_action ON audit_log(action, at);
+    `,
+  },
+  {
     version: 16,
     name: 'single sign-on',
     sql: (d) => `

@@ -20,6 +20,22 @@ export interface DatabaseSchema {
   rate_limits: RateLimitsTable;
   unknown_login_failures: UnknownLoginFailuresTable;
   oidc_flows: OidcFlowsTable;
+  audit_log: AuditLogTable;
+}
+
+/** Append-only record of changes (migration 15, accounts/audit.ts). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number | null;
+  actor_name: string | null;
+  actor_kind: 'user' | 'token' | 'cli' | 'system';
+  source: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  detail_json: string | null;
 }
 
 /** A single sign-on in progress (accounts/oidc-flows.ts). */

@@ -123,7 +123,7 @@ export async function findUpload(store: AnyStore, id: number) {
 
 export class ReviewError extends Error {
   constructor(
-    readonly statusCode: 400 | 404 | 409,
+    readonly statusCode: 400 | 403 | 404 | 409,
     message: string,
   ) {
     super(message);
@@ -131,7 +131,8 @@ export class ReviewError extends Error {
 }
 
 type Review = { id: number; action: 'approve' | 'reject' };
-type Reviewer = { id: number; notes: string | null };
+/** `secondPerson`: an upload may not be approved by the user who uploaded it (the admin setting). */
+type Reviewer = { id: number; notes: string | null; secondPerson?: boolean };
 
 /**
  * Reviews pending runs in one transaction: every change or none. Approving keeps a run;
@@ -142,7 +143,7 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<Review>, revi
 export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now?: number): void | Promise<void>;
 export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now = Date.now()): void | Promise<void> {
   if (store.dialect === 'postgres') return reviewUploadsPostgres(store, reviews, reviewer, now);
-  const find = store.sqlite.prepare('SELECT id, status, is_duplicate FROM runs WHERE id = ?');
+  const find = store.sqlite.prepare('SELECT id, status, is_duplicate, uploaded_by FROM runs WHERE id = ?');
   const update = store.sqlite.prepare('UPDATE runs SET status = ?, reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE id = ?');
   const dropResults = store.sqlite.prepare('DELETE FROM results WHERE run_id = ?');
   // Copies of a rejected original share its verdict: they would otherwise hang pending with
@@ -153,7 +154,7 @@ export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, r
       const seen = new Set<number>();
       const rejectedOriginals: number[] = [];
       for (const { id, action } of reviews) {
-        const run = checkReview(seen, id, action, find.get(id) as ReviewedRun | undefined);
+        const run = checkReview(seen, id, action, find.get(id) as ReviewedRun | undefined, reviewer);
         update.run(action === 'approve' ? 'approved' : 'rejected', reviewer.id, now, reviewer.notes, id);
         if (action === 'reject') {
           withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
@@ -166,15 +167,19 @@ export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, r
     .immediate();
 }
 
-type ReviewedRun = { id: number; status: ReviewStatus; is_duplicate: number };
+type ReviewedRun = { id: number; status: ReviewStatus; is_duplicate: number; uploaded_by: number | null };
 
 /** Whether the review may be done (the same rules on both engines); throws a ReviewError if not. */
-function checkReview(seen: Set<number>, id: number, action: Review['action'], run: ReviewedRun | undefined): ReviewedRun {
+function checkReview(seen: Set<number>, id: number, action: Review['action'], run: ReviewedRun | undefined, reviewer: Reviewer): ReviewedRun {
   if (seen.has(id)) throw new ReviewError(400, `Upload ${id} is listed twice`);
   seen.add(id);
   if (!run) throw new ReviewError(404, `Upload ${id} not found`);
   if (run.status !== 'pending') throw new ReviewError(409, `Upload ${id} was already ${run.status}`);
   if (action === 'approve' && run.is_duplicate) throw new ReviewError(400, `Upload ${id} is a duplicate and cannot be approved; reject it instead`);
+  // PostgreSQL's BIGINT comes back as a string or a number depending on the driver's parsers.
+  if (action === 'approve' && reviewer.secondPerson && run.uploaded_by !== null && Number(run.uploaded_by) === reviewer.id) {
+    throw new ReviewError(403, `Upload ${id} was uploaded by you: a second person must approve it (an admin setting)`);
+  }
   return run;
 }
 
@@ -189,7 +194,7 @@ async function reviewUploadsPostgres(store: PostgresStore, reviews: ReadonlyArra
     const seen = new Set<number>();
     const rejectedOriginals: number[] = [];
     for (const { id, action } of reviews) {
-      const run = checkReview(seen, id, action, await sql.get<ReviewedRun>('SELECT id, status, is_duplicate FROM runs WHERE id = @id FOR UPDATE', { id }));
+      const run = checkReview(seen, id, action, await sql.get<ReviewedRun>('SELECT id, status, is_duplicate, uploaded_by FROM runs WHERE id = @id FOR UPDATE', { id }), reviewer);
       await sql.run('UPDATE runs SET status = @status, reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE id = @id', {
         status: action === 'approve' ? 'approved' : 'rejected',
         by: reviewer.id,

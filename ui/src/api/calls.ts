@@ -1,4 +1,5 @@
 /** Every call of docs/api.md, typed with the contract the server also compiles against. */
+import type { AdminSettings, AuditPage } from '../../../core/api/audit.js';
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
@@ -83,3 +84,17 @@ export const uploadResults = (id: number, q: RunResultsQuery) => request<Paged<T
 export const quarantineList = () => request<QuarantineListResponse>('/api/quarantine');
 export const addQuarantine = (body: AddQuarantineRequest) => request<{ entry: QuarantineView }>('/api/quarantine', { method: 'POST', body });
 export const removeQuarantine = (id: number) => request<{ success: boolean }>(`/api/quarantine/${id}`, { method: 'DELETE' });
+
+/** docs/audit.md: the audit trail, admins only, newest first. */
+export interface AuditQuery {
+  page: number;
+  pageSize: number;
+  actor?: string;
+  action?: string;
+  target?: string;
+  since?: string;
+  until?: string;
+}
+export const auditPage = (q: AuditQuery) => request<AuditPage>(`/api/audit${query({ ...q })}`);
+export const adminSettings = () => request<AdminSettings>('/api/settings');
+export const saveAdminSettings = (settings: AdminSettings) => request<AdminSettings>('/api/settings', { method: 'PUT', body: settings });

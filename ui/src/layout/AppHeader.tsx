@@ -16,11 +16,16 @@ const TABS = [
   { to: '/browser-analysis', label: 'Browser Analysis', end: false },
 ];
 
+/** Shown to admins only; the server refuses its calls to anyone else. */
+const ADMIN_TAB = { to: '/admin', label: 'Admin', end: false };
+
 function NavTabs({ vertical, onNavigate }: { vertical?: boolean; onNavigate?: () => void }) {
   const Layout = vertical ? Stack : Group;
+  const { user } = useSession();
+  const tabs = user?.role === 'admin' ? [...TABS, ADMIN_TAB] : TABS;
   return (
     <Layout component="nav" aria-label="Main" gap={4} {...(vertical ? {} : { wrap: 'nowrap' as const })}>
-      {TABS.map((tab) => (
+      {tabs.map((tab) => (
         <NavLink key={tab.to} to={tab.to} end={tab.end} className={classes.tab} onClick={onNavigate}>
           {tab.label}
         </NavLink>

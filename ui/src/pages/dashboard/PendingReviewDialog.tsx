@@ -148,7 +148,8 @@ export function PendingReviewDialog({ onClose, pendingCount }: { onClose(reviewe
       settle(list, action);
     } catch (error) {
       console.error('Failed to bulk review uploads', error);
-      window.alert('Failed to bulk review uploads. Please try again.');
+      // A refusal says why (second-person approval: one of them is the reviewer's own upload).
+      window.alert((error instanceof ApiError && error.status === 403 && error.serverError) || 'Failed to bulk review uploads. Please try again.');
     } finally {
       markBusy(ids, false);
     }

@@ -1,0 +1,58 @@
+/** The audit trail as the API and the UI see it (GET /api/audit, docs/audit.md). */
+
+/** Who acted: a signed-in user, an API token of a user, the command line on the database, or the server itself. */
+export const AUDIT_ACTOR_KINDS = ['user', 'token', 'cli', 'system'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+/**
+ * The actions recorded, each `subject.verb`. A filter on `run.` (a prefix ending in a dot)
+ * matches every action of that subject. Other parts of flakeboard record their own names
+ * through recordAudit (webhook.*, sso.*); docs/audit.md lists them all.
+ */
+export const AUDIT_ACTIONS = [
+  'session.sign-in',
+  'session.sign-in-failed',
+  'session.sign-out',
+  'run.upload',
+  'run.import',
+  'run.approve',
+  'run.reject',
+  'run.delete',
+  'runs.clear',
+  'runs.prune',
+  'quarantine.add',
+  'quarantine.remove',
+  'user.add',
+  'user.role',
+  'user.password',
+  'user.remove',
+  'user.unlock',
+  'token.create',
+  'token.revoke',
+  'setting.change',
+] as const;
+
+export interface AuditEntry {
+  id: number;
+  /** ISO 8601, UTC. */
+  at: string;
+  actor: { kind: AuditActorKind; id: number | null; name: string | null };
+  /** The request's address, or `cli on HOST`, or `server`. */
+  source: string;
+  action: string;
+  target: { type: string; id: string | null; label: string | null } | null;
+  detail: Record<string, unknown> | null;
+}
+
+export interface AuditPage {
+  items: AuditEntry[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** The admin settings the API reads and changes (GET and PUT /api/settings). */
+export interface AdminSettings {
+  /** An upload is approved only by someone other than its uploader. */
+  secondPersonApproval: boolean;
+}
