@@ -19,6 +19,13 @@ export interface DatabaseSchema {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   unknown_login_failures: UnknownLoginFailuresTable;
+  test_owners: TestOwnersTable;
+}
+
+export interface TestOwnersTable {
+  test_id: number;
+  owner: string;
+  source: 'annotation' | 'tag' | 'codeowners';
 }
 
 export interface UnknownLoginFailuresTable {
