@@ -27,7 +27,7 @@ export function readCodeowners(file: string): Codeowners {
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw new Error(`cannot read the CODEOWNERS file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new Error(`cannot read the CODEOWNERS file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
   if (size > CODEOWNERS_MAX_BYTES) throw new Error(`the CODEOWNERS file ${file} is ${size} bytes; GitHub reads at most ${CODEOWNERS_MAX_BYTES} (3 MB)`);
   return parseCodeowners(readFileSync(file, 'utf8'));
