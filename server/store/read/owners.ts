@@ -40,3 +40,16 @@ export async function knownOwners(store: AnyStore): Promise<Array<{ owner: strin
 }
 
 export { UNOWNED };
+
+/**
+ * The tests of an owner filter, for answers that filter rows they have already read (the
+ * dashboard): `owner`'s tests, or for UNOWNED the tests someone owns (the filter keeps the rest).
+ */
+export async function ownerFilterOf(store: AnyStore, owner: string): Promise<{ keep: (testId: number) => boolean }> {
+  const unowned = owner === UNOWNED;
+  const rows = unowned
+    ? await store.sql.all<{ test_id: number }>('SELECT DISTINCT test_id FROM test_owners')
+    : await store.sql.all<{ test_id: number }>('SELECT test_id FROM test_owners WHERE owner = @owner', { owner });
+  const ids = new Set(rows.map((r) => Number(r.test_id)));
+  return { keep: unowned ? (id) => !ids.has(id) : (id) => ids.has(id) };
+}
