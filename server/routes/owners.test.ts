@@ -236,3 +236,20 @@ describe('time to fix', () => {
     expect(items[0]!.time_to_fix!.quarantined).not.toBeNull();
   });
 });
+
+describe('quarantine takes its owner from the test', () => {
+  it('defaults the owner to the test\'s owners when none is given; an owner given, even empty, is kept', async () => {
+    const rita = await signIn(t.app, 'rita');
+    const add = async (payload: Record<string, unknown>) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/quarantine', headers: rita.headers, payload: { reason: 'flaky', ...payload } });
+      expect(res.statusCode, res.body).toBe(201);
+      return (res.json() as { entry: { owner: string | null } }).entry.owner;
+    };
+    expect(await add({ title: 'b test 1' })).toBe('@team-b');
+    expect(await add({ title: "carol's 0", file: 'a/many.spec.ts' })).toBe('@carol');
+    expect(await add({ title: "carol's 0", file: 'b/x.spec.ts' })).toBeNull();
+    expect(await add({ title: 'c test 0' })).toBeNull();
+    expect(await add({ title: 'b test 2', owner: '@someone' })).toBe('@someone');
+    expect(await add({ title: 'b test 3', owner: '' })).toBeNull();
+  });
+});

@@ -53,3 +53,14 @@ export async function ownerFilterOf(store: AnyStore, owner: string): Promise<{ k
   const ids = new Set(rows.map((r) => Number(r.test_id)));
   return { keep: unowned ? (id) => !ids.has(id) : (id) => ids.has(id) };
 }
+
+/** Quarantine's owner when none is given: the owners of the test it names, space-separated (within the entry's 200 characters); null when it has none. */
+export async function defaultOwner(store: AnyStore, title: string, file: string | null): Promise<string | null> {
+  let text = '';
+  for (const owner of await ownersOfTitle(store, title, file)) {
+    const next = text === '' ? owner : `${text} ${owner}`;
+    if (next.length > 200) break;
+    text = next;
+  }
+  return text === '' ? null : text;
+}
