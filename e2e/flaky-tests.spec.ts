@@ -86,7 +86,7 @@ test.describe('Flaky Test Analysis', () => {
     const { groups, records } = await openPage(page, flakeboard);
     expect(groups.length).toBeGreaterThan(5);
     await expect(page.getByRole('heading', { name: 'Flaky Test Analysis' })).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText(['', 'Test Name', 'File', 'Owners', 'Browsers Affected', 'Worst Pass Rate', 'Overall Trend', 'Total Runs', 'Total Failed', 'Flaky Score', 'Time to Fix']);
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'Test Name', 'File · Owners', 'Browsers Affected', 'Worst Pass Rate', 'Overall Trend', 'Total Runs', 'Total Failed', 'Flaky Score', 'Time to Fix']);
 
     const rows = page.getByTestId('flaky-group');
     await expect(rows).toHaveCount(groups.length);

@@ -14,7 +14,7 @@ import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import sticky from '../../components/sticky-column.module.css';
 
-export const GROUP_COLUMNS = 11;
+export const GROUP_COLUMNS = 10;
 /** On a phone: the arrow and one cell that stacks the rest. */
 export const STACKED_COLUMNS = 2;
 export const TITLE_TRUNCATION = 60;
@@ -94,9 +94,7 @@ export function FlakyGroupRow({ group, expanded, highlighted, rowRef, onToggle, 
               <Text size="sm" c="dimmed" title={group.test_file} data-testid="group-file">
                 {fileName(group.test_file)}
               </Text>
-            </Table.Td>
-            <Table.Td miw={110}>
-              <OwnerList owners={group.owners} />
+              <OwnerList owners={group.owners} size="xs" />
             </Table.Td>
             <Table.Td>
               <BrowserButtons group={group} onOpen={onOpen} />
@@ -112,7 +110,7 @@ export function FlakyGroupRow({ group, expanded, highlighted, rowRef, onToggle, 
             <Table.Td data-testid="group-runs">{group.total_runs_all_browsers}</Table.Td>
             <Table.Td data-testid="group-failed">{group.total_failed_all_browsers}</Table.Td>
             <Table.Td data-testid="group-score">{oneDecimal(group.highest_flaky_score)}</Table.Td>
-            <Table.Td miw={120}>
+            <Table.Td miw={130} style={{ whiteSpace: 'nowrap' }}>
               <OpenForBadge timeToFix={group.time_to_fix} />
             </Table.Td>
           </>

@@ -25,8 +25,8 @@ export function OpenForBadge({ timeToFix }: { timeToFix: TimeToFix | null | unde
   const open = timeToFix.open_days !== null;
   return (
     <Tooltip label={timeToFixLines(timeToFix).join(' · ')} multiline maw={320}>
-      <Badge color={open ? 'orange' : 'teal'} variant="light" size="sm" tt="none" data-testid="open-for" data-open={open || undefined}>
-        {open ? `Open ${days(timeToFix.open_days!)}` : `Fixed in ${days(timeToFix.days_to_fix ?? 0)}`}
+      <Badge color={open ? 'orange' : 'teal'} variant="light" size="sm" tt="none" style={{ overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }} data-testid="open-for" data-open={open || undefined}>
+        {open ? (timeToFix.open_days === 0 ? 'Open since today' : `Open ${days(timeToFix.open_days!)}`) : `Fixed in ${days(timeToFix.days_to_fix ?? 0)}`}
       </Badge>
     </Tooltip>
   );
