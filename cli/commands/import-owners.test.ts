@@ -5,6 +5,10 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
+import type { AddressInfo } from 'node:net';
+import { buildSqliteTestApp, signIn, type SqliteTestApp } from '../../fixtures/testing/app.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {
@@ -109,5 +113,47 @@ describe('flakeboard import attributes tests to owners', () => {
       ['pays', '@me'],
       ['adds to cart', '@qa-team'],
     ]);
+  });
+});
+
+describe('flakeboard upload resolves the owners and sends them', () => {
+  let t: SqliteTestApp;
+  let server: string;
+  let token: string;
+  beforeEach(async () => {
+    t = await buildSqliteTestApp();
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    token = newToken(API_TOKEN_PREFIX);
+    await createApiToken(t.store, { name: 'ci', tokenHash: hashToken(token), userId: 3 });
+  });
+  afterEach(async () => {
+    await t?.close();
+  });
+
+  const stored = async () => {
+    const rows = await t.store.sql.all<{ title: string; owner: string | null }>('SELECT t.title, o.owner FROM tests t LEFT JOIN test_owners o ON o.test_id = t.id ORDER BY t.title, o.owner');
+    return Object.fromEntries(rows.map((r) => [r.title, r.owner]));
+  };
+
+  it("from the checkout's CODEOWNERS, relative to the report's rootDir; the server reads no file", async () => {
+    await execa('git', ['init', '-q', '-b', 'main'], { cwd: temp.dir, env: cleanEnv() });
+    mkdirSync(join(temp.dir, 'tests/e2e/admin'), { recursive: true });
+    write('CODEOWNERS', '/tests/e2e/ @qa-team\n/tests/e2e/admin/ @admin-team\n');
+    write('run.json', report);
+    const result = await runCli(['upload', 'run.json', '--server', server, '--token', token], { cwd: temp.dir, env: cleanEnv() });
+    expect(result.exitCode, result.stderr).toBe(0);
+    expect(await stored()).toEqual({ 'adds to cart': '@qa-team', 'lists users': '@admin-team', pays: '@payments-team' });
+  });
+
+  it('the server refuses owners that are not owners, naming them, and stores nothing', async () => {
+    const who = await signIn(t.app, 'max');
+    const payload = { testResults: JSON.parse(report), metadata: { codeowners: { 'cart.spec.ts': ['@ok', 'not an owner'] } } };
+    const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers: who.headers, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/codeowners\/"cart.spec.ts": "not an owner" is not an owner/);
+    const list = await t.app.inject({ method: 'POST', url: '/api/upload', headers: who.headers, payload: { ...payload, metadata: { codeowners: ['@a'] } } });
+    expect(list.json().error).toMatch(/codeowners must be an object/);
+    expect(await t.store.sql.all('SELECT id FROM runs')).toEqual([]);
   });
 });
