@@ -98,6 +98,7 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO rate_limits (limit_key, window_start, window_end, hits) VALUES ('login:10.0.0.9', 10, 60010, 3);
       INSERT INTO unknown_login_failures (name_hash, address, failures, last_failed_at, locked_until) VALUES ('ab12', '10.0.0.9', 2, 10, NULL);
       INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at) VALUES ('checkout', 'a.spec.ts', NULL, 'flaky API', 'team', 1, 5);
+      INSERT INTO test_owners (test_id, owner, source) SELECT min(id), '@team', 'codeowners' FROM tests;
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();
