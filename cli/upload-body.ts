@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { UploadMetadata } from '../core/api/uploads.js';
 import { decodeReportBytes } from '../core/report/decode.js';
 import { parseReportText } from '../core/report/parse.js';
-import type { PwConfig } from '../core/report/playwright-types.js';
+import type { PwConfig, PwSuite } from '../core/report/playwright-types.js';
 import { readReportParts } from '../core/report/read-report.js';
 import { decodeChunks, fileByteChunks } from '../server/report-text.js';
 
@@ -17,6 +17,8 @@ export interface CheckedReport {
   config: PwConfig;
   /** The report as UTF-8 bytes, streamed from the file (transcoded when it is UTF-16 or has a BOM). */
   bytes: number;
+  /** The report's test files, as it names them (relative to its rootDir). */
+  files: string[];
   envelope(metadata: UploadMetadata): UploadBody;
 }
 
@@ -43,16 +45,29 @@ export function checkReportFile(path: string, fileName: string): CheckedReport {
     }
   };
   let config: PwConfig | null = null;
+  const files = new Set<string>();
   for (const part of readReportParts(counted, fileName)) {
     if (part.kind === 'config') config = part.config;
+    else if (part.kind === 'suite') collectFiles(part.suite, files);
   }
   if (!(head as string | null)?.startsWith('{')) {
     // Lines printed before the JSON (a console capture): a small file; sent re-serialised.
     const text = JSON.stringify(parseReportText(decodeReportBytes(readFileSync(path)), fileName));
     const length = Buffer.byteLength(text);
-    return { config: config!, bytes: length, envelope: (metadata) => envelope(metadata, length, () => [text]) };
+    return { config: config!, bytes: length, files: [...files], envelope: (metadata) => envelope(metadata, length, () => [text]) };
   }
-  return { config: config!, bytes, envelope: (metadata) => envelope(metadata, bytes, chunks) };
+  return { config: config!, bytes, files: [...files], envelope: (metadata) => envelope(metadata, bytes, chunks) };
+}
+
+/** The files of a suite's specs, its child suites' included. */
+function collectFiles(suite: PwSuite, files: Set<string>): void {
+  const stack = [suite];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    if (typeof s.file === 'string') files.add(s.file);
+    for (const spec of s.specs ?? []) if (typeof spec.file === 'string') files.add(spec.file);
+    stack.push(...(s.suites ?? []));
+  }
 }
 
 function envelope(metadata: UploadMetadata, reportBytes: number, chunks: () => Iterable<string>): UploadBody {

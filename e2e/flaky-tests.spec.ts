@@ -86,7 +86,7 @@ test.describe('Flaky Test Analysis', () => {
     const { groups, records } = await openPage(page, flakeboard);
     expect(groups.length).toBeGreaterThan(5);
     await expect(page.getByRole('heading', { name: 'Flaky Test Analysis' })).toBeVisible();
-    await expect(page.getByRole('columnheader')).toHaveText(['', 'Test Name', 'File', 'Browsers Affected', 'Worst Pass Rate', 'Overall Trend', 'Total Runs', 'Total Failed', 'Flaky Score']);
+    await expect(page.getByRole('columnheader')).toHaveText(['', 'Test Name', 'File · Owners', 'Browsers Affected', 'Worst Pass Rate', 'Overall Trend', 'Total Runs', 'Total Failed', 'Flaky Score', 'Time to Fix']);
 
     const rows = page.getByTestId('flaky-group');
     await expect(rows).toHaveCount(groups.length);
@@ -352,7 +352,7 @@ test.describe('Flaky Test Analysis', () => {
     const { groups } = await openPage(page, flakeboard);
     await expect(page.getByTestId('flaky-group')).toHaveCount(groups.length);
     // The next answer (as after an import) has one group only.
-    const one: FlakyTestsPage = { items: groups.slice(0, 1), total: 1, page: 1, pageSize: 50, counts: { all: 1, severe: 0, moderate: 0, minor: 0, critical: 0 }, browsers: [] };
+    const one: FlakyTestsPage = { items: groups.slice(0, 1), total: 1, page: 1, pageSize: 50, counts: { all: 1, severe: 0, moderate: 0, minor: 0, critical: 0, unowned: 1 }, browsers: [] };
     await page.route(isFlakyList, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(one) }));
     await page.evaluate(() => window.dispatchEvent(new Event('testDataUpdated')));
     await expect(page.getByTestId('flaky-group')).toHaveCount(1);

@@ -5,6 +5,7 @@ import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { HeldBytes } from './held-bytes.js';
+import { OwnersCollector, type FileOwners } from '../core/owners/test-owners.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
 import type { AnyStore, Store, PostgresStore } from './store/engine/types.js';
 import { writeRunInParts, type RunEnding, type StoredRun } from './store/write/write-run.js';
@@ -31,6 +32,12 @@ export interface IngestOptions {
   uploadedBy?: number | null;
   /** Who or what stored it when no signed-in user did: 'token NAME', 'reporter on HOST', 'import on HOST'. */
   uploadedVia?: string | null;
+  /**
+   * The CODEOWNERS owners of the report's test files, given the report's rootDir (test files are
+   * relative to it); null or absent: no CODEOWNERS was read, and the owners stored before stay.
+   * Resolved where the checkout is (the CLI): the server never reads a file a report names.
+   */
+  ownersFor?: (rootDir: string | null) => FileOwners | null;
   /** Tests stored so far, and the total (an estimate while a file is still being read). */
   onProgress?: (stored: number, total: number) => void;
 }
@@ -122,15 +129,21 @@ function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: Inge
 /** The report's tests as they are read, then (returned) what is known at its end. */
 function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number): Generator<NormalisedTest, RunEnding> {
   let normaliser: RunNormaliser | null = null;
+  let owners = new OwnersCollector(null);
   let end: Extract<ReportPart, { kind: 'end' }> | null = null;
   const canonical = new HeldBytes();
   let stored = 0;
   for (const part of parts) {
-    if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
+    if (part.kind === 'config') {
+      normaliser = new RunNormaliser(part.config);
+      const rootDir = typeof part.config.rootDir === 'string' ? part.config.rootDir : null;
+      owners = new OwnersCollector(options.ownersFor?.(rootDir) ?? null);
+    }
     else if (part.kind === 'end') end = part;
     else {
       for (const test of normaliser!.suiteTests(part.suite)) {
         canonical.add(canonicalTest(test));
+        owners.add(test);
         yield test;
         stored++;
         if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
@@ -148,7 +161,7 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
     gitCommit ||= fallback.commit;
   }
   const project = options.project || run.detected.project;
-  return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null };
+  return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null, owners: owners.result() };
 }
 
 function resultOf(stored: StoredRun, ending: RunEnding): IngestResult {

@@ -5,6 +5,8 @@ import { decodeReportBytes } from '../core/report/decode.js';
 import { checkReport, describeJsonError } from '../core/report/parse.js';
 import type { PwReport } from '../core/report/playwright-types.js';
 import { HttpError } from './errors.js';
+import { isOwnerName } from '../core/owners/codeowners.js';
+import { MAX_OWNERS_PER_TEST, type FileOwners } from '../core/owners/test-owners.js';
 import { jsonErrorOffset, lineAndColumn } from './json-position.js';
 
 /** The charsets a JSON body may name; anything else is refused by name (415). */
@@ -109,11 +111,39 @@ export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bo
   }
   const size = fields.fileSize;
   if (size !== undefined && size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number from 0 to 2^53');
+  checkCodeowners(fields.codeowners);
   const fileName = runName(fields.runName as string | null | undefined) ?? baseName(fields.fileName as string | null | undefined) ?? 'upload.json';
   return { report: checkReport(testResults, fileName), metadata: fields as UploadMetadata, fileName };
 }
 
 const invalid = (problem: string) => new HttpError(400, `Invalid request: ${problem}`);
+
+/** More test files than any report holds: a bigger map is refused, not stored. */
+const MAX_CODEOWNERS_FILES = 100_000;
+
+/** metadata.codeowners: { "test file": ["@owner", …] }, each owner as CODEOWNERS names one. */
+function checkCodeowners(value: unknown): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalid('body/metadata/codeowners must be an object of test files and their owners');
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_CODEOWNERS_FILES) throw invalid(`body/metadata/codeowners must NOT have more than ${MAX_CODEOWNERS_FILES} files`);
+  for (const [file, owners] of entries) {
+    if (file.length > 1000) throw invalid('body/metadata/codeowners: a test file must NOT have more than 1000 characters');
+    if (!Array.isArray(owners) || owners.length > MAX_OWNERS_PER_TEST) throw invalid(`body/metadata/codeowners/${JSON.stringify(file.slice(0, 100))} must be a list of at most ${MAX_OWNERS_PER_TEST} owners`);
+    for (const owner of owners) {
+      if (typeof owner !== 'string' || !isOwnerName(owner)) {
+        throw invalid(`body/metadata/codeowners/${JSON.stringify(file.slice(0, 100))}: ${JSON.stringify(String(owner).slice(0, 100))} is not an owner (@user, @org/team or an email address)`);
+      }
+    }
+  }
+}
+
+/** ingest's ownersFor from a checked metadata.codeowners; undefined when the client read none. */
+export function uploadedOwners(value: Record<string, string[]> | null | undefined): ((rootDir: string | null) => FileOwners) | undefined {
+  if (value === undefined || value === null) return undefined;
+  const byFile = new Map(Object.entries(value));
+  return () => (file) => byFile.get(file) ?? [];
+}
 
 /** What the client calls the run ('web · main · build 812'): kept whole, slashes of a branch included. */
 function runName(name: string | null | undefined): string | null {

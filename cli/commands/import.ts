@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
@@ -12,6 +13,7 @@ import { detectBuild, detectGit, type GitFallback } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
+import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface ImportOptions {
@@ -25,6 +27,8 @@ interface ImportOptions {
   name?: string;
   uploader?: string;
   json?: boolean;
+  codeowners?: string;
+  repoRoot?: string;
 }
 
 /** One line of `--json`: the fields the issue fixes, plus what a script may want. */
@@ -57,6 +61,8 @@ export function registerImport(program: Command): void {
     .option('--approve', 'store the runs as approved instead of pending review')
     .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's path)")
     .option('--uploader <text>', 'who stored it, as the review list shows it (default: "import on <this host>")')
+    .option('--codeowners <file>', "CODEOWNERS file to attribute tests to owners with (default: the checkout's .github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS)")
+    .option('--repo-root <dir>', "the repository's root, which CODEOWNERS patterns are relative to (default: git's root of the report's folder)")
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: ImportOptions) => {
       process.exitCode = await runImport(paths, options);
@@ -80,6 +86,20 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     }
   }
   const files = inputs.flatMap((i) => ('file' in i ? [i.file] : []));
+  // Read before anything is stored: a CODEOWNERS file named but unreadable stores nothing.
+  const repoOwners = new Map<string, Promise<RepoOwners | null>>();
+  const ownersOfDir = (dir: string) => {
+    let found = repoOwners.get(dir);
+    if (!found) repoOwners.set(dir, (found = findRepoOwners(options, dir)));
+    return found;
+  };
+  if (options.codeowners !== undefined) {
+    try {
+      await ownersOfDir(files.length > 0 ? dirname(resolve(files[0]!)) : process.cwd());
+    } catch (error) {
+      return refuseCommand((error as Error).message);
+    }
+  }
   let store: AnyStore | null = null;
   if (files.length > 0) {
     try {
@@ -97,7 +117,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     for (const file of files) {
       progress.start(file);
       try {
-        const [info, git] = await Promise.all([stat(file), gitDetection]);
+        const [info, git, owners] = await Promise.all([stat(file), gitDetection, ownersOfDir(dirname(resolve(file)))]);
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
         // Read in chunks while it is stored: memory follows a file suite, not the report.
         const result = await ingestFile(store!, file, {
@@ -112,6 +132,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
           fallbackGit: () => git,
           fallbackStartedAt: Math.round(info.mtimeMs),
           approve: options.approve ?? false,
+          ownersFor: ownersForReport(owners),
           onProgress: (done, all) => progress.tests(done, all),
         });
         outcomes.push(stored(file, result));

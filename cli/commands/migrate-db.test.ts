@@ -100,6 +100,7 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at) VALUES ('checkout', 'a.spec.ts', NULL, 'flaky API', 'team', 1, 5);
       INSERT INTO users (username, password_hash, role, created_at, updated_at, oidc_issuer, oidc_subject) VALUES ('dana', 'sso', 'member', 1, 1, 'https://idp.example.com', 'u-1');
       INSERT INTO oidc_flows (flow_hash, stage, state, nonce, code_verifier, redirect_uri, return_to, user_id, created_at, expires_at) VALUES ('fh', 'done', 's', 'n', 'v', 'http://127.0.0.1/api/auth/oidc/callback', '/', 1, 1, 2);
+      INSERT INTO test_owners (test_id, owner, source) SELECT min(id), '@team', 'codeowners' FROM tests;
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();

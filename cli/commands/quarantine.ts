@@ -4,6 +4,7 @@ import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry, quarantineLastDay } from '../../core/gate/expiry.js';
 import { addQuarantine, listQuarantine, removeQuarantine, type StoredQuarantine } from '../../server/store/read/quarantine.js';
 import { findUser } from '../../server/store/accounts/users.js';
+import { defaultOwner } from '../../server/store/read/owners.js';
 import { dbOption } from '../options.js';
 import { auditCli, formatTable, printLine, withStore } from './admin-common.js';
 import { inertLines, regexInert, terminalJson } from '../../core/terminal-text.js';
@@ -31,7 +32,7 @@ export function registerQuarantine(program: Command): void {
     .option('--file <path>', 'only in this spec file (or pattern)')
     .option('--project <name>', 'only on this Playwright project')
     .requiredOption('--reason <text>', 'why: what is known about the flakiness, a ticket')
-    .option('--owner <name>', 'who is fixing it')
+    .option('--owner <name>', "who is fixing it (default: the test's owners, from its annotations, tags or CODEOWNERS)")
     .option('--expires <when>', 'when it stops applying: 14d, 4w, YYYY-MM-DD or never', DEFAULT_QUARANTINE_EXPIRY)
     .option('--by <username>', 'the user adding it, for the record')
     .action(async (title: string, options: AddOptions) => {
@@ -43,7 +44,8 @@ export function registerQuarantine(program: Command): void {
           const expiresAt = parseExpiry(options.expires, now);
           const by = options.by ? await findUser(store, options.by) : null;
           if (options.by && !by) throw new Error(`no user named ${options.by}`);
-          const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner: options.owner ?? null, expiresAt, createdBy: by?.id ?? null }, now);
+          const owner = options.owner ?? (await defaultOwner(store, title, options.file ?? null));
+          const id = await addQuarantine(store, { title, file: options.file ?? null, project: options.project ?? null, reason: options.reason.trim(), owner, expiresAt, createdBy: by?.id ?? null }, now);
           const entry = (await listQuarantine(store)).find((q) => q.id === id)!;
           await auditCli(store, {
             action: 'quarantine.add',

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { detectBrowsers } from '../../core/browsers.js';
 import { gitFromMetadata } from '../../core/report/metadata.js';
@@ -7,7 +7,8 @@ import { InvalidReportError } from '../../core/report/parse.js';
 import { detectBuild, detectGit } from '../git.js';
 import { describeFsError, expandInputs } from '../inputs.js';
 import { labelProblem } from '../options.js';
-import { checkReportFile } from '../upload-body.js';
+import { checkReportFile, type CheckedReport } from '../upload-body.js';
+import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
@@ -22,6 +23,8 @@ interface UploadOptions {
   retries: string;
   name?: string;
   json?: boolean;
+  codeowners?: string;
+  repoRoot?: string;
 }
 
 interface UploadOutcome {
@@ -48,6 +51,8 @@ export function registerUpload(program: Command): void {
     .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--retries <n>', 'retries on network errors and 502/503/504', '3')
     .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's name)")
+    .option('--codeowners <file>', "CODEOWNERS file to attribute tests to owners with, resolved here and sent (default: the checkout's .github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS)")
+    .option('--repo-root <dir>', "the repository's root, which CODEOWNERS patterns are relative to (default: git's root of the report's folder)")
     .option('--json', 'print one JSON array with an object per file')
     .action(async (paths: string[], options: UploadOptions) => {
       process.exitCode = await runUpload(paths, options);
@@ -96,6 +101,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       const report = checkReportFile(file, file);
       limit ??= serverUploadLimit(options.server);
       const own = gitFromMetadata((report.config.metadata ?? {}) as Record<string, unknown>);
+      // Owners are resolved here, in the checkout: the server reads no file an upload names.
+      const codeowners = codeownersOf(await findRepoOwners(options, dirname(resolve(file))), report);
       const body = report.envelope({
         project: options.project ?? null,
         gitBranch: options.branch ?? own.branch ?? git.branch,
@@ -107,6 +114,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         ...(options.name ? { runName: options.name.trim() } : {}),
         fileSize: statSync(file).size,
         uploadTime: new Date().toISOString(),
+        ...(codeowners ? { codeowners } : {}),
       });
       const maxBytes = await limit;
       if (maxBytes !== null && body.length > maxBytes) {
@@ -142,4 +150,12 @@ function formatBytes(bytes: number): string {
 function fail(message: string): number {
   process.stderr.write(`flakeboard upload: ${message}\n`);
   return 1;
+}
+
+/** The CODEOWNERS owners of each test file of the report, or null when no CODEOWNERS was found. */
+function codeownersOf(repo: RepoOwners | null, report: CheckedReport): Record<string, string[]> | null {
+  const ownersFor = ownersForReport(repo);
+  if (!ownersFor) return null;
+  const fileOwners = ownersFor(typeof report.config.rootDir === 'string' ? report.config.rootDir : null)!;
+  return Object.fromEntries(report.files.map((f) => [f, [...(fileOwners(f) ?? [])]]));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserHealth, flakyScore, flakySeverity, isBroken, isCriticalFlaky, isThinPreviousWindow, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
+import { FIXED_AFTER_RUNS, episodeDays, flakeEpisodes, isFlakeDay, medianTimeToFix, browserHealth, flakyScore, flakySeverity, isBroken, isCriticalFlaky, isThinPreviousWindow, finalPassRateFraction, periodChange, formatDuration, passRateFraction, passRatePercent, performanceLevel, qualityLevel, qualityScore, riskLevel, riskScore, trendAnalysis, trendDirection, worstTrend } from './formulas.js';
 
 describe('every formula of docs/screens.md at its boundaries', () => {
   it('quality level at 90, 80, 70 and 60', () => {
@@ -96,5 +96,35 @@ describe('every formula of docs/screens.md at its boundaries', () => {
     // Rates and averages do not grow with the volume: compared even against a thin window.
     expect(periodChange(82.6, 86.7, 'points')).toEqual({ value: -4.1, unit: 'pts' });
     expect(periodChange(5600, 5000, 'relative')).toEqual({ value: 12, unit: '%' });
+  });
+});
+
+describe('time to fix', () => {
+  const day = (d: number, runs: number, flaked = false) => ({ day: d, runs, flaked });
+
+  it('an episode is fixed on the day the runs after its last flake reach FIXED_AFTER_RUNS; the flake day\'s own runs do not count', () => {
+    expect(FIXED_AFTER_RUNS).toBe(20);
+    expect(flakeEpisodes([day(1, 30, true), day(2, 19), day(3, 1)])).toEqual([{ firstFlakeDay: 1, lastFlakeDay: 1, fixedDay: 3 }]);
+    expect(flakeEpisodes([day(1, 5, true), day(2, 19)])).toEqual([{ firstFlakeDay: 1, lastFlakeDay: 1, fixedDay: null }]);
+  });
+
+  it('a flake before the fix extends the episode; one after it opens the next', () => {
+    const episodes = flakeEpisodes([day(0, 5, true), day(1, 10), day(2, 5, true), day(3, 20), day(9, 3, true), day(10, 4)]);
+    expect(episodes).toEqual([
+      { firstFlakeDay: 0, lastFlakeDay: 2, fixedDay: 3 },
+      { firstFlakeDay: 9, lastFlakeDay: 9, fixedDay: null },
+    ]);
+    expect(episodes.map((e) => episodeDays(e, 12))).toEqual([3, 3]);
+    expect(flakeEpisodes([day(0, 9), day(1, 9)])).toEqual([]);
+  });
+
+  it('the median over the episodes fixed inside the window, the mean of the middle two for an even count', () => {
+    const fixed = (first: number, fixedDay: number | null) => ({ firstFlakeDay: first, lastFlakeDay: first, fixedDay });
+    const episodes = [fixed(0, 2), fixed(0, 10), fixed(5, 9), fixed(1, 30), fixed(3, null)];
+    expect(medianTimeToFix(episodes, 0, 20)).toBe(4);
+    expect(medianTimeToFix(episodes, 9, 10)).toBe(7);
+    expect(medianTimeToFix(episodes, 11, 20)).toBeNull();
+    expect(isFlakeDay(0, 0)).toBe(false);
+    expect([isFlakeDay(1, 0), isFlakeDay(0, 1)]).toEqual([true, true]);
   });
 });

@@ -195,3 +195,75 @@ export function trendAnalysis(dailyPassRatesPercent: readonly number[]): { slope
     recent: last.length > 0 ? last.reduce((a, b) => a + b, 0) / last.length : 0,
   };
 }
+
+/**
+ * Time to fix (docs/screens.md#time-to-fix): a flaky test is fixed once it has run this many
+ * times (every browser counted) since the day it last flaked without flaking again.
+ */
+export const FIXED_AFTER_RUNS = 20;
+
+/** One UTC day of a test, every browser together: how often it ran and whether it flaked. */
+export interface FlakeDay {
+  day: number;
+  runs: number;
+  flaked: boolean;
+}
+
+/**
+ * A test flaked on a day when a run failed (outage runs left out) or passed only on a retry:
+ * for a test flaky by docs/screens.md#flaky, each failure is a flake.
+ */
+export function isFlakeDay(scoredFailed: number, passedOnRetry: number): boolean {
+  return scoredFailed > 0 || passedOnRetry > 0;
+}
+
+/** A stretch from a first flake to its fix (or still open): days since 1970-01-01 (UTC). */
+export interface FlakeEpisode {
+  firstFlakeDay: number;
+  lastFlakeDay: number;
+  /** The day the runs after the last flake reached FIXED_AFTER_RUNS; null while open. */
+  fixedDay: number | null;
+}
+
+/**
+ * The flake episodes of one test from its days in order: an episode opens on a flake day and is
+ * fixed on the day the runs of the days after its last flake reach `fixedAfter` (the flake
+ * day's own runs do not count: the day's order is not kept); a later flake opens another.
+ */
+export function flakeEpisodes(days: readonly FlakeDay[], fixedAfter = FIXED_AFTER_RUNS): FlakeEpisode[] {
+  const episodes: FlakeEpisode[] = [];
+  let open: { first: number; last: number; runsSince: number } | null = null;
+  for (const d of days) {
+    if (d.flaked) {
+      if (open === null) open = { first: d.day, last: d.day, runsSince: 0 };
+      else {
+        open.last = d.day;
+        open.runsSince = 0;
+      }
+    } else if (open !== null) {
+      open.runsSince += d.runs;
+      if (open.runsSince >= fixedAfter) {
+        episodes.push({ firstFlakeDay: open.first, lastFlakeDay: open.last, fixedDay: d.day });
+        open = null;
+      }
+    }
+  }
+  if (open !== null) episodes.push({ firstFlakeDay: open.first, lastFlakeDay: open.last, fixedDay: null });
+  return episodes;
+}
+
+/** Days an episode took to fix (fixed day − first flake day), or has been open up to `today`. */
+export function episodeDays(episode: FlakeEpisode, today: number): number {
+  return (episode.fixedDay ?? today) - episode.firstFlakeDay;
+}
+
+/** The median of the days to fix, over the episodes fixed from `fromDay` to `toDay`; null when none was. */
+export function medianTimeToFix(episodes: readonly FlakeEpisode[], fromDay: number, toDay: number): number | null {
+  const days = episodes
+    .filter((e) => e.fixedDay !== null && e.fixedDay >= fromDay && e.fixedDay <= toDay)
+    .map((e) => e.fixedDay! - e.firstFlakeDay)
+    .sort((a, b) => a - b);
+  if (days.length === 0) return null;
+  const middle = Math.floor(days.length / 2);
+  return days.length % 2 === 1 ? days[middle]! : (days[middle - 1]! + days[middle]!) / 2;
+}

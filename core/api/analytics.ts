@@ -169,6 +169,13 @@ export interface DashboardResponse {
   /** The window of the same length before this one; null for all time, or when it holds no runs. */
   previous: PreviousPeriod | null;
   stored: StoredRuns;
+  /** Median time to fix over the window, and the open episodes now. */
+  timeToFix?: TimeToFixSummary;
+}
+
+/** GET /api/owners: every owner of a test, for the owner filter, and how many flaky tests have none. */
+export interface OwnersResponse {
+  owners: Array<{ owner: string; tests: number }>;
 }
 
 export interface BrowserEntry {
@@ -202,6 +209,46 @@ export interface FlakyTestGroup {
   last_failure?: string | null;
   /** The paged list only: the test's identity (two describe blocks of one file may share a title). */
   test_id?: number;
+  /** The paged list only: who owns the test (docs/screens.md#owners); empty: unowned. */
+  owners?: TestOwnerView[];
+  /** The paged list only: its flakes over all history (docs/screens.md#time-to-fix); null when no day of it flaked. */
+  time_to_fix?: TimeToFix | null;
+}
+
+export interface TestOwnerView {
+  owner: string;
+  /** annotation or tag (the test's own), or codeowners (its file's CODEOWNERS entry). */
+  source: 'annotation' | 'tag' | 'codeowners';
+}
+
+/** Dates are ISO days (UTC). */
+export interface TimeToFix {
+  /** The first day it ever flaked. */
+  first_flaked: string;
+  /** The last day it flaked. */
+  last_flaked: string;
+  /** When it was last put in quarantine (ISO 8601), or null. */
+  quarantined: string | null;
+  /** The start of the open episode; null when the last one is fixed. */
+  open_since: string | null;
+  /** Days the open episode has lasted so far; null when fixed. */
+  open_days: number | null;
+  /** The day the last episode was fixed (FIXED_AFTER_RUNS runs without a flake); null while open. */
+  fixed: string | null;
+  /** Days the last fixed episode took; null while open. */
+  days_to_fix: number | null;
+}
+
+/** The dashboard's time to fix over its window (docs/screens.md#time-to-fix). */
+export interface TimeToFixSummary {
+  /** Median days from the first flake to the fix, over the episodes fixed in the window; null when none was. */
+  median_days: number | null;
+  /** Episodes fixed in the window. */
+  fixed: number;
+  /** Tests with an open episode now. */
+  open: number;
+  /** FIXED_AFTER_RUNS: runs without a flake that make a fix. */
+  fixed_after_runs: number;
 }
 
 /**
@@ -215,12 +262,13 @@ export interface Paged<T> {
   pageSize: number;
 }
 
-export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure'] as const;
+export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure', 'open_age'] as const;
 export type FlakySortKey = (typeof FLAKY_SORT_KEYS)[number];
 
 /** GET /api/flaky-tests?page=…: `total` is what matches every filter; the cards' counts are over the search and browser only. */
 export interface FlakyTestsPage extends Paged<FlakyTestGroup> {
-  counts: { all: number; severe: number; moderate: number; minor: number; critical: number };
+  /** unowned: the groups no one owns, among those the search, browser and owner filter leave. */
+  counts: { all: number; severe: number; moderate: number; minor: number; critical: number; unowned: number };
   /** Flaky groups per browser among the searched ones (the browser filter's choices). */
   browsers: Array<{ browser: string; count: number }>;
 }

@@ -23,6 +23,11 @@ export interface UploadMetadata {
   runName?: string | null;
   fileSize?: number | null;
   uploadTime?: string | null;
+  /**
+   * The CODEOWNERS owners of the report's test files (as the report names them), resolved by the
+   * client in the checkout; absent: no CODEOWNERS was read (the owners stored before stay).
+   */
+  codeowners?: Record<string, string[]> | null;
 }
 
 export interface UploadResponse {

@@ -1,9 +1,11 @@
-import { finalPassRateFraction, isBroken, isCriticalFlaky } from '../../core/analytics/formulas.js';
-import type { BrokenTestSummary, BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
+import { FIXED_AFTER_RUNS, finalPassRateFraction, isBroken, isCriticalFlaky, medianTimeToFix } from '../../core/analytics/formulas.js';
+import type { TimeToFixSummary, BrokenTestSummary, BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
 import { onOneConnection } from '../store/engine/one-connection.js';
+import { ownerFilterOf } from '../store/read/owners.js';
+import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
 import { browserProjects, dataSignature, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
@@ -18,12 +20,19 @@ export const DASHBOARD_FLAKY_LIMIT = 5;
  * figure comes from one scan of the daily rollup (window-scan.ts); names are read only for the
  * rows sent.
  */
-export async function dashboard(store: AnyStore, days: number, now: number, limit = DASHBOARD_FLAKY_LIMIT, branch: string | null = null): Promise<DashboardResponse> {
+export async function dashboard(
+  store: AnyStore,
+  days: number,
+  now: number,
+  limit = DASHBOARD_FLAKY_LIMIT,
+  branch: string | null = null,
+  owner: string | null = null,
+): Promise<DashboardResponse> {
   // One branch's days are a temporary table: made and read on one connection.
-  return branch === null ? answer(store, days, now, limit, null) : onOneConnection(store, (pinned) => answer(pinned, days, now, limit, branch));
+  return branch === null ? answer(store, days, now, limit, null, owner) : onOneConnection(store, (pinned) => answer(pinned, days, now, limit, branch, owner));
 }
 
-async function answer(store: AnyStore, days: number, now: number, limit: number, branch: string | null): Promise<DashboardResponse> {
+async function answer(store: AnyStore, days: number, now: number, limit: number, branch: string | null, owner: string | null): Promise<DashboardResponse> {
   const window = lastDays(days, now);
   const to = today(now);
   const current = { from: to - FLAKY_TREND_PERIOD + 1, to };
@@ -34,14 +43,18 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   if (branch !== null) await fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
   // The data version the windows are read at: trend counts made from them are kept for it alone.
   const signature = await dataSignature(store);
-  const rows = await scanWindow(store, window, branch);
+  // One owner's tests (or the unowned ones): every per-test figure, list and count is of them.
+  const scope = owner === null ? null : await ownerFilterOf(store, owner);
+  const inScope = <T extends { test_id: number }>(list: T[]): T[] => (scope === null ? list : list.filter((r) => scope.keep(r.test_id)));
+  const rows = inScope(await scanWindow(store, window, branch));
   // The window before, read when it holds runs; for 7 days the two windows are the trend's
   // periods, and their sums are the trend counts: no third pass over the rollup.
   const beforeRuns = before ? await windowRunCount(store, before, branch) : 0;
-  const beforeRows = before && beforeRuns > 0 ? await scanPeriod(store, before, branch) : null;
+  const beforeRows = before && beforeRuns > 0 ? inScope(await scanPeriod(store, before, branch)) : null;
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
   // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
-  const known = samePeriods && beforeRows ? { signature, rows: trendCountsOf(rows, beforeRows) } : undefined;
+  // Kept trend counts are every test's: not made from one owner's rows.
+  const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : undefined;
   const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
     const counts = trendRows.get(pairKey(row));
@@ -108,6 +121,20 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
     previous: before && beforeRows ? previousPeriod(before, beforeRuns, beforeRows) : null,
     stored: await storedRuns(store, branch),
+    timeToFix: await timeToFixSummary(store, days > 0 ? window : null, to, scope),
+  };
+}
+
+/** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now. */
+async function timeToFixSummary(store: AnyStore, window: DayRange | null, to: number, scope: { keep: (id: number) => boolean } | null): Promise<TimeToFixSummary> {
+  const all = [...(await flakeEpisodesOf(store, null))].filter(([id]) => scope === null || scope.keep(id));
+  const episodes = all.flatMap(([, list]) => list);
+  const from = window?.from ?? Number.MIN_SAFE_INTEGER;
+  return {
+    median_days: medianTimeToFix(episodes, from, to),
+    fixed: episodes.filter((e) => e.fixedDay !== null && e.fixedDay >= from && e.fixedDay <= to).length,
+    open: all.filter(([, list]) => list.at(-1)?.fixedDay === null).length,
+    fixed_after_runs: FIXED_AFTER_RUNS,
   };
 }
 

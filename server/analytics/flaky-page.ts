@@ -1,5 +1,5 @@
-import { type TrendDirection, finalPassRateFraction, flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
-import type { BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
+import { type FlakeEpisode, type TrendDirection, episodeDays, finalPassRateFraction, flakyScore, passRateFraction } from '../../core/analytics/formulas.js';
+import type { TimeToFix, BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
 import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/read/flaky-page.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
@@ -8,7 +8,9 @@ import { pairTotalsOf } from '../store/read/pair-totals.js';
 import { allTimeAnswers } from '../store/read/window-scan.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
 import { trendRecord, trendWindows } from './flaky.js';
-import { isoTime, lastDays, today } from './windows.js';
+import { isoDate, isoTime, lastDays, today } from './windows.js';
+import { ownersOf } from '../store/read/owners.js';
+import { flakeEpisodesOf, quarantinedAtOf } from '../store/read/time-to-fix.js';
 
 export interface FlakyListArgs {
   days: number;
@@ -24,6 +26,8 @@ export interface FlakyListArgs {
   order: SortOrder;
   /** One branch's flaky tests; null: every branch. */
   branch?: string | null;
+  /** One owner's tests ('@team'), or 'unowned'; null: everyone's. */
+  owner?: string | null;
 }
 
 /** SQLite's lower() folds ASCII letters only (and the PostgreSQL query as much): the search is folded the same way. */
@@ -51,6 +55,8 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
   if (branch !== null) await fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
   // The trend filter needs the trend of every flaky test; only then are they computed.
   const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;
+  // Oldest open first needs every flaky test's episodes (the daily rollup of the flaky tests only).
+  const openOrder = a.sort === 'open_age' ? openOrderOf(await flakeEpisodesOf(store, null)) : null;
   const { counts, rows, browsers, entries } = await flakyGroupPage(store, {
     range,
     branch,
@@ -59,12 +65,18 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
     severity: a.severity,
     critical: a.critical,
     trendKeys,
+    owner: a.owner ?? null,
+    openOrder,
     sort: a.sort,
     order: a.order,
     limit: a.pageSize,
     offset: (a.page - 1) * a.pageSize,
   });
-  const trends = await pageTrends(store, rows.map((r) => r.test_id), toDay, branch);
+  const ids = rows.map((r) => r.test_id);
+  const trends = await pageTrends(store, ids, toDay, branch);
+  const owners = await ownersOf(store, ids);
+  const episodes = await flakeEpisodesOf(store, ids);
+  const quarantined = await quarantinedAtOf(store, rows);
   const items = rows.map((row): FlakyTestGroup => {
     const browserEntries = entries
       .filter((e) => e.test_id === row.test_id)
@@ -95,10 +107,39 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
       highest_flaky_score: row.score,
       last_failure: row.last_failed_at === null ? null : isoTime(row.last_failed_at),
       test_id: row.test_id,
+      owners: owners.get(row.test_id) ?? [],
+      time_to_fix: timeToFix(episodes.get(row.test_id) ?? [], quarantined.get(row.test_id) ?? null, toDay),
     };
   });
   const { total, ...cards } = counts;
   return { items, total, page: a.page, pageSize: a.pageSize, counts: cards, browsers };
+}
+
+/** The ids of the tests whose last episode is open, the longest open first (then by id). */
+function openOrderOf(episodes: Map<number, FlakeEpisode[]>): number[] {
+  const open: Array<[number, number]> = [];
+  for (const [id, list] of episodes) {
+    const last = list.at(-1);
+    if (last && last.fixedDay === null) open.push([id, last.firstFlakeDay]);
+  }
+  return open.sort((a, b) => a[1] - b[1] || a[0] - b[0]).map(([id]) => id);
+}
+
+/** A test's time to fix (docs/screens.md#time-to-fix) from its episodes; null when it never flaked on a day. */
+export function timeToFix(episodes: readonly FlakeEpisode[], quarantinedAt: number | null, toDay: number): TimeToFix | null {
+  const first = episodes[0];
+  const last = episodes.at(-1);
+  if (!first || !last) return null;
+  const open = last.fixedDay === null;
+  return {
+    first_flaked: isoDate(first.firstFlakeDay),
+    last_flaked: isoDate(last.lastFlakeDay),
+    quarantined: quarantinedAt === null ? null : isoTime(quarantinedAt),
+    open_since: open ? isoDate(last.firstFlakeDay) : null,
+    open_days: open ? episodeDays(last, toDay) : null,
+    fixed: open ? null : isoDate(last.fixedDay!),
+    days_to_fix: open ? null : episodeDays(last, toDay),
+  };
 }
 
 /** The trend records of the page's tests only, by test id and browser. */

@@ -1,4 +1,5 @@
-import type { BranchesResponse } from '../../core/api/analytics.js';
+import type { BranchesResponse, OwnersResponse } from '../../core/api/analytics.js';
+import { knownOwners } from '../store/read/owners.js';
 import type { RunResultsQuery } from '../../core/api/uploads.js';
 import { listBranches } from '../store/read/branches.js';
 import type { AnyStore } from '../store/engine/types.js';
@@ -18,7 +19,10 @@ import { lastDays } from './windows.js';
  * two can never compute different things.
  */
 export const QUERIES = {
-  dashboard: (store: AnyStore, a: { days: number; now: number; limit?: number; branch?: string | null }) => dashboard(store, a.days, a.now, a.limit, a.branch ?? null),
+  dashboard: (store: AnyStore, a: { days: number; now: number; limit?: number; branch?: string | null; owner?: string | null }) =>
+    dashboard(store, a.days, a.now, a.limit, a.branch ?? null, a.owner ?? null),
+  // The owner filter's choices (routes/owners.ts).
+  owners: async (store: AnyStore, _a: Record<string, never>): Promise<OwnersResponse> => ({ owners: await knownOwners(store) }),
   flakyTrends: (store: AnyStore, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: AnyStore, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   flakyTestsPage: (store: AnyStore, a: FlakyListArgs) => flakyTestsPage(store, a),

@@ -5,6 +5,8 @@ import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { FLAKY_SORT_KEYS, type FlakySortKey } from '../../core/api/analytics.js';
 import type { Severity } from '../store/read/flaky-page.js';
+import { isOwnerName } from '../../core/owners/codeowners.js';
+import { UNOWNED } from '../../core/owners/test-owners.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
 
 const daysQuery = (defaultDays: number) =>
@@ -12,6 +14,10 @@ const daysQuery = (defaultDays: number) =>
 const member = { auth: { access: 'member' as const, apiToken: 'read' as const } };
 // The dashboard's and flaky screen's branch filter (absent: every branch), as runs store it.
 const branchProperty = { branch: { type: 'string', minLength: 1, maxLength: 1000 } } as const;
+// The owner filter: an owner as stored ('@team', 'dev@example.com'), or 'unowned'.
+const ownerProperty = { owner: { type: 'string', minLength: 1, maxLength: 200 } } as const;
+const ownerProblem = (owner: string): string | null =>
+  owner === UNOWNED || isOwnerName(owner) ? null : `owner must be an owner as CODEOWNERS names one (@user, @org/team or an email address) or ${UNOWNED}, not ${JSON.stringify(owner)}`;
 // Titles can hold any character; Fastify decodes each path parameter once.
 const text = { type: 'string', minLength: 1, maxLength: 2000 } as const;
 
@@ -31,6 +37,7 @@ interface FlakyQuery extends PagingQuery {
   sort?: FlakySortKey;
   order?: 'asc' | 'desc';
   branch?: string;
+  owner?: string;
 }
 const flakyQuery = {
   type: 'object',
@@ -45,10 +52,11 @@ const flakyQuery = {
     sort: { enum: FLAKY_SORT_KEYS },
     order: { enum: ['asc', 'desc'] },
     ...branchProperty,
+    ...ownerProperty,
   },
 } as const;
 // Each sort's natural direction when none is given: the worst first.
-const DEFAULT_ORDER: Record<FlakySortKey, 'asc' | 'desc'> = { score: 'desc', pass_rate: 'asc', runs: 'desc', last_failure: 'desc' };
+const DEFAULT_ORDER: Record<FlakySortKey, 'asc' | 'desc'> = { score: 'desc', pass_rate: 'asc', runs: 'desc', last_failure: 'desc', open_age: 'asc' };
 const isSeverity = (v: string | undefined): v is Severity => (SEVERITIES as readonly string[]).includes(v ?? '');
 
 interface TrendQuery {
@@ -87,13 +95,17 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
   // `limit`: how many of the most critical flaky tests to list (the totals cover them all).
   const dashboardQuery = {
     type: 'object',
-    properties: { ...daysQuery(30).properties, limit: { type: 'integer', minimum: 1, maximum: 100, default: DASHBOARD_FLAKY_LIMIT }, ...branchProperty },
+    properties: { ...daysQuery(30).properties, limit: { type: 'integer', minimum: 1, maximum: 100, default: DASHBOARD_FLAKY_LIMIT }, ...branchProperty, ...ownerProperty },
   } as const;
-  app.get<{ Querystring: { days: number; limit: number; branch?: string } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
+  app.get<{ Querystring: { days: number; limit: number; branch?: string; owner?: string } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
     const t = now();
-    const { days, limit, branch } = request.query;
-    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}) }));
+    const { days, limit, branch, owner } = request.query;
+    if (owner !== undefined && ownerProblem(owner)) return reply.code(400).send({ error: ownerProblem(owner) });
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}), ...(owner !== undefined ? { owner } : {}) }));
   });
+
+  // The owner filter's choices: every owner a test has.
+  app.get('/api/owners', { config: member }, async (_request, reply) => sendJson(reply, analytics.json(today(now()), 'owners', {})));
 
   app.get<{ Querystring: TrendQuery }>('/api/flaky-trends', { schema: { querystring: trendQuery }, config: member }, async (request, reply) => {
     const t = now();
@@ -118,6 +130,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
   app.get<{ Querystring: FlakyQuery }>('/api/flaky-tests', { schema: { querystring: flakyQuery }, config: member }, async (request, reply) => {
     const t = now();
     const q = request.query;
+    if (q.owner !== undefined && ownerProblem(q.owner)) return reply.code(400).send({ error: ownerProblem(q.owner) });
     const sort = q.sort ?? 'pass_rate';
     const search = q.search?.trim() ?? '';
     const args = {
@@ -132,6 +145,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       sort,
       order: q.order ?? DEFAULT_ORDER[sort],
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
+      ...(q.owner !== undefined ? { owner: q.owner } : {}),
     };
     return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args));
   });

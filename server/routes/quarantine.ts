@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { addQuarantine, listQuarantine, removeQuarantine } from '../store/read/quarantine.js';
+import { defaultOwner } from '../store/read/owners.js';
 
 const pattern = { type: 'string', minLength: 1, maxLength: QUARANTINE_PATTERN_MAX } as const;
 const optionalText = (max: number) => ({ anyOf: [{ type: 'string', maxLength: max }, { type: 'null' }] }) as const;
@@ -48,14 +49,18 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
     } catch (error) {
       throw new HttpError(400, `expires: ${(error as Error).message}`);
     }
+    const title = request.body.title.trim();
+    const file = request.body.file?.trim() || null;
+    // Not given: the test's owners (its annotations, tags or CODEOWNERS), when it has some.
+    const owner = request.body.owner === undefined ? await defaultOwner(store, title, file) : request.body.owner?.trim() || null;
     const id = await addQuarantine(
       store,
       {
-        title: request.body.title.trim(),
-        file: request.body.file?.trim() || null,
+        title,
+        file,
         project: request.body.project?.trim() || null,
         reason: request.body.reason.trim(),
-        owner: request.body.owner?.trim() || null,
+        owner,
         expiresAt,
         createdBy: callerOf(request).user.id,
       },

@@ -5,7 +5,7 @@ import { databaseTrouble, isReadOnlyTrouble } from '../store/engine/dialect.js';
 import { StoreError, type AnyStore } from '../store/engine/types.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/write/uploads.js';
 import { whenWritable } from '../store/engine/waiting-driver.js';
-import { parseUploadBody, type bodyCharset } from '../upload-body.js';
+import { parseUploadBody, uploadedOwners, type bodyCharset } from '../upload-body.js';
 import { checkParseCost } from './parse-cost.js';
 
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
@@ -86,6 +86,8 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
           buildUrl: metadata.buildUrl || null,
           uploadedBy: job.uploadedBy,
           uploadedVia: job.uploadedVia,
+          // Resolved by the client in its checkout: the server reads no file an upload names.
+          ownersFor: uploadedOwners(metadata.codeowners),
           onProgress: checkStop,
         }),
       );

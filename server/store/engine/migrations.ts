@@ -478,4 +478,20 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX oidc_flows_expires ON oidc_flows(expires_at);
     `,
   },
+  {
+    version: 17,
+    name: 'test owners',
+    sql: (d) => `
+      -- Who owns each test: its own owner annotations or @owner: tags, else the CODEOWNERS
+      -- entry of its file. Replaced for the tests of every stored run, so the newest wins. The
+      -- index on owner makes the flaky list's owner filter a lookup of that owner's tests.
+      CREATE TABLE test_owners (
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('annotation', 'tag', 'codeowners')),
+        PRIMARY KEY (test_id, owner)
+      )${d.strictWithoutRowid};
+      CREATE INDEX test_owners_owner ON test_owners(owner, test_id);
+    `,
+  },
 ];

@@ -21,6 +21,7 @@ export interface DatabaseSchema {
   unknown_login_failures: UnknownLoginFailuresTable;
   oidc_flows: OidcFlowsTable;
   audit_log: AuditLogTable;
+  test_owners: TestOwnersTable;
 }
 
 /** Append-only record of changes (migration 15, accounts/audit.ts). */
@@ -50,6 +51,12 @@ export interface OidcFlowsTable {
   user_id: number | null;
   created_at: number;
   expires_at: number;
+}
+
+export interface TestOwnersTable {
+  test_id: number;
+  owner: string;
+  source: 'annotation' | 'tag' | 'codeowners';
 }
 
 export interface UnknownLoginFailuresTable {

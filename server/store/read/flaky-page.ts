@@ -1,4 +1,5 @@
 import { CRITICAL_PASS_RATE } from '../../../core/analytics/formulas.js';
+import { UNOWNED } from '../../../core/owners/test-owners.js';
 import type { DayRange } from './analytics.js';
 import { dashboardText, sqlText, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
@@ -13,6 +14,8 @@ export const FLAKY_SORTS = {
   pass_rate: { column: 'worst', defaultOrder: 'asc' },
   runs: { column: 'runs', defaultOrder: 'desc' },
   last_failure: { column: 'last_failed_at', defaultOrder: 'desc' },
+  // Open flake episodes, the oldest first (time-to-fix.ts orders them: @openOrder).
+  open_age: { column: 'open_rank', defaultOrder: 'asc' },
 } as const;
 export type FlakySort = keyof typeof FLAKY_SORTS;
 export type SortOrder = 'asc' | 'desc';
@@ -31,6 +34,10 @@ export interface FlakyPageQuery {
   critical: boolean;
   /** Keys (test id, ':' and browser) whose trend was asked for; null: no trend filter. */
   trendKeys: string[] | null;
+  /** One owner's tests ('@team'), the tests no one owns (UNOWNED), or null: everyone's. */
+  owner?: string | null;
+  /** The open_age sort: the ids of tests with an open flake episode, the oldest first. */
+  openOrder?: number[] | null;
   sort: FlakySort;
   order: SortOrder;
   limit: number;
@@ -46,6 +53,8 @@ export interface FlakyGroupRow {
   failed: number;
   score: number;
   last_failed_at: number | null;
+  /** 1 when no one owns the test. */
+  unowned: number;
 }
 
 export interface FlakyEntryRow {
@@ -68,6 +77,8 @@ export interface FlakyCounts {
   moderate: number;
   minor: number;
   critical: number;
+  /** Groups no one owns (owners.ts). */
+  unowned: number;
   /** What the severity, critical or trend filter leaves: the rows there are to page through. */
   total: number;
 }
@@ -91,6 +102,9 @@ const fillWindow = (dialect: DialectName, onlyBranch: boolean) => `INSERT INTO $
       ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
   FROM (${onlyBranch ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 
+// A test someone owns; the owner filter is a lookup in test_owners' index on (owner, test_id).
+const OWNED = 'SELECT 1 FROM test_owners o WHERE o.test_id = t.id';
+
 // The flaky rule (docs/screens.md#flaky) (as flakyTests in analytics/flaky.ts), the same pass rate
 // and score formulas as core/analytics/formulas.ts, then one group per test identity. A trend
 // key is a test id and a browser (analytics/flaky-page.ts trendKeysOf).
@@ -110,9 +124,12 @@ const groupsSql = (dialect: DialectName, source: string) => {
   groups AS (
     SELECT t.id AS test_id, t.title, t.file, min(f.pass_rate) AS worst, sum(f.runs) AS runs, sum(f.failed) AS failed, max(f.score) AS score,
       max(f.last_failed_at) AS last_failed_at, sum(${t.boolInt(`f.browser = ${text('@browser')}`)}) AS on_browser,
-      sum(${t.boolInt(r.inJsonTexts("(CAST(f.test_id AS TEXT) || ':' || f.browser)", text('@trendKeys')))}) AS trending
+      sum(${t.boolInt(r.inJsonTexts("(CAST(f.test_id AS TEXT) || ':' || f.browser)", text('@trendKeys')))}) AS trending,
+      ${t.boolInt(`NOT EXISTS (${OWNED})`)} AS unowned
     FROM flaky f JOIN tests t ON t.id = f.test_id
-    WHERE ${text('@search')} IS NULL OR ${search('t.title')} OR ${search('t.file')}
+    WHERE (${text('@search')} IS NULL OR ${search('t.title')} OR ${search('t.file')})
+      AND (${text('@owner')} IS NULL OR (${text('@owner')} = '${UNOWNED}' AND NOT EXISTS (${OWNED}))
+        OR t.id IN (SELECT o.test_id FROM test_owners o WHERE o.owner = ${text('@owner')}))
     GROUP BY t.id
   ),
   matching AS (
@@ -136,7 +153,7 @@ const countsSql = (dialect: DialectName, source: string) => {
   const count = (condition: string) => `coalesce(sum(${sqlText(dialect).boolInt(condition)}), 0)`;
   return `${groupsSql(dialect, source)}
   SELECT count(*) AS "all", ${count(SEVERE)} AS severe, ${count(MODERATE)} AS moderate,
-    ${count(MINOR)} AS minor, ${count(SEVERE)} AS critical, ${count(filter(dialect))} AS total
+    ${count(MINOR)} AS minor, ${count(SEVERE)} AS critical, ${count('unowned = 1')} AS unowned, ${count(filter(dialect))} AS total
   FROM matching`;
 };
 
@@ -148,10 +165,16 @@ const pageSql = (dialect: DialectName, source: string, sort: FlakySort, order: S
   const { column } = FLAKY_SORTS[sort];
   const direction = order === 'asc' ? 'ASC' : 'DESC';
   const r = dashboardText(dialect);
-  // A test that only ever passed on retry has no failed result: last in either order.
-  const nullsLast = column === 'last_failed_at' ? 'last_failed_at IS NULL, ' : '';
+  // A test that only ever passed on retry has no failed result, one fixed no open episode: last in either order.
+  const nullsLast = column === 'last_failed_at' || column === 'open_rank' ? `${column} IS NULL, ` : '';
+  const open =
+    sort !== 'open_age'
+      ? ''
+      : dialect === 'postgres'
+        ? ' LEFT JOIN (SELECT CAST(value AS BIGINT) AS open_id, ordinality AS open_rank FROM json_array_elements_text(CAST(@openOrder AS json)) WITH ORDINALITY) o ON o.open_id = test_id'
+        : ' LEFT JOIN (SELECT CAST(value AS INTEGER) AS open_id, CAST(key AS INTEGER) AS open_rank FROM json_each(@openOrder)) o ON o.open_id = test_id';
   return `${groupsSql(dialect, source)}
-    SELECT test_id, title, file, worst, runs, failed, score, last_failed_at FROM matching WHERE ${filter(dialect)}
+    SELECT test_id, title, file, worst, runs, failed, score, last_failed_at, unowned FROM matching${open} WHERE ${filter(dialect)}
     ORDER BY ${nullsLast}${column} ${direction}, worst ASC, score DESC, ${r.byBytes('title')}, ${r.byBytes('file')}, test_id
     LIMIT @limit OFFSET @offset`;
 };
@@ -173,8 +196,9 @@ function text(key: string, make: () => string): string {
 // SQLite rejects named parameters a statement does not use.
 const pick = (sql: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([key]) => sql.includes(`@${key}`)));
 
-function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys'>) {
+function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys' | 'owner'>) {
   return {
+    owner: q.owner ?? null,
     search: q.search,
     browser: q.browser,
     severity: q.severity,
@@ -210,7 +234,7 @@ async function groupPage(store: AnyStore, q: FlakyPageQuery, source: string) {
   const all = <T>(sql: string, values: Record<string, unknown>) => store.sql.all<T>(sql, pick(sql, values));
   const countsText = text(`${kind} counts`, () => countsSql(dialect, source));
   const counts = (await store.sql.get<FlakyCounts>(countsText, pick(countsText, base)))!;
-  const rows = await all<FlakyGroupRow>(text(`${kind} page ${q.sort} ${q.order}`, () => pageSql(dialect, source, q.sort, q.order)), { ...base, limit: q.limit, offset: q.offset });
+  const rows = await all<FlakyGroupRow>(text(`${kind} page ${q.sort} ${q.order}`, () => pageSql(dialect, source, q.sort, q.order)), { ...base, limit: q.limit, offset: q.offset, openOrder: JSON.stringify(q.openOrder ?? []) });
   const browsers = await all<{ browser: string; count: number }>(text(`${kind} browsers`, () => browsersSql(dialect, source)), base);
   const entries =
     rows.length === 0 ? [] : await all<FlakyEntryRow>(text(`${kind} entries`, () => entriesSql(dialect, source)), { ...base, ids: JSON.stringify(rows.map((r) => r.test_id)) });

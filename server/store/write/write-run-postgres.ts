@@ -12,6 +12,7 @@ import type { Sql } from '../engine/sql.js';
 import { UNNEST_BATCH, UnnestWriter } from '../engine/unnest-writer.js';
 import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
 import { NO_START } from './write-results.js';
+import { writeOwnersPostgres } from './owners.js';
 
 const INSERT_RUN = `INSERT INTO runs (
     status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by, uploaded_via,
@@ -61,6 +62,7 @@ export async function writeRunPostgres(
     const { status } = row;
     const outage = row.outage === 1;
     await sql.run(FINISH_RUN_SQL, row);
+    if (ending.owners) await writeOwnersPostgres(sql, ending.owners);
     if (!duplicate) {
       await addRunToRollupsPostgres(sql, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink), () => writer.writeNames());
     }

@@ -5,6 +5,8 @@ import type { SqliteDatabase, Store } from '../engine/types.js';
 import { addRunToRollups } from './rollups.js';
 import { NO_START, ResultWriter } from './write-results.js';
 import type { ReviewStatus } from '../engine/schema.js';
+import { OwnersCollector, type FileOwners, type ReportOwners } from '../../../core/owners/test-owners.js';
+import { writeOwnersSqlite } from './owners.js';
 import { perConnection } from '../engine/per-connection.js';
 
 export interface RunToStore {
@@ -26,6 +28,8 @@ export interface RunToStore {
   now?: number;
   /** Called every few thousand tests of a big report, for a progress display. */
   onProgress?: (stored: number, total: number) => void;
+  /** The CODEOWNERS owners of the report's test files; absent: none was read. */
+  fileOwners?: FileOwners | null;
 }
 
 /** What is known of a run before its report is read. */
@@ -48,6 +52,8 @@ export interface RunEnding {
   gitCommit: string | null;
   buildId?: string | null;
   buildUrl?: string | null;
+  /** Who owns the report's tests (stored with the run); absent: left as they were. */
+  owners?: ReportOwners;
 }
 
 const PROGRESS_EVERY = 2000;
@@ -64,11 +70,16 @@ export function writeRun(store: Store, input: RunToStore): StoredRun {
   const { run, onProgress } = input;
   return writeRunInParts(store, input, (addTest) => {
     const total = run.tests.length;
+    const owners = new OwnersCollector(input.fileOwners ?? null);
     for (let i = 0; i < total; i++) {
       addTest(run.tests[i]!);
+      owners.add(run.tests[i]!);
       if (onProgress && (i + 1) % PROGRESS_EVERY === 0) onProgress(i + 1, total);
     }
-    return { run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit, buildId: input.buildId ?? null, buildUrl: input.buildUrl ?? null };
+    return {
+      run, contentHash: input.contentHash, project: input.project, gitBranch: input.gitBranch, gitCommit: input.gitCommit,
+      buildId: input.buildId ?? null, buildUrl: input.buildUrl ?? null, owners: owners.result(),
+    };
   });
 }
 
@@ -111,6 +122,7 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
     const { status } = row;
     const outage = row.outage === 1;
     statements.finishRun.run(row);
+    if (ending!.owners) writeOwnersSqlite(store.sqlite, ending!.owners);
     if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
     return { runId, duplicate, duplicateOf: original?.id ?? null, status };
   });

@@ -2,7 +2,7 @@
 import type { AdminSettings, AuditPage } from '../../../core/api/audit.js';
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
-import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
+import type { DailyStat, OwnersResponse, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
 import { type AuthMethodsResponse, type LoginResponse, type MeResponse, SESSION_HEADER, type SsoSessionResponse } from '../../../core/api/auth.js';
 import type { BulkReviewRequest, PendingUpload, PendingUploadsResponse, RecentUpload, ReviewRequest, ReviewStatus, RunResultsQuery, TestResultRow, UploadDetailResponse, UploadRequest, UploadResponse } from '../../../core/api/uploads.js';
 import { request } from './client.js';
@@ -36,7 +36,9 @@ export const reviewUpload = (id: number, action: ReviewRequest['action'], notes 
 export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
   request<unknown>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
 
-export const dashboard = (days = 30, branch: string | null = null) => request<DashboardResponse>(`/api/dashboard${query({ days, branch })}`);
+export const dashboard = (days = 30, branch: string | null = null, owner: string | null = null) => request<DashboardResponse>(`/api/dashboard${query({ days, branch, owner })}`);
+/** Every owner a test has (the owner filter's choices). */
+export const owners = () => request<OwnersResponse>('/api/owners');
 /** The branches runs were stored on, most recently run first (the branch filter's choices). */
 export const branches = (limit = 100) => request<BranchesResponse>(`/api/branches${query({ limit })}`);
 /** Query string of the given parameters, leaving out empty ones. */
@@ -58,6 +60,8 @@ export interface FlakyTestsQuery {
   order?: 'asc' | 'desc';
   /** One branch's flaky tests; absent: every branch. */
   branch?: string | null;
+  /** One owner's flaky tests, or 'unowned'; absent: everyone's. */
+  owner?: string | null;
 }
 /** One page of flaky groups, searched, filtered and sorted by the server. */
 export const flakyTestsPage = (q: FlakyTestsQuery) => request<FlakyTestsPage>(`/api/flaky-tests${query({ ...q })}`);

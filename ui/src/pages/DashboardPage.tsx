@@ -5,6 +5,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
 import { useBranchParam } from '../lib/branch-param.js';
+import { UNOWNED } from '../../../core/owners/test-owners.js';
 import { useSession } from '../session/SessionProvider.js';
 import { readSession } from '../session/storage.js';
 import { DashboardContent } from './dashboard/DashboardContent.js';
@@ -19,10 +20,12 @@ import { canReview, markReviewReminderClosed, reviewReminderClosed } from './das
 export function DashboardPage() {
   const [days, setDays] = useState(30);
   const [branch, setBranch] = useBranchParam();
+  // One owner's tests (or the unowned ones): the per-test figures, lists and counts are theirs.
+  const [owner, setOwner] = useState<string | null>(null);
   // Bumped by testDataUpdated and by a finished review: the dashboard loads again. Its answer
   // carries the trend counts, so the trends reload with it.
   const [generation, setGeneration] = useState(0);
-  const dashboard = useApi(() => api.dashboard(days, branch), [days, branch, generation]);
+  const dashboard = useApi(() => api.dashboard(days, branch, owner), [days, branch, owner, generation]);
   const { user, pendingCount, refreshPendingCount } = useSession();
 
   const sessionToken = readSession()?.sessionToken;
@@ -50,6 +53,16 @@ export function DashboardPage() {
   if (dashboard.loading && !data) body = <LoadingState text="Loading dashboard..." />;
   else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
   else if (!data || !summary) body = <EmptyState title="No data available" />;
+  else if (totalTests === 0 && owner !== null)
+    body = (
+      <Paper withBorder radius="md" p="xl" data-testid="empty-owner">
+        <EmptyState title={`No results of ${owner === UNOWNED ? 'unowned tests' : `tests owned by ${owner}`}${days === 0 ? '' : ` in the last ${days} days`}`}>
+          <Button variant="light" mt="sm" onClick={() => setOwner(null)}>
+            Show all owners
+          </Button>
+        </EmptyState>
+      </Paper>
+    );
   else if (totalTests === 0 && days !== 0 && (data.stored?.runs ?? 0) > 0) body = <EmptyWindow days={days} stored={data.stored} onWiden={setDays} />;
   else if (totalTests === 0 && branch !== null)
     body = (
@@ -67,7 +80,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg" pb="xl">
       {pendingCount > 0 && <PendingBanner count={pendingCount} onReview={() => setReviewOpen(true)} />}
-      <OverviewCard days={days} onDaysChange={setDays} branch={branch} onBranchChange={setBranch} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} />
+      <OverviewCard days={days} onDaysChange={setDays} branch={branch} onBranchChange={setBranch} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} owner={owner} onOwnerChange={setOwner} />
       {body}
       {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} pendingCount={pendingCount} />}
     </Stack>

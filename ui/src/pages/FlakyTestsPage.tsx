@@ -22,6 +22,8 @@ import { FlakyToolbar, type SortChoice } from './flaky/FlakyToolbar.js';
 import { groupKey, parseFilter, type FlakyFilter } from './flaky/flaky-filter.js';
 import { useQuarantine } from '../lib/quarantine.js';
 import { clearTestDetailsCache } from './flaky/test-details-cache.js';
+import { UnownedLine } from './flaky/UnownedLine.js';
+import { UNOWNED } from '../../../core/owners/test-owners.js';
 
 /** The deep link's highlight and dialog delay (docs/screens.md#flaky-test-analysis). */
 const HIGHLIGHT_MS = 3000;
@@ -55,14 +57,15 @@ export function FlakyTestsPage() {
     setExpanded(new Set());
   });
   const [browser, setBrowser] = useState<string | null>(null);
+  const [owner, setOwner] = useState<string | null>(null);
   const [branch, setBranch] = useBranchParam();
   const [sort, setSort] = useState<SortChoice>('pass_rate:asc');
   // The same window as the dashboard's (its links carry any other): its flaky count is this list's.
   const [days, setDays] = useState(DEFAULT_WINDOW_DAYS);
   const [sortKey, order] = sort.split(':') as [FlakySortKey, 'asc' | 'desc'];
   const groups = useApi(
-    () => flakyTestsPage({ days, page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order, branch }),
-    [days, page, search, browser, filter, sortKey, order, branch, version],
+    () => flakyTestsPage({ days, page, pageSize: PAGE_SIZE, search, browser, severity: filter === 'all' ? null : filter, sort: sortKey, order, branch, owner }),
+    [days, page, search, browser, filter, sortKey, order, branch, owner, version],
   );
   const answer = groups.data;
 
@@ -153,6 +156,11 @@ export function FlakyTestsPage() {
     setExpanded(new Set());
     setPage(1);
   };
+  const changeOwner = (next: string | null) => {
+    setOwner(next);
+    setExpanded(new Set());
+    setPage(1);
+  };
   const changeBranch = (next: string | null) => {
     setBranch(next);
     setExpanded(new Set());
@@ -175,7 +183,7 @@ export function FlakyTestsPage() {
     });
 
   // No flaky test at all: not merely none for this search, browser or trend.
-  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && branch === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
+  const nothingStored = answer !== undefined && answer.counts.all === 0 && search === '' && browser === null && branch === null && owner === null && (filter === 'all' || !['improving', 'declining', 'stable', 'new'].includes(filter));
 
   let content;
   if (answer === undefined && groups.error) content = <ErrorState text="Failed to load flaky tests" />;
@@ -195,7 +203,8 @@ export function FlakyTestsPage() {
     content = (
       <>
         <FlakyStatCards counts={answer.counts} filter={filter} onSelect={changeFilter} />
-        <FlakyToolbar search={searchInput} onSearch={setSearchInput} browser={browser} browsers={answer.browsers} onBrowser={changeBrowser} sort={sort} onSort={changeSort} />
+        <FlakyToolbar search={searchInput} onSearch={setSearchInput} browser={browser} browsers={answer.browsers} onBrowser={changeBrowser} sort={sort} onSort={changeSort} owner={owner} onOwner={changeOwner} />
+        <UnownedLine unowned={answer.counts.unowned} all={answer.counts.all} owner={owner} onShow={() => changeOwner(UNOWNED)} />
         <FlakyFilterStatus filter={filter} shown={answer.total} total={answer.counts.all} onClear={() => changeFilter('all')} />
         <div aria-busy={groups.loading} style={{ opacity: groups.loading ? 0.6 : 1, transition: 'opacity 120ms' }}>
           <FlakyGroupTable

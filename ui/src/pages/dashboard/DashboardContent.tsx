@@ -10,6 +10,7 @@ import { FlakyTrendCards } from './FlakyTrendCards.js';
 import { HealthAlerts } from './HealthAlerts.js';
 import { MostCriticalTests } from './MostCriticalTests.js';
 import { RecentRunsTable } from './RecentRunsTable.js';
+import { TimeToFixCard } from './TimeToFixCard.js';
 import { passRatePercent } from '../../../../core/analytics/formulas.js';
 import { finalRateHint } from '../../lib/final-rate.js';
 
@@ -36,6 +37,7 @@ export function DashboardContent({ data, days }: { data: DashboardResponse; days
       </SimpleGrid>
 
       {hasTrends && <FlakyTrendCards counts={trends} days={data.days} flakyCount={data.flakyCount} />}
+      {data.timeToFix && <TimeToFixCard timeToFix={data.timeToFix} windowDays={days} />}
 
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>

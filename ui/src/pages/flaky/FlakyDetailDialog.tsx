@@ -9,6 +9,7 @@ import { AiAnalysisTab } from './AiAnalysisTab.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { DetailSummary } from './DetailSummary.js';
 import { QuarantinePanel } from './QuarantinePanel.js';
+import { OwnersAndTimeToFix } from './OwnersAndTimeToFix.js';
 
 type QuarantineLookup = (title: string, file: string, browser: string) => QuarantineView | null;
 import { cachedTestDetails } from './test-details-cache.js';
@@ -90,7 +91,8 @@ function DetailContent({ selection, tab, onTab, quarantine }: { selection: Dialo
   return (
     <Stack gap="md">
       <DetailSummary entry={entry} />
-      <QuarantinePanel title={group.test_title} file={group.test_file} browser={entry.browser} entry={quarantine} />
+      <OwnersAndTimeToFix group={group} />
+      <QuarantinePanel title={group.test_title} file={group.test_file} browser={entry.browser} entry={quarantine} defaultOwner={(group.owners ?? []).map((o) => o.owner).join(' ')} />
       <Tabs value={tab} onChange={(value) => onTab((value as DetailTab | null) ?? 'history')} keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="history">Test History</Tabs.Tab>

@@ -8,11 +8,13 @@ import { ExpandArrow } from './ExpandArrow.js';
 import { FlakyGroupStackedCell } from './FlakyGroupStackedCell.js';
 import { groupTrend, worstBrowser } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
+import { OpenForBadge } from './OpenForBadge.js';
+import { OwnerList } from '../../components/OwnerList.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import sticky from '../../components/sticky-column.module.css';
 
-export const GROUP_COLUMNS = 9;
+export const GROUP_COLUMNS = 10;
 /** On a phone: the arrow and one cell that stacks the rest. */
 export const STACKED_COLUMNS = 2;
 export const TITLE_TRUNCATION = 60;
@@ -92,6 +94,7 @@ export function FlakyGroupRow({ group, expanded, highlighted, rowRef, onToggle, 
               <Text size="sm" c="dimmed" title={group.test_file} data-testid="group-file">
                 {fileName(group.test_file)}
               </Text>
+              <OwnerList owners={group.owners} size="xs" />
             </Table.Td>
             <Table.Td>
               <BrowserButtons group={group} onOpen={onOpen} />
@@ -107,6 +110,9 @@ export function FlakyGroupRow({ group, expanded, highlighted, rowRef, onToggle, 
             <Table.Td data-testid="group-runs">{group.total_runs_all_browsers}</Table.Td>
             <Table.Td data-testid="group-failed">{group.total_failed_all_browsers}</Table.Td>
             <Table.Td data-testid="group-score">{oneDecimal(group.highest_flaky_score)}</Table.Td>
+            <Table.Td miw={130} style={{ whiteSpace: 'nowrap' }}>
+              <OpenForBadge timeToFix={group.time_to_fix} />
+            </Table.Td>
           </>
         )}
       </Table.Tr>

@@ -7,6 +7,8 @@ import { fileName, flakyPassRateColor, fractionPercent, oneDecimal } from '../..
 import { BrowserButtons } from './BrowserButtons.js';
 import { groupTrend } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
+import { OpenForBadge } from './OpenForBadge.js';
+import { OwnerList } from '../../components/OwnerList.js';
 
 /**
  * A group on a phone: name and file, the browsers (each opens its dialog), then the figures of
@@ -27,6 +29,10 @@ export function FlakyGroupStackedCell({ group, name, details, onOpen, onTrend }:
           <Text size="xs" c="dimmed" title={group.test_file} data-testid="group-file">
             {fileName(group.test_file)}
           </Text>
+          <Group gap={6} mt={4} wrap="wrap">
+            <OwnerList owners={group.owners} size="xs" />
+            {group.time_to_fix && <OpenForBadge timeToFix={group.time_to_fix} />}
+          </Group>
         </div>
         <BrowserButtons group={group} onOpen={onOpen} />
         <RowFigures

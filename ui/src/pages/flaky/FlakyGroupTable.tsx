@@ -24,7 +24,7 @@ export function FlakyGroupTable({ groups, expanded, highlighted, rowRef, onToggl
   const phone = usePhone();
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={phone ? 0 : 1000}>
+      <Table.ScrollContainer minWidth={phone ? 0 : 1100}>
         <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table" data-layout={phone ? 'stacked' : undefined}>
           {phone ? (
             <Table.Thead>
@@ -38,13 +38,14 @@ export function FlakyGroupTable({ groups, expanded, highlighted, rowRef, onToggl
             <Table.Tr>
               <Table.Th aria-label="Expand" w={32} className={`${sticky.sticky} ${sticky.arrow}`} />
               <Table.Th className={`${sticky.sticky} ${sticky.afterArrow}`}>Test Name</Table.Th>
-              <Table.Th>File</Table.Th>
+              <Table.Th>File · Owners</Table.Th>
               <Table.Th>Browsers Affected</Table.Th>
               <Table.Th>Worst Pass Rate</Table.Th>
               <Table.Th>Overall Trend</Table.Th>
               <Table.Th>Total Runs</Table.Th>
               <Table.Th>Total Failed</Table.Th>
               <Table.Th>Flaky Score</Table.Th>
+              <Table.Th>Time to Fix</Table.Th>
             </Table.Tr>
           </Table.Thead>
           )}

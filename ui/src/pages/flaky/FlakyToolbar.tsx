@@ -1,5 +1,6 @@
 import { CloseButton, Group, Select, TextInput } from '@mantine/core';
 import type { FlakySortKey } from '../../../../core/api/analytics.js';
+import { OwnerPicker } from '../../components/OwnerPicker.js';
 
 export type SortChoice = `${FlakySortKey}:${'asc' | 'desc'}`;
 
@@ -8,10 +9,12 @@ const SORTS: Array<{ value: SortChoice; label: string }> = [
   { value: 'score:desc', label: 'Highest flaky score first' },
   { value: 'runs:desc', label: 'Most runs first' },
   { value: 'last_failure:desc', label: 'Latest failure first' },
+  { value: 'open_age:asc', label: 'Oldest open first' },
   { value: 'pass_rate:desc', label: 'Best pass rate first' },
   { value: 'score:asc', label: 'Lowest flaky score first' },
   { value: 'runs:asc', label: 'Fewest runs first' },
   { value: 'last_failure:asc', label: 'Oldest failure first' },
+  { value: 'open_age:desc', label: 'Newest open first' },
 ];
 
 interface Props {
@@ -22,10 +25,12 @@ interface Props {
   onBrowser(value: string | null): void;
   sort: SortChoice;
   onSort(value: SortChoice): void;
+  owner: string | null;
+  onOwner(value: string | null): void;
 }
 
 /** Search, browser and sort of the flaky table: each asks the server for a new first page. */
-export function FlakyToolbar({ search, onSearch, browser, browsers, onBrowser, sort, onSort }: Props) {
+export function FlakyToolbar({ search, onSearch, browser, browsers, onBrowser, sort, onSort, owner, onOwner }: Props) {
   return (
     <Group gap="sm" mb="sm" align="flex-end" wrap="wrap">
       <TextInput
@@ -47,6 +52,7 @@ export function FlakyToolbar({ search, onSearch, browser, browsers, onBrowser, s
         style={{ flex: '0 1 200px' }}
         data-testid="flaky-browser"
       />
+      <OwnerPicker value={owner} onChange={onOwner} />
       <Select
         label="Sort"
         allowDeselect={false}

@@ -16,10 +16,11 @@ const EXPIRY_CHOICES = [
  * Quarantine of this test on this browser: what is in force, or a short form to add it. The
  * server decides who may (reviewers and admins) and its refusal is shown as it says it.
  */
-export function QuarantinePanel({ title, file, browser, entry }: { title: string; file: string; browser: string; entry: QuarantineView | null }) {
+export function QuarantinePanel({ title, file, browser, entry, defaultOwner = '' }: { title: string; file: string; browser: string; entry: QuarantineView | null; defaultOwner?: string }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const [owner, setOwner] = useState('');
+  // The test's owners (CODEOWNERS, annotations, tags) unless someone else takes it on.
+  const [owner, setOwner] = useState(defaultOwner.slice(0, 200));
   const [expires, setExpires] = useState('30d');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -76,7 +77,7 @@ export function QuarantinePanel({ title, file, browser, entry }: { title: string
     <Stack gap="xs" data-testid="quarantine-form">
       <TextInput label="Reason" placeholder="What is known, a ticket" value={reason} onChange={(e) => setReason(e.currentTarget.value)} required maxLength={2000} />
       <Group grow align="flex-end">
-        <TextInput label="Owner" placeholder="Who is fixing it" value={owner} onChange={(e) => setOwner(e.currentTarget.value)} maxLength={200} />
+        <TextInput label="Owner" placeholder="Who is fixing it" data-testid="quarantine-owner" value={owner} onChange={(e) => setOwner(e.currentTarget.value)} maxLength={200} />
         <Select label="For" data={EXPIRY_CHOICES} value={expires} onChange={(value) => setExpires(value ?? '30d')} allowDeselect={false} />
       </Group>
       {error && <Text size="sm" c="red">{error}</Text>}

@@ -1,0 +1,58 @@
+import { flakeEpisodes, isFlakeDay, type FlakeDay, type FlakeEpisode } from '../../../core/analytics/formulas.js';
+import { sqlText } from '../engine/dialect.js';
+import type { AnyStore } from '../engine/types.js';
+
+// The flaky rule of docs/screens.md#flaky over all history: the tests there are episodes of.
+const FLAKY_IDS = 'SELECT test_id FROM test_totals x WHERE x.scored_passed + x.scored_failed > 0 AND (x.passed_on_retry > 0 OR x.changes >= 2)';
+
+// Each day of a test, its browsers together: the runs that ran outside outages and whether
+// any failed or passed only on a retry. The daily rollup, never the results.
+const DAYS = (restriction: string) => `
+  SELECT d.test_id, d.day, sum(d.scored_passed + d.scored_failed) AS runs, sum(d.scored_failed) AS failed, sum(d.passed_on_retry) AS passed_on_retry
+  FROM daily_test_stats d WHERE ${restriction}
+  GROUP BY d.test_id, d.day ORDER BY d.test_id, d.day`;
+
+/** The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null. */
+export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null): Promise<Map<number, FlakeEpisode[]>> {
+  const restriction =
+    testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${sqlText(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
+  const episodes = new Map<number, FlakeEpisode[]>();
+  if (testIds !== null && testIds.length === 0) return episodes;
+  const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(
+    DAYS(restriction),
+    testIds === null ? {} : { ids: JSON.stringify([...new Set(testIds)]) },
+  );
+  let current: number | null = null;
+  let days: FlakeDay[] = [];
+  const finish = () => {
+    if (current !== null) episodes.set(current, flakeEpisodes(days));
+  };
+  for (const row of rows) {
+    const id = Number(row.test_id);
+    if (id !== current) {
+      finish();
+      current = id;
+      days = [];
+    }
+    days.push({ day: Number(row.day), runs: Number(row.runs), flaked: isFlakeDay(Number(row.failed), Number(row.passed_on_retry)) });
+  }
+  finish();
+  return episodes;
+}
+
+/** When each test (title, and file unless the entry names none) was last put in quarantine, by test id. */
+export async function quarantinedAtOf(store: AnyStore, tests: ReadonlyArray<{ test_id: number; title: string; file: string }>): Promise<Map<number, number>> {
+  const at = new Map<number, number>();
+  if (tests.length === 0) return at;
+  const titles = [...new Set(tests.map((t) => t.title))];
+  // The titles as a JSON array parameter, as inJsonNumbers takes numbers.
+  const inTitles = store.dialect === 'postgres' ? 'title IN (SELECT value FROM json_array_elements_text(CAST(@titles AS json)))' : 'title IN (SELECT value FROM json_each(@titles))';
+  const entries = await store.sql.all<{ title: string; file: string | null; created_at: number }>(
+    `SELECT title, file, created_at FROM quarantine WHERE ${inTitles} ORDER BY created_at`,
+    { titles: JSON.stringify(titles) },
+  );
+  for (const test of tests) {
+    for (const e of entries) if (e.title === test.title && (e.file === null || e.file === test.file)) at.set(test.test_id, Number(e.created_at));
+  }
+  return at;
+}
