@@ -82,8 +82,8 @@ export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): Tra
     }
   }
   const actions = runnerEvents.length > 0 ? runnerActions(runnerEvents) : libraryActions(libraryEvents);
-  summary.failingAction = [...actions].reverse().find((action) => action.error !== null && !action.container) ?? [...actions].reverse().find((action) => action.error !== null) ?? null;
-  if (summary.failingAction) summary.failingAction = withoutContainer(summary.failingAction);
+  const failing = [...actions].reverse().find((action) => action.error !== null && !action.container) ?? [...actions].reverse().find((action) => action.error !== null);
+  summary.failingAction = failing ? withoutContainer(failing) : null;
   summary.actions = keep(actions.map(withoutContainer), LIMITS.actions, summary);
   summary.consoleErrors = keep(consoleErrors(libraryEvents), LIMITS.consoleErrors, summary);
   summary.pageErrors = keep(pageErrors(libraryEvents), LIMITS.pageErrors, summary);
