@@ -7,6 +7,7 @@ import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
 import { registerUploadAdmission } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
+import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
 import { DatabaseHealth } from './database-health.js';
@@ -17,6 +18,7 @@ import { registerBranchRoutes } from './routes/branches.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
+import { registerTraceLinkRoutes, type EvidenceBlobs } from './routes/trace-links.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
 import type { AnyStore } from './store/engine/types.js';
@@ -30,6 +32,10 @@ export interface AppOptions {
   host?: string;
   /** The built UI; default dist/ui beside the bundle. null serves the API only. */
   uiDir?: string | null;
+  /** Playwright's trace viewer, served under /trace/; default the one built beside the bundle. */
+  traceViewer?: TraceViewer | null;
+  /** Where stored evidence is read from. */
+  evidenceBlobs?: EvidenceBlobs;
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Largest accepted upload, in bytes (default 100 MB). */
@@ -124,6 +130,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
   registerQuarantineRoutes(app, { store: options.store, now });
+  const viewer = options.traceViewer === undefined ? defaultTraceViewer() : options.traceViewer;
+  registerTraceLinkRoutes(app, { blobs: options.evidenceBlobs ?? { get: async () => null }, viewer, secret: await databaseSecret(options.store, 'trace_link_secret'), now });
+  await registerTraceViewer(app, viewer);
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

@@ -53,7 +53,8 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', CSP);
+    // A route that serves report content sets a stricter policy of its own (a sandbox): kept.
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
