@@ -55,7 +55,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    // A route that serves report content sets a stricter policy of its own (a sandbox): kept.
+    // An answer that set its own policy keeps it: evidence blobs are sent sandboxed (routes/evidence.ts).
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
@@ -64,7 +64,8 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     reply.header('cross-origin-resource-policy', 'same-origin');
     // API answers carry test data and signed-in state: no browser or proxy may keep a copy.
     // The UI's assets keep their own caching (static-ui.ts).
-    if (/^\/api(?:[/?]|$)/.test(request.url)) reply.header('cache-control', 'no-store');
+    // Content-addressed evidence sets its own (private, immutable): its bytes never change.
+    if (/^\/api(?:[/?]|$)/.test(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // Browsers ignore it over plain HTTP (RFC 6797), and it must not be sent there; behind a
     // TLS proxy, request.protocol needs --trust-proxy to see X-Forwarded-Proto.
     if (options.hsts && request.protocol === 'https') reply.header('strict-transport-security', HSTS);

@@ -1,33 +1,38 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { strToU8, zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../auth/tokens.js';
 import { TRACE_LINK_TTL_MS } from '../evidence/trace-link.js';
-import type { EvidenceBlobs } from '../routes/trace-links.js';
+import { createApiToken } from '../store/accounts/api-tokens.js';
+import type { EvidenceStore } from '../store/evidence/evidence-store.js';
+import { FolderEvidenceStore } from '../store/evidence/folder-store.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { defaultTraceViewer, type TraceViewer } from './trace-viewer.js';
 
 const TRACE = readFileSync(new URL('../../fixtures/reports/evidence/output/checkout-applies-a-discount-code/trace.zip', import.meta.url));
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Blobs kept in memory by their SHA-256, as the evidence store answers them. */
-function blobStore(...blobs: Uint8Array[]): EvidenceBlobs {
-  const byHash = new Map(blobs.map((bytes) => [sha(bytes), Buffer.from(bytes)]));
-  return {
-    get: async (hash) => {
-      const bytes = byHash.get(hash);
-      return bytes ? { stream: Readable.from([bytes]), size: bytes.length } : null;
-    },
-  };
+/** A real evidence folder holding these blobs. */
+async function blobStore(...blobs: Uint8Array[]): Promise<EvidenceStore> {
+  const folder = makeTempDir('trace-viewer-evidence-');
+  folders.push(folder);
+  const store = new FolderEvidenceStore(folder.dir);
+  for (const bytes of blobs) await store.put(sha(bytes), bytes, bytes.length);
+  return store;
 }
 
 const viewer = defaultTraceViewer();
 let t: TestApp;
-afterEach(() => t?.close());
+const folders: Array<{ cleanup(): void }> = [];
+afterEach(async () => {
+  await t?.close();
+  for (const folder of folders.splice(0)) folder.cleanup();
+});
 
-async function app(options: { blobs?: EvidenceBlobs; now?: () => number; traceViewer?: TraceViewer | null } = {}) {
-  t = await buildTestApp({ evidenceBlobs: options.blobs ?? blobStore(TRACE), ...(options.now ? { now: options.now } : {}), traceViewer: options.traceViewer === undefined ? viewer : options.traceViewer });
+async function app(options: { blobs?: Promise<EvidenceStore>; now?: () => number; traceViewer?: TraceViewer | null } = {}) {
+  t = await buildTestApp({ evidence: await (options.blobs ?? blobStore(TRACE)), ...(options.now ? { now: options.now } : {}), traceViewer: options.traceViewer === undefined ? viewer : options.traceViewer });
   return t.app;
 }
 
@@ -154,6 +159,13 @@ describe('signed trace links', () => {
     const max = await signIn(t.app, 'max');
     // A session's POST needs its XSRF token too.
     expect((await traceLink(sha(TRACE), { authorization: `Bearer ${max.token}` })).statusCode).toBe(403);
+    // An API token that may only upload gets none; one that may read does (an agent, a script).
+    const uploadOnly = newToken(API_TOKEN_PREFIX);
+    const reader = newToken(API_TOKEN_PREFIX);
+    await createApiToken(t.store, { name: 'ci', tokenHash: hashToken(uploadOnly), userId: 3, scopes: ['upload'] });
+    await createApiToken(t.store, { name: 'agent', tokenHash: hashToken(reader), userId: 3, scopes: ['read'] });
+    expect((await traceLink(sha(TRACE), { authorization: `Bearer ${uploadOnly}` })).statusCode).toBe(403);
+    expect((await traceLink(sha(TRACE), { authorization: `Bearer ${reader}` })).statusCode).toBe(200);
     expect((await traceLink('0'.repeat(64), max.headers)).statusCode).toBe(404);
     expect((await traceLink('../../etc/passwd', max.headers)).statusCode).toBe(404);
     expect((await traceLink('ABC', max.headers)).statusCode).toBe(400);

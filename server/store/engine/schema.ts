@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AttachmentKind, AttachmentState } from '../../../core/api/evidence.js';
 
 /** Row types of the SQLite schema (migrations.ts), for Kysely's typed queries. */
 export interface DatabaseSchema {
@@ -19,6 +20,30 @@ export interface DatabaseSchema {
   login_failures: LoginFailuresTable;
   rate_limits: RateLimitsTable;
   unknown_login_failures: UnknownLoginFailuresTable;
+  evidence_blobs: EvidenceBlobsTable;
+  attachments: AttachmentsTable;
+}
+
+/** A stored evidence blob (migration 13; server/store/evidence/). */
+export interface EvidenceBlobsTable {
+  sha256: string;
+  size: number;
+  content_type: string;
+  stored_at: number;
+  failing: number;
+}
+
+/** An attempt's attachment and what became of its blob (core/api/evidence.ts). */
+export interface AttachmentsTable {
+  result_id: number;
+  retry: number;
+  ordinal: number;
+  name: string;
+  content_type: string;
+  kind: AttachmentKind;
+  sha256: string | null;
+  size: number | null;
+  state: AttachmentState;
 }
 
 export interface UnknownLoginFailuresTable {
