@@ -4,6 +4,8 @@ import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/re
 import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
+import { attachmentKind } from '../core/api/evidence.js';
+import type { EvidenceResolver } from './evidence/collect-import.js';
 import { HeldBytes } from './held-bytes.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
 import type { AnyStore, Store, PostgresStore } from './store/engine/types.js';
@@ -33,6 +35,12 @@ export interface IngestOptions {
   uploadedVia?: string | null;
   /** Tests stored so far, and the total (an estimate while a file is still being read). */
   onProgress?: (stored: number, total: number) => void;
+  /**
+   * Sets each test's evidence (the CLI's import, after collectImportEvidence stored the blobs).
+   * Without it, an attachment that names a `sha256` (an upload, whose bytes were sent first) is
+   * recorded as stored if the server holds that blob, and as not stored if not.
+   */
+  evidence?: EvidenceResolver;
 }
 
 export interface IngestResult extends RunCounts {
@@ -125,12 +133,16 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
   let end: Extract<ReportPart, { kind: 'end' }> | null = null;
   const canonical = new HeldBytes();
   let stored = 0;
+  let seq = 0;
   for (const part of parts) {
     if (part.kind === 'config') normaliser = new RunNormaliser(part.config);
     else if (part.kind === 'end') end = part;
     else {
       for (const test of normaliser!.suiteTests(part.suite)) {
         canonical.add(canonicalTest(test));
+        if (options.evidence) options.evidence(test, seq);
+        else referencedEvidence(test);
+        seq++;
         yield test;
         stored++;
         if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
@@ -149,6 +161,14 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
   }
   const project = options.project || run.detected.project;
   return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null };
+}
+
+/** The attachments of an upload that name the blob sent before it: stored, if the server has it (write/attachment-rows.ts checks). */
+function referencedEvidence(test: NormalisedTest): void {
+  for (const attempt of test.attempts) {
+    if (!attempt.attachments.some((a) => a.sha256)) continue;
+    attempt.evidence = attempt.attachments.map((a) => (a.sha256 ? { kind: attachmentKind(a.name, a.contentType), sha256: a.sha256, size: null, state: 'stored' as const } : null));
+  }
 }
 
 function resultOf(stored: StoredRun, ending: RunEnding): IngestResult {
