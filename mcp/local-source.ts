@@ -7,6 +7,8 @@ import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import { openStore, schemaVersion } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
 import type { EvidenceStore } from '../server/store/evidence/evidence-store.js';
+import { NoEvidenceStore } from '../server/store/evidence/no-store.js';
+import { defaultEvidenceDir, openEvidenceStore, type EvidenceOptions } from '../server/store/evidence/open-evidence.js';
 import { quarantineView } from '../core/api/quarantine.js';
 import { listQuarantine } from '../server/store/read/quarantine.js';
 import { findUpload, recentUploadCount, recentUploads } from '../server/store/write/uploads.js';
@@ -17,9 +19,14 @@ import type { HistorySource } from './source.js';
  * read-only: the same query functions the API routes run (server/analytics/queries.ts,
  * server/store/*), on this thread, for one agent at a time.
  */
-export async function openLocalSource(target: string, options: { now?: () => number; evidence?: EvidenceStore } = {}): Promise<HistorySource> {
+export async function openLocalSource(target: string, options: { now?: () => number; evidence?: EvidenceStore; evidenceOptions?: EvidenceOptions } = {}): Promise<HistorySource> {
   const now = options.now ?? Date.now;
   const store = await openReadOnly(target);
+  // Without a store given: the one the options name, else the folder beside a SQLite file when
+  // there is one (a read-only tool makes no folder).
+  const evidenceOptions = options.evidenceOptions ?? {};
+  const named = Object.keys(evidenceOptions).length > 0 || (store.dialect === 'sqlite' && existsSync(defaultEvidenceDir(store.path)));
+  const evidence = options.evidence ?? (named ? openEvidenceStore(evidenceOptions, store) : new NoEvidenceStore());
   return {
     where: store.target,
     async flakyTests(q) {
@@ -62,11 +69,14 @@ export async function openLocalSource(target: string, options: { now?: () => num
       return analyseTest(request, { store, env: {}, fetch: globalThis.fetch, now, log: stderrLog });
     },
     async evidence(sha256, maxBytes) {
-      const blob = await options.evidence?.get(sha256);
+      const blob = await evidence.get(sha256);
       if (!blob) return null;
       return readCapped(blob.stream, blob.size, maxBytes, sha256);
     },
-    close: () => store.close(),
+    close: async () => {
+      if (!options.evidence) await evidence.close();
+      await store.close();
+    },
   };
 }
 
