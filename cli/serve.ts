@@ -10,6 +10,9 @@ import { exposedMode, SERVER_CACHE_MB } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
 import { countUsers, createUser, UserExistsError } from '../server/store/accounts/users.js';
 import { scheduleDailyPrune } from './prune-schedule.js';
+import type { EvidenceStore } from '../server/store/evidence/evidence-store.js';
+import { FolderEvidenceStore } from '../server/store/evidence/folder-store.js';
+import { openEvidenceStore, type EvidenceOptions } from '../server/store/evidence/open-evidence.js';
 
 export interface ServeSettings {
   port: number;
@@ -28,6 +31,10 @@ export interface ServeSettings {
   pruneOlderThan?: string | null;
   /** PostgreSQL's pool: connections and statement timeout (ignored on SQLite). */
   postgres?: { max: number; statementTimeoutMs: number };
+  /** Where evidence is kept (--evidence, --evidence-dir, --evidence-endpoint). */
+  evidence?: EvidenceOptions;
+  /** Largest evidence blob an upload may send. */
+  evidenceMaxBytes?: number;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -45,6 +52,15 @@ export async function serve(settings: ServeSettings): Promise<number> {
     process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
     return 1;
   }
+  let evidence: EvidenceStore;
+  try {
+    evidence = openEvidenceStore(settings.evidence ?? {}, store);
+    if (evidence instanceof FolderEvidenceStore) await evidence.clearPartials();
+  } catch (error) {
+    await store.close();
+    process.stderr.write(`flakeboard: the evidence store: ${(error as Error).message}\n`);
+    return 1;
+  }
   const scrypt = scryptParamsFromEnv();
   await createFirstAdmin(store, scrypt);
   if (settings.demo) await seedDemoIfEmpty(store);
@@ -52,6 +68,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
   const terminal = process.stdout.isTTY === true;
   const app = await buildApp({
     store,
+    evidence,
+    ...(settings.evidenceMaxBytes !== undefined ? { evidenceMaxBytes: settings.evidenceMaxBytes } : {}),
     host: settings.host,
     bodyLimit: settings.bodyLimitBytes,
     ...(settings.trustProxy !== null ? { trustProxy: settings.trustProxy } : {}),
@@ -69,6 +87,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     await app.listen({ port: settings.port, host: settings.host });
   } catch (error) {
     await app.close();
+    await evidence.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') process.stderr.write(`flakeboard: port ${settings.port} on ${settings.host} is already in use: stop the other server or pass --port\n`);
@@ -108,6 +127,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     } finally {
       clearInterval(sweep);
       clearTimeout(deadline);
+      await evidence.close();
       await store.close();
     }
     process.exit(code);
@@ -122,6 +142,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // Announced only once a stop signal closes cleanly: a supervisor (or a test) that stops the
   // server as soon as it reads this line must not kill it before the database is closed.
   say(`flakeboard is serving ${store.target} at ${url}`);
+  say(`evidence: ${evidence.location === 'none' ? 'not kept (give --evidence-dir or --evidence s3://bucket/prefix)' : evidence.location}`);
   if (settings.open) openBrowser(url);
   if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
   return 0;

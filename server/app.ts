@@ -33,6 +33,8 @@ export interface AppOptions {
   store: AnyStore;
   /** Where evidence blobs live (a folder or a bucket); none given: the server keeps no evidence. */
   evidence?: EvidenceStore;
+  /** Largest evidence blob accepted by PUT /api/evidence/{sha256} (default 100 MB). */
+  evidenceMaxBytes?: number;
   /** The address `serve` binds: on loopback the Host header is checked. */
   host?: string;
   /** The built UI; default dist/ui beside the bundle. null serves the API only. */
@@ -141,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBranchRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
-  registerEvidenceRoutes(app, { store: options.store, evidence });
+  registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
   registerQuarantineRoutes(app, { store: options.store, now });
   const viewer = options.traceViewer === undefined ? defaultTraceViewer() : options.traceViewer;
   registerTraceLinkRoutes(app, { blobs: evidence, viewer, secret: await databaseSecret(options.store, 'trace_link_secret'), now });

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseCutoff } from '../age.js';
+import { addEvidenceStoreOptions, evidenceOptionsOf, parseSize } from '../evidence-options.js';
 import { dbOption, parseDuration, parseTrustProxy, resolveDbTarget } from '../options.js';
 
 interface ServeOptions {
@@ -16,6 +17,10 @@ interface ServeOptions {
   pruneOlderThan?: string;
   pgPoolSize: string;
   pgStatementTimeout: string;
+  evidence?: string;
+  evidenceDir?: string;
+  evidenceEndpoint?: string;
+  attachmentMaxSize?: string;
 }
 
 const HOUR = 3_600_000;
@@ -29,7 +34,7 @@ const HOUR = 3_600_000;
 const SERVE_POOL = { max: 10, statementTimeoutS: 120 };
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('start the dashboard: the JSON API and the UI on one port')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free one)').env('FLAKEBOARD_PORT').default('4680'))
@@ -50,29 +55,32 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--pg-pool-size <n>', 'PostgreSQL: connections in the pool of requests (and in each worker\'s)').env('FLAKEBOARD_PG_POOL_SIZE').default(String(SERVE_POOL.max)))
     .addOption(
       new Option('--pg-statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (the request answers 503); 0 for none').env('FLAKEBOARD_PG_STATEMENT_TIMEOUT').default(String(SERVE_POOL.statementTimeoutS)),
-    )
-    .action(async (options: ServeOptions) => {
-      if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
-      // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
-      const { serve } = await import('../serve.js');
-      process.exitCode = await serve({
-        port: parseNumber(options.port, '--port', 0, 65535),
-        host: options.host,
-        dbPath: resolveDbTarget(options.db),
-        open: options.open ?? false,
-        demo: options.demo ?? false,
-        bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
-        trustProxy: options.trustProxy === undefined ? null : parseTrustProxy(options.trustProxy, options.host),
-        sessionMaxAgeMs: parseDuration(options.sessionMaxAge, '--session-max-age', HOUR, 365 * 24 * HOUR),
-        secureCookies: options.secureCookies ?? false,
-        hsts: options.hsts ?? false,
-        pruneOlderThan: options.pruneOlderThan ?? null,
-        postgres: {
-          max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
-          statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
-        },
-      });
+    );
+  addEvidenceStoreOptions(command).option('--attachment-max-size <size>', 'largest evidence blob an upload may send (e.g. 100MB)', '100MB');
+  command.action(async (options: ServeOptions) => {
+    if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
+    // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
+    const { serve } = await import('../serve.js');
+    process.exitCode = await serve({
+      port: parseNumber(options.port, '--port', 0, 65535),
+      host: options.host,
+      dbPath: resolveDbTarget(options.db),
+      open: options.open ?? false,
+      demo: options.demo ?? false,
+      bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
+      trustProxy: options.trustProxy === undefined ? null : parseTrustProxy(options.trustProxy, options.host),
+      sessionMaxAgeMs: parseDuration(options.sessionMaxAge, '--session-max-age', HOUR, 365 * 24 * HOUR),
+      secureCookies: options.secureCookies ?? false,
+      hsts: options.hsts ?? false,
+      pruneOlderThan: options.pruneOlderThan ?? null,
+      evidence: evidenceOptionsOf(options),
+      evidenceMaxBytes: parseSize(options.attachmentMaxSize ?? '100MB', '--attachment-max-size'),
+      postgres: {
+        max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
+        statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
+      },
     });
+  });
 }
 
 function parseNumber(value: string, flag: string, min: number, max: number): number {
