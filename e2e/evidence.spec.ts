@@ -13,7 +13,7 @@ test.describe('failure evidence', () => {
     await page.getByTestId('recent-upload').first().click();
     const row = page.getByTestId('test-row').filter({ hasText: 'applies a discount code' });
     await row.getByTestId('evidence-button').click();
-    const dialog = page.getByRole('dialog');
+    const dialog = page.getByRole('dialog', { name: 'applies a discount code' });
     // Both attempts failed: each shows its screenshot, loaded (a real PNG drawn at its size).
     await expect(dialog.getByTestId('attempt-evidence')).toHaveCount(2);
     const thumbnail = dialog.getByTestId('evidence-screenshot').first().locator('img');
@@ -21,7 +21,10 @@ test.describe('failure evidence', () => {
     await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
     await dialog.getByTestId('evidence-screenshot').first().click();
     await expect(page.getByTestId('evidence-screenshot-large')).toBeVisible();
+    // Escape closes the enlarged screenshot alone, not the dialog under it.
     await page.keyboard.press('Escape');
+    await expect(page.getByTestId('evidence-screenshot-large')).toHaveCount(0);
+    await expect(dialog).toBeVisible();
     // Playwright's error context, as text.
     await expect(dialog.getByTestId('evidence-error-context').first()).toContainText('applies a discount code');
 
@@ -30,7 +33,7 @@ test.describe('failure evidence', () => {
     expect(new URL(viewer.url()).origin).toBe(new URL(server.url).origin);
     expect(new URL(viewer.url()).pathname).toBe('/trace/index.html');
     // The viewer lists the test's actions, the failing assertion among them, and shows its locator.
-    await expect(viewer.getByText('Expect "toHaveText"')).toBeVisible();
+    await expect(viewer.getByText('Expect "toHaveText"').first()).toBeVisible();
     await expect(viewer.getByText("getByRole('button', { name: 'Apply' })").first()).toBeVisible();
     await viewer.getByText('Fill "SAVE1O"').click();
     await expect(viewer.getByText("getByPlaceholder('Discount code')").first()).toBeVisible();
