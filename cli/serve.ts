@@ -54,7 +54,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   }
   let evidence: EvidenceStore;
   try {
-    evidence = openEvidenceStore(settings.evidence ?? {}, store);
+    evidence = await openEvidenceStore(settings.evidence ?? {}, store);
     if (evidence instanceof FolderEvidenceStore) await evidence.clearPartials();
   } catch (error) {
     await store.close();
