@@ -62,7 +62,8 @@ describe.each(stores)('evidence in %s', (_name, open) => {
     expect((await text(part.stream)).equals(BLOB.subarray(10, 20))).toBe(true);
     const listed = [];
     for await (const blob of store.list()) listed.push(blob);
-    expect(listed).toEqual([{ sha256: sha(BLOB), size: BLOB.length }]);
+    expect(listed.map(({ sha256, size }) => ({ sha256, size }))).toEqual([{ sha256: sha(BLOB), size: BLOB.length }]);
+    expect(Math.abs(listed[0]!.modifiedAt - Date.now())).toBeLessThan(60_000);
     expect(await store.stats()).toEqual({ count: 1, bytes: BLOB.length });
     await store.delete(sha(BLOB));
     expect(await store.get(sha(BLOB))).toBeNull();

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, EvidenceUnavailableError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore } from './evidence-store.js';
+import { EvidenceIntegrityError, EvidenceUnavailableError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
 
 export interface S3Target {
@@ -117,7 +117,7 @@ export class S3EvidenceStore implements EvidenceStore {
     await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.target.bucket, Key: key })), 'delete a blob');
   }
 
-  async *list(): AsyncIterable<{ sha256: string; size: number }> {
+  async *list(): AsyncIterable<ListedBlob> {
     let token: string | undefined;
     do {
       const page = await this.call(
@@ -127,7 +127,7 @@ export class S3EvidenceStore implements EvidenceStore {
       for (const object of page.Contents ?? []) {
         const name = (object.Key ?? '').slice(this.target.prefix.length);
         const sha256 = name.slice(3);
-        if (name[2] === '/' && isSha256(sha256) && name.startsWith(sha256.slice(0, 2))) yield { sha256, size: object.Size ?? 0 };
+        if (name[2] === '/' && isSha256(sha256) && name.startsWith(sha256.slice(0, 2))) yield { sha256, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
