@@ -54,7 +54,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
   }
   let evidence: EvidenceStore;
   try {
-    evidence = openEvidenceStore(settings.evidence ?? {}, store);
+    evidence = await openEvidenceStore(settings.evidence ?? {}, store);
     if (evidence instanceof FolderEvidenceStore) await evidence.clearPartials();
   } catch (error) {
     await store.close();
@@ -144,7 +144,15 @@ export async function serve(settings: ServeSettings): Promise<number> {
   say(`flakeboard is serving ${store.target} at ${url}`);
   say(`evidence: ${evidence.location === 'none' ? 'not kept (give --evidence-dir or --evidence s3://bucket/prefix)' : evidence.location}`);
   if (settings.open) openBrowser(url);
-  if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
+  if (settings.pruneOlderThan) {
+    const e = settings.evidence ?? {};
+    const evidenceArgs = [
+      ...(e.evidence !== undefined ? ['--evidence', e.evidence] : []),
+      ...(e.evidenceDir !== undefined ? ['--evidence-dir', e.evidenceDir] : []),
+      ...(e.evidenceEndpoint !== undefined ? ['--evidence-endpoint', e.evidenceEndpoint] : []),
+    ];
+    scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log, evidenceArgs });
+  }
   return 0;
 }
 

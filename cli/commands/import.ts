@@ -104,7 +104,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     try {
       // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk.
       store = await openAnyStore(resolveDbTarget(options.db));
-      if (attachments.mode !== 'none') evidence = openEvidenceStore(evidenceOptionsOf(options), store);
+      if (attachments.mode !== 'none') evidence = await openEvidenceStore(evidenceOptionsOf(options), store);
     } catch (error) {
       await store?.close();
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);

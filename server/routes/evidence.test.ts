@@ -143,3 +143,36 @@ describe('an upload names its evidence by hash', () => {
     ]);
   });
 });
+
+describe('an object store that is down', () => {
+  it('answers 503 to a blob and keeps the run that names it, recorded as not stored', async () => {
+    const { startTestS3, useS3rverCredentials } = await import('../../fixtures/testing/s3-server.js');
+    const { S3EvidenceStore } = await import('../store/evidence/s3-store.js');
+    useS3rverCredentials();
+    const s3 = await startTestS3();
+    const bucket = new S3EvidenceStore({ bucket: s3.bucket, prefix: 'team/', endpoint: s3.endpoint });
+    const down = await buildTestApp({ evidence: bucket });
+    try {
+      const member = await signIn(down.app, 'max');
+      const ok = await down.app.inject({ method: 'PUT', url: `/api/evidence/${sha(PNG)}`, headers: { ...member.headers, 'content-type': 'image/png' }, payload: PNG });
+      expect(ok.statusCode).toBe(201);
+      expect((await down.app.inject({ method: 'GET', url: `/api/evidence/${sha(PNG)}`, headers: { authorization: member.headers.authorization! } })).rawPayload.equals(PNG)).toBe(true);
+      await s3.close();
+      const other = Buffer.from('sent while the bucket is down');
+      const refused = await down.app.inject({ method: 'PUT', url: `/api/evidence/${sha(other)}`, headers: { ...member.headers, 'content-type': 'image/png' }, payload: other });
+      expect(refused.statusCode).toBe(503);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(refused.json().error).toMatch(/evidence store cannot be reached.*nothing was stored/);
+      const report = smallReport('bucket down', 'failed');
+      for (const test of report.suites[0]!.specs[0]!.tests) (test.results[0] as Record<string, unknown>).attachments = [{ name: 'screenshot', contentType: 'image/png', sha256: sha(other) }];
+      const upload = await down.app.inject({ method: 'POST', url: '/api/upload', headers: member.headers, payload: { testResults: report } });
+      expect(upload.statusCode).toBe(200);
+      const detail = (await down.app.inject({ method: 'GET', url: `/api/uploads/${upload.json().runId}`, headers: { authorization: member.headers.authorization! } })).json() as UploadDetailResponse;
+      expect(detail.testResults[0]!.attempts[0]!.attachments.map((a) => a.state)).toEqual(['not-stored']);
+    } finally {
+      await down.close();
+      await bucket.close();
+      await s3.close();
+    }
+  });
+});

@@ -12,6 +12,13 @@ export interface EvidenceBlob {
   size: number;
 }
 
+export interface ListedBlob {
+  sha256: string;
+  size: number;
+  /** Epoch ms. */
+  modifiedAt: number;
+}
+
 export interface EvidenceStats {
   count: number;
   bytes: number;
@@ -38,8 +45,8 @@ export interface EvidenceStore {
   /** Size of the blob, or null when absent. */
   size(sha256: string): Promise<number | null>;
   delete(sha256: string): Promise<void>;
-  /** Every blob's hash and size (doctor's orphan check). */
-  list(): AsyncIterable<{ sha256: string; size: number }>;
+  /** Every blob's hash, size and when it was written (doctor's orphan check). */
+  list(): AsyncIterable<ListedBlob>;
   stats(): Promise<EvidenceStats>;
   /** Releases connections (the S3 client). */
   close(): Promise<void>;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore } from './evidence-store.js';
+import { EvidenceIntegrityError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { VerifyingStream } from './hashing.js';
 
 /**
@@ -77,13 +77,13 @@ export class FolderEvidenceStore implements EvidenceStore {
     await rm(this.pathOf(sha256), { force: true });
   }
 
-  async *list(): AsyncIterable<{ sha256: string; size: number }> {
+  async *list(): AsyncIterable<ListedBlob> {
     for (const prefix of await readdir(this.dir)) {
       if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
       for (const name of await readdir(join(this.dir, prefix))) {
         if (!isSha256(name) || !name.startsWith(prefix)) continue;
         const info = await stat(join(this.dir, prefix, name)).catch(() => null);
-        if (info?.isFile()) yield { sha256: name, size: info.size };
+        if (info?.isFile()) yield { sha256: name, size: info.size, modifiedAt: info.mtimeMs };
       }
     }
   }

@@ -1,4 +1,4 @@
-import { EvidenceUnavailableError, type EvidenceBlob, type EvidenceStats, type EvidenceStore } from './evidence-store.js';
+import { EvidenceUnavailableError, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 
 /** Where no evidence store was given (PostgreSQL without --evidence): holds nothing, takes nothing. */
 export class NoEvidenceStore implements EvidenceStore {
@@ -16,7 +16,7 @@ export class NoEvidenceStore implements EvidenceStore {
     return null;
   }
   async delete(): Promise<void> {}
-  async *list(): AsyncIterable<{ sha256: string; size: number }> {}
+  async *list(): AsyncIterable<ListedBlob> {}
   async stats(): Promise<EvidenceStats> {
     return { count: 0, bytes: 0 };
   }

@@ -3,7 +3,7 @@ import type { AnyStore } from '../engine/types.js';
 import type { EvidenceStore } from './evidence-store.js';
 import { FolderEvidenceStore } from './folder-store.js';
 import { NoEvidenceStore } from './no-store.js';
-import { parseS3Url, S3EvidenceStore } from './s3-store.js';
+import { parseS3Url } from './s3-url.js';
 
 /** Where evidence goes, as `serve` and `import` take it. */
 export interface EvidenceOptions {
@@ -38,13 +38,15 @@ export function evidenceOptionsProblem(options: EvidenceOptions): string | null 
 
 /**
  * The evidence store the options name; without any, a folder beside a SQLite file, and none
- * for PostgreSQL (several servers need one shared place: a bucket, or a shared folder).
+ * for PostgreSQL (several servers need one shared place: a bucket, or a shared folder). Opening
+ * an S3 store does not reach the bucket; its first use does.
  */
-export function openEvidenceStore(options: EvidenceOptions, store: AnyStore): EvidenceStore {
+export async function openEvidenceStore(options: EvidenceOptions, store: AnyStore): Promise<EvidenceStore> {
   const problem = evidenceOptionsProblem(options);
   if (problem) throw new Error(problem);
   const s3 = options.evidence ? parseS3Url(options.evidence) : null;
-  if (s3) return new S3EvidenceStore({ ...s3, ...(options.evidenceEndpoint ? { endpoint: options.evidenceEndpoint } : {}) });
+  // Loaded only for a bucket: the AWS SDK is large, and most imports keep evidence in a folder.
+  if (s3) return new (await import('./s3-store.js')).S3EvidenceStore({ ...s3, ...(options.evidenceEndpoint ? { endpoint: options.evidenceEndpoint } : {}) });
   const dir = options.evidenceDir ?? options.evidence;
   if (dir !== undefined) return new FolderEvidenceStore(resolve(dir));
   if (store.dialect === 'sqlite') return new FolderEvidenceStore(defaultEvidenceDir(store.path));

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, EvidenceUnavailableError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore } from './evidence-store.js';
+import { EvidenceIntegrityError, EvidenceUnavailableError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
 
 export interface S3Target {
@@ -18,15 +18,6 @@ export interface S3Target {
   region?: string;
   /** Bucket in the path, not the host name: what MinIO and s3rver need. Default: on when an endpoint is given. */
   forcePathStyle?: boolean;
-}
-
-/** `s3://bucket/prefix` as given to --evidence; null when it is not one. */
-export function parseS3Url(url: string): { bucket: string; prefix: string } | null {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url.trim());
-  if (!match) return null;
-  const rawPrefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  if (rawPrefix.split('/').some((part) => part === '..' || part === '.')) return null;
-  return { bucket: match[1]!, prefix: rawPrefix === '' ? '' : `${rawPrefix}/` };
 }
 
 /**
@@ -126,7 +117,7 @@ export class S3EvidenceStore implements EvidenceStore {
     await this.call(() => this.client.send(new DeleteObjectCommand({ Bucket: this.target.bucket, Key: key })), 'delete a blob');
   }
 
-  async *list(): AsyncIterable<{ sha256: string; size: number }> {
+  async *list(): AsyncIterable<ListedBlob> {
     let token: string | undefined;
     do {
       const page = await this.call(
@@ -136,7 +127,7 @@ export class S3EvidenceStore implements EvidenceStore {
       for (const object of page.Contents ?? []) {
         const name = (object.Key ?? '').slice(this.target.prefix.length);
         const sha256 = name.slice(3);
-        if (name[2] === '/' && isSha256(sha256) && name.startsWith(sha256.slice(0, 2))) yield { sha256, size: object.Size ?? 0 };
+        if (name[2] === '/' && isSha256(sha256) && name.startsWith(sha256.slice(0, 2))) yield { sha256, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
