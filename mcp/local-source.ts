@@ -26,7 +26,7 @@ export async function openLocalSource(target: string, options: { now?: () => num
   // there is one (a read-only tool makes no folder).
   const evidenceOptions = options.evidenceOptions ?? {};
   const named = Object.keys(evidenceOptions).length > 0 || (store.dialect === 'sqlite' && existsSync(defaultEvidenceDir(store.path)));
-  const evidence = options.evidence ?? (named ? openEvidenceStore(evidenceOptions, store) : new NoEvidenceStore());
+  const evidence = options.evidence ?? (named ? await openEvidenceStore(evidenceOptions, store) : new NoEvidenceStore());
   return {
     where: store.target,
     async flakyTests(q) {
