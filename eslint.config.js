@@ -36,7 +36,13 @@ export default tseslint.config(
     // may take the rollups' description from write/, and nothing below imports what stands on it.
     files: ['server/store/engine/**/*.ts'],
     ignores: ['server/store/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../write/*', '../read/*', '../accounts/*'], message: 'engine/ is the bottom of the store: it imports no other room.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../write/*', '../read/*', '../accounts/*', '../evidence/*'], message: 'engine/ is the bottom of the store: it imports no other room.' }] }] },
+  },
+  {
+    // evidence/: the blob stores (a folder, a bucket) and the blob rows, beside the engines.
+    files: ['server/store/evidence/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../write/*', '../read/*', '../accounts/*'], message: 'evidence/ stands on engine/ only.' }] }] },
   },
   {
     files: ['server/store/write/**/*.ts'],

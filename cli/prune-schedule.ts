@@ -20,14 +20,15 @@ export interface PruneLog {
 }
 
 /** `dbPath`: the SQLite file, or the PostgreSQL URL serve was given. */
-export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number; bin?: string }): { stop(): void } {
+export function scheduleDailyPrune(options: { dbPath: string; olderThan: string; log: PruneLog; every?: number; bin?: string; evidenceArgs?: string[] }): { stop(): void } {
   // The binary this serve was started from (bin/flakeboard.js, or npx's link to it).
   const bin = options.bin ?? process.argv[1];
   let child: ChildProcess | null = null;
   const run = (): void => {
     // One at a time: a prune still going a day later (a huge backlog) is not started twice.
     if (child || !bin) return;
-    const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json'];
+    // The same evidence store as serve's (bucket and endpoint hold no secret; credentials come from the environment).
+    const args = [bin, 'prune', '--older-than', options.olderThan, '--yes', '--json', ...(options.evidenceArgs ?? [])];
     // A URL's password must not show in the process list: the child reads it from its environment.
     const { FLAKEBOARD_DB: _file, ...env } = process.env;
     // The audit trail names the server as the one who pruned, not whoever started it.

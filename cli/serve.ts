@@ -13,6 +13,9 @@ import { scheduleDailyPrune } from './prune-schedule.js';
 import { OidcClient } from '../server/auth/oidc-client.js';
 import type { OidcSettings } from '../server/auth/oidc-settings.js';
 import { OIDC_CALLBACK_PATH } from '../server/routes/oidc.js';
+import type { EvidenceStore } from '../server/store/evidence/evidence-store.js';
+import { FolderEvidenceStore } from '../server/store/evidence/folder-store.js';
+import { openEvidenceStore, type EvidenceOptions } from '../server/store/evidence/open-evidence.js';
 
 export interface ServeSettings {
   port: number;
@@ -37,6 +40,10 @@ export interface ServeSettings {
   localLogin?: boolean;
   /** `--public-url`: the origin browsers use, behind a proxy. */
   publicUrl?: URL | null;
+  /** Where evidence is kept (--evidence, --evidence-dir, --evidence-endpoint). */
+  evidence?: EvidenceOptions;
+  /** Largest evidence blob an upload may send. */
+  evidenceMaxBytes?: number;
 }
 
 const say = (line = ''): boolean => process.stdout.write(`${line}\n`);
@@ -54,6 +61,15 @@ export async function serve(settings: ServeSettings): Promise<number> {
     process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
     return 1;
   }
+  let evidence: EvidenceStore;
+  try {
+    evidence = await openEvidenceStore(settings.evidence ?? {}, store);
+    if (evidence instanceof FolderEvidenceStore) await evidence.clearPartials();
+  } catch (error) {
+    await store.close();
+    process.stderr.write(`flakeboard: the evidence store: ${(error as Error).message}\n`);
+    return 1;
+  }
   const scrypt = scryptParamsFromEnv();
   const localLogin = settings.localLogin ?? true;
   // Without password sign-in a generated admin password opens nothing: admins come from the provider.
@@ -64,6 +80,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
   const terminal = process.stdout.isTTY === true;
   const app = await buildApp({
     store,
+    evidence,
+    ...(settings.evidenceMaxBytes !== undefined ? { evidenceMaxBytes: settings.evidenceMaxBytes } : {}),
     host: settings.host,
     bodyLimit: settings.bodyLimitBytes,
     ...(settings.trustProxy !== null ? { trustProxy: settings.trustProxy } : {}),
@@ -84,6 +102,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     await app.listen({ port: settings.port, host: settings.host });
   } catch (error) {
     await app.close();
+    await evidence.close();
     await store.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') process.stderr.write(`flakeboard: port ${settings.port} on ${settings.host} is already in use: stop the other server or pass --port\n`);
@@ -123,6 +142,7 @@ export async function serve(settings: ServeSettings): Promise<number> {
     } finally {
       clearInterval(sweep);
       clearTimeout(deadline);
+      await evidence.close();
       await store.close();
     }
     process.exit(code);
@@ -138,8 +158,17 @@ export async function serve(settings: ServeSettings): Promise<number> {
   // server as soon as it reads this line must not kill it before the database is closed.
   if (settings.oidc && oidcClient) await announceSingleSignOn(settings.oidc, oidcClient, settings.publicUrl?.origin ?? url.replace(/\/$/, ''), localLogin);
   say(`flakeboard is serving ${store.target} at ${url}`);
+  say(`evidence: ${evidence.location === 'none' ? 'not kept (give --evidence-dir or --evidence s3://bucket/prefix)' : evidence.location}`);
   if (settings.open) openBrowser(url);
-  if (settings.pruneOlderThan) scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log });
+  if (settings.pruneOlderThan) {
+    const e = settings.evidence ?? {};
+    const evidenceArgs = [
+      ...(e.evidence !== undefined ? ['--evidence', e.evidence] : []),
+      ...(e.evidenceDir !== undefined ? ['--evidence-dir', e.evidenceDir] : []),
+      ...(e.evidenceEndpoint !== undefined ? ['--evidence-endpoint', e.evidenceEndpoint] : []),
+    ];
+    scheduleDailyPrune({ dbPath: settings.dbPath, olderThan: settings.pruneOlderThan, log: app.log, evidenceArgs });
+  }
   return 0;
 }
 

@@ -91,6 +91,25 @@ export function openHttpSource(server: string, token: string, options: { timeout
       const failed = await must(call<Paged<TestResultRow>>('GET', `api/uploads/${id}/results`, { status: 'failed', sort: 'status', page: 1, pageSize: limit }));
       return { upload: detail.upload, failed, retried: { flakyTests: detail.flakyTests, flakyTestsTotal: detail.flakyTestsTotal } };
     },
+    async evidence(sha256, maxBytes) {
+      const url = new URL(`api/evidence/${encodeURIComponent(sha256)}`, base);
+      const shown = `GET ${url.origin}${url.pathname}`;
+      let response: Response;
+      try {
+        response = await fetchImpl(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+      } catch (error) {
+        throw new Error(`cannot reach ${url.origin} (${shown}): ${(error as Error).message}`, { cause: error });
+      }
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`${shown} answered ${response.status}${response.status === 401 ? ' (check --token or FLAKEBOARD_TOKEN)' : ''}`);
+      }
+      return boundedBytes(response, shown, maxBytes);
+    },
     analyse: (request) => must(call<AiAnalysisResult>('POST', 'api/ai-analysis', {}, request)),
     close: async () => undefined,
   };
@@ -98,12 +117,16 @@ export function openHttpSource(server: string, token: string, options: { timeout
 
 /** The answer's text, refused past `max` bytes before more is read (a wrong --server could send gigabytes). */
 async function boundedText(response: Response, shown: string, max: number): Promise<string> {
+  return (await boundedBytes(response, shown, max)).toString('utf8');
+}
+
+async function boundedBytes(response: Response, shown: string, max: number): Promise<Buffer> {
   const tooLarge = () => new Error(`${shown} answered more than ${max.toLocaleString('en-US')} bytes: is this a flakeboard server?`);
   if (Number(response.headers.get('content-length')) > max) {
     await response.body?.cancel();
     throw tooLarge();
   }
-  if (!response.body) return '';
+  if (!response.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   const reader = response.body.getReader();
@@ -117,5 +140,5 @@ async function boundedText(response: Response, shown: string, max: number): Prom
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

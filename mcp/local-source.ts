@@ -6,6 +6,9 @@ import { MIGRATIONS } from '../server/store/engine/migrations.js';
 import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import { openStore, schemaVersion } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
+import type { EvidenceStore } from '../server/store/evidence/evidence-store.js';
+import { NoEvidenceStore } from '../server/store/evidence/no-store.js';
+import { defaultEvidenceDir, openEvidenceStore, type EvidenceOptions } from '../server/store/evidence/open-evidence.js';
 import { quarantineView } from '../core/api/quarantine.js';
 import { listQuarantine } from '../server/store/read/quarantine.js';
 import { findUpload, recentUploadCount, recentUploads } from '../server/store/write/uploads.js';
@@ -16,9 +19,14 @@ import type { HistorySource } from './source.js';
  * read-only: the same query functions the API routes run (server/analytics/queries.ts,
  * server/store/*), on this thread, for one agent at a time.
  */
-export async function openLocalSource(target: string, options: { now?: () => number } = {}): Promise<HistorySource> {
+export async function openLocalSource(target: string, options: { now?: () => number; evidence?: EvidenceStore; evidenceOptions?: EvidenceOptions } = {}): Promise<HistorySource> {
   const now = options.now ?? Date.now;
   const store = await openReadOnly(target);
+  // Without a store given: the one the options name, else the folder beside a SQLite file when
+  // there is one (a read-only tool makes no folder).
+  const evidenceOptions = options.evidenceOptions ?? {};
+  const named = Object.keys(evidenceOptions).length > 0 || (store.dialect === 'sqlite' && existsSync(defaultEvidenceDir(store.path)));
+  const evidence = options.evidence ?? (named ? await openEvidenceStore(evidenceOptions, store) : new NoEvidenceStore());
   return {
     where: store.target,
     async flakyTests(q) {
@@ -60,7 +68,15 @@ export async function openLocalSource(target: string, options: { now?: () => num
       // The local engine only: an MCP call never sends report text to a remote model.
       return analyseTest(request, { store, env: {}, fetch: globalThis.fetch, now, log: stderrLog });
     },
-    close: () => store.close(),
+    async evidence(sha256, maxBytes) {
+      const blob = await evidence.get(sha256);
+      if (!blob) return null;
+      return readCapped(blob.stream, blob.size, maxBytes, sha256);
+    },
+    close: async () => {
+      if (!options.evidence) await evidence.close();
+      await store.close();
+    },
   };
 }
 
@@ -101,4 +117,15 @@ async function checkSchema(store: AnyStore, have: number): Promise<void> {
   await store.close();
   if (have > want) throw new Error(`the database ${store.target} was written by a newer flakeboard (schema ${have}, this version knows ${want}): upgrade flakeboard`);
   throw new Error(`the database ${store.target} has schema ${have}, this flakeboard reads ${want}: run \`flakeboard import\` or \`flakeboard serve\` on it once to upgrade it (mcp opens it read-only)`);
+}
+
+/** A blob's bytes, refused (not read) past `maxBytes`. */
+async function readCapped(stream: NodeJS.ReadableStream & { destroy(): void }, size: number, maxBytes: number, sha256: string): Promise<Uint8Array> {
+  if (size > maxBytes) {
+    stream.destroy();
+    throw new Error(`evidence ${sha256.slice(0, 12)} is ${size} bytes, more than the ${maxBytes} this answer reads`);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
 }

@@ -25,6 +25,11 @@ export interface HistorySource {
    * may hold 50,000 results); null when there is no such run.
    */
   run(id: number, limit: number): Promise<RunFailures | null>;
+  /**
+   * GET /api/evidence/{sha256}: a stored blob's bytes (a screenshot, a trace), null when the
+   * store does not have it; refused past `maxBytes` before more is read.
+   */
+  evidence(sha256: string, maxBytes: number): Promise<Uint8Array | null>;
   /** POST /api/ai-analysis: the diagnosis, passed through whole (its fields may grow). */
   analyse(request: AiAnalysisRequest): Promise<AiAnalysisResult>;
   close(): Promise<void>;

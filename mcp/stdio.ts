@@ -3,6 +3,7 @@ import { openHttpSource } from './http-source.js';
 import { openLocalSource } from './local-source.js';
 import { createMcpServer } from './server.js';
 import type { HistorySource } from './source.js';
+import type { EvidenceOptions } from '../server/store/evidence/open-evidence.js';
 
 export interface McpCommandOptions {
   /** The database file's resolved path or a postgres:// URL (printed only redacted); ignored when `server` is given. */
@@ -10,6 +11,8 @@ export interface McpCommandOptions {
   server?: string | undefined;
   token?: string | undefined;
   version: string;
+  /** Where a database's evidence is (default: the folder beside a SQLite file). */
+  evidence?: EvidenceOptions;
 }
 
 /**
@@ -19,7 +22,7 @@ export interface McpCommandOptions {
 export async function runMcpStdio(options: McpCommandOptions): Promise<void> {
   console.log = console.error;
   console.info = console.error;
-  const source: HistorySource = options.server ? openHttpSource(options.server, options.token ?? '') : await openLocalSource(options.db);
+  const source: HistorySource = options.server ? openHttpSource(options.server, options.token ?? '') : await openLocalSource(options.db, { evidenceOptions: options.evidence ?? {} });
   const server = createMcpServer(source, { version: options.version });
   const transport = new StdioServerTransport();
   // When the client closes stdin the process ends by itself once the calls under way have

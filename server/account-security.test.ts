@@ -322,6 +322,7 @@ describe('the AI request has exactly the documented fields (docs/api.md#ai-analy
       error_snippet: "> 12 |   await page.getByRole('button').click();",
       error_stack: 'at cart.spec.ts:12:5',
       test_steps: '[{"title":"click","category":"pw:api","duration":10000,"error":"Timeout"}]',
+      attempts: [],
     },
   ];
 

@@ -7,6 +7,7 @@ import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
 import { registerUploadAdmission } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
+import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
 import { DatabaseHealth } from './database-health.js';
@@ -18,23 +19,33 @@ import { registerOidcRoutes } from './routes/oidc.js';
 import type { OidcClient } from './auth/oidc-client.js';
 import type { OidcSettings } from './auth/oidc-settings.js';
 import { registerBranchRoutes } from './routes/branches.js';
+import { registerEvidenceRoutes } from './routes/evidence.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerSettingsRoutes } from './routes/settings.js';
+import { registerTraceLinkRoutes } from './routes/trace-links.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
 import type { AnyStore } from './store/engine/types.js';
+import type { EvidenceStore } from './store/evidence/evidence-store.js';
+import { NoEvidenceStore } from './store/evidence/no-store.js';
 import { databaseSecret } from './store/accounts/settings.js';
 import { createWriter } from './writer/runner.js';
 
 export interface AppOptions {
   /** A SQLite file or a PostgreSQL database; several servers may share the latter. */
   store: AnyStore;
+  /** Where evidence blobs live (a folder or a bucket); none given: the server keeps no evidence. */
+  evidence?: EvidenceStore;
+  /** Largest evidence blob accepted by PUT /api/evidence/{sha256} (default 100 MB). */
+  evidenceMaxBytes?: number;
   /** The address `serve` binds: on loopback the Host header is checked. */
   host?: string;
   /** The built UI; default dist/ui beside the bundle. null serves the API only. */
   uiDir?: string | null;
+  /** Playwright's trace viewer, served under /trace/; default the one built beside the bundle. */
+  traceViewer?: TraceViewer | null;
   logger?: FastifyServerOptions['logger'];
   loggerInstance?: FastifyServerOptions['loggerInstance'];
   /** Largest accepted upload, in bytes (default 100 MB). */
@@ -74,6 +85,13 @@ export interface AppOptions {
   publicUrl?: URL;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The evidence store: blobs by SHA-256, read by the evidence route and the trace viewer. */
+    evidence: EvidenceStore;
+  }
+}
+
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
 
 /** The largest body of any call but an upload: sign-in, reviews, quarantine, the CI gate. */
@@ -96,6 +114,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  const evidence = options.evidence ?? new NoEvidenceStore();
+  app.decorate('evidence', evidence);
   const xsrfSecret = await databaseSecret(options.store, 'xsrf_secret');
 
   const health = new DatabaseHealth(options.store);
@@ -141,9 +161,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerBranchRoutes(app, { analytics, now });
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
+  registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
   registerQuarantineRoutes(app, { store: options.store, now });
   registerAuditRoutes(app, { store: options.store });
   registerSettingsRoutes(app, { store: options.store });
+  const viewer = options.traceViewer === undefined ? defaultTraceViewer() : options.traceViewer;
+  registerTraceLinkRoutes(app, { blobs: evidence, viewer, secret: await databaseSecret(options.store, 'trace_link_secret'), now });
+  await registerTraceViewer(app, viewer);
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

@@ -4,6 +4,8 @@ import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/re
 import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
+import { attachmentKind } from '../core/api/evidence.js';
+import type { EvidenceResolver } from './evidence/collect-import.js';
 import { HeldBytes } from './held-bytes.js';
 import { OwnersCollector, type FileOwners } from '../core/owners/test-owners.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
@@ -40,6 +42,12 @@ export interface IngestOptions {
   ownersFor?: (rootDir: string | null) => FileOwners | null;
   /** Tests stored so far, and the total (an estimate while a file is still being read). */
   onProgress?: (stored: number, total: number) => void;
+  /**
+   * Sets each test's evidence (the CLI's import, after collectImportEvidence stored the blobs).
+   * Without it, an attachment that names a `sha256` (an upload, whose bytes were sent first) is
+   * recorded as stored if the server holds that blob, and as not stored if not.
+   */
+  evidence?: EvidenceResolver;
 }
 
 export interface IngestResult extends RunCounts {
@@ -133,6 +141,7 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
   let end: Extract<ReportPart, { kind: 'end' }> | null = null;
   const canonical = new HeldBytes();
   let stored = 0;
+  let seq = 0;
   for (const part of parts) {
     if (part.kind === 'config') {
       normaliser = new RunNormaliser(part.config);
@@ -144,6 +153,9 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
       for (const test of normaliser!.suiteTests(part.suite)) {
         canonical.add(canonicalTest(test));
         owners.add(test);
+        if (options.evidence) options.evidence(test, seq);
+        else referencedEvidence(test);
+        seq++;
         yield test;
         stored++;
         if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
@@ -162,6 +174,14 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
   }
   const project = options.project || run.detected.project;
   return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null, owners: owners.result() };
+}
+
+/** The attachments of an upload that name the blob sent before it: stored, if the server has it (write/attachment-rows.ts checks). */
+function referencedEvidence(test: NormalisedTest): void {
+  for (const attempt of test.attempts) {
+    if (!attempt.attachments.some((a) => a.sha256)) continue;
+    attempt.evidence = attempt.attachments.map((a) => (a.sha256 ? { kind: attachmentKind(a.name, a.contentType), sha256: a.sha256, size: null, state: 'stored' as const } : null));
+  }
 }
 
 function resultOf(stored: StoredRun, ending: RunEnding): IngestResult {

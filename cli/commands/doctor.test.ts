@@ -48,7 +48,8 @@ describe('flakeboard doctor', () => {
     expect(out).toContain('✓ permissions: 0600 (db, -wal, -shm)');
     expect(out).toContainEqual(expect.stringMatching(/^✓ node: Node 20\.\d+\.\d+ \(needs >=20\.19\.0\)$/));
     expect(out).toContainEqual(expect.stringMatching(/^✓ disk: [\d.]+ (MB|GB|TB) free in /));
-    expect(out.filter((l) => /^[✓!✗] /.test(l))).toHaveLength(10);
+    expect(out).toContain(`✓ evidence: 0 files, 0 B in ${db}-evidence`);
+    expect(out.filter((l) => /^[✓!✗] /.test(l))).toHaveLength(11);
 
     chmodSync(db, 0o644);
     const open = await runCli(['doctor', '--db', db], { env });

@@ -14,6 +14,10 @@ import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
+import { addAttachmentOptions, addEvidenceStoreOptions, attachmentSettings, evidenceOptionsOf } from '../evidence-options.js';
+import { collectImportEvidence, type CollectSummary } from '../../server/evidence/collect-import.js';
+import type { EvidenceStore } from '../../server/store/evidence/evidence-store.js';
+import { evidenceOptionsProblem, openEvidenceStore } from '../../server/store/evidence/open-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface ImportOptions {
@@ -29,6 +33,11 @@ interface ImportOptions {
   json?: boolean;
   codeowners?: string;
   repoRoot?: string;
+  attachments?: string;
+  attachmentMaxSize?: string;
+  evidence?: string;
+  evidenceDir?: string;
+  evidenceEndpoint?: string;
 }
 
 /** One line of `--json`: the fields the issue fixes, plus what a script may want. */
@@ -48,7 +57,7 @@ export interface FileOutcome {
 }
 
 export function registerImport(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description('store Playwright JSON reports in the database (a SQLite file, or PostgreSQL with --db postgres://…)')
     .argument('<paths...>', 'report files, folders (searched for .json) or globs')
@@ -63,7 +72,9 @@ export function registerImport(program: Command): void {
     .option('--uploader <text>', 'who stored it, as the review list shows it (default: "import on <this host>")')
     .option('--codeowners <file>', "CODEOWNERS file to attribute tests to owners with (default: the checkout's .github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS)")
     .option('--repo-root <dir>', "the repository's root, which CODEOWNERS patterns are relative to (default: git's root of the report's folder)")
-    .option('--json', 'print one JSON array with an object per file')
+    .option('--json', 'print one JSON array with an object per file');
+  addAttachmentOptions(command);
+  addEvidenceStoreOptions(command)
     .action(async (paths: string[], options: ImportOptions) => {
       process.exitCode = await runImport(paths, options);
     });
@@ -75,6 +86,14 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   const problem = labelProblem('--name', options.name) ?? labelProblem('--uploader', options.uploader);
   if (problem !== null) return refuseCommand(problem);
   const uploadedVia = options.uploader?.trim() ?? `import on ${hostname()}`;
+  let attachments: ReturnType<typeof attachmentSettings>;
+  try {
+    attachments = attachmentSettings(options);
+  } catch (error) {
+    return refuseCommand((error as Error).message);
+  }
+  const evidenceProblem = evidenceOptionsProblem(evidenceOptionsOf(options));
+  if (evidenceProblem !== null) return refuseCommand(evidenceProblem);
   const inputs = await expandInputs(paths);
   const outcomes: FileOutcome[] = [];
   const print = options.json ? () => {} : (line: string) => process.stdout.write(`${inertLines(line)}\n`);
@@ -101,11 +120,14 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     }
   }
   let store: AnyStore | null = null;
+  let evidence: EvidenceStore | null = null;
   if (files.length > 0) {
     try {
       // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk.
       store = await openAnyStore(resolveDbTarget(options.db));
+      if (attachments.mode !== 'none') evidence = await openEvidenceStore(evidenceOptionsOf(options), store);
     } catch (error) {
+      await store?.close();
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
       return 1;
     }
@@ -119,8 +141,13 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
       try {
         const [info, git, owners] = await Promise.all([stat(file), gitDetection, ownersOfDir(dirname(resolve(file)))]);
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
+        // The blobs first, so the run is committed only once what it names is stored.
+        const collected = evidence
+          ? await collectImportEvidence(file, file, { ...attachments, evidence, store: store!, onSkip: (line) => printError(`  ${line}`) })
+          : null;
         // Read in chunks while it is stored: memory follows a file suite, not the report.
         const result = await ingestFile(store!, file, {
+          ...(collected ? { evidence: collected.resolve } : { evidence: () => {} }),
           fileName: file,
           runName: options.name?.trim() ?? null,
           uploadedVia,
@@ -139,6 +166,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         await auditCli(store!, { action: 'run.import', target: { type: 'run', id: result.runId, label: file }, detail: { tests: result.tests, status: result.status, duplicate: result.duplicate } });
         progress.clear();
         print(describeStored(file, result));
+        if (collected && collected.summary.stored + collected.summary.skipped > 0) print(`  ${describeEvidence(collected.summary, evidence!)}`);
       } catch (error) {
         const message = describeImportError(file, error, store!);
         outcomes.push(refused(file, message));
@@ -148,6 +176,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     }
   } finally {
     progress.done();
+    await evidence?.close();
     await store?.close();
   }
   if (options.json) process.stdout.write(`${terminalJson(outcomes, 2)}\n`);
@@ -208,6 +237,15 @@ function describeStored(file: string, r: IngestResult): string {
   if (r.duplicate) return `= ${file}: ${counts}; duplicate of run ${r.duplicateOf}, stored as run ${r.runId} pending review`;
   if (r.loadFailed) return `! ${file}: the run failed to load: ${r.loadError} (run ${r.runId})`;
   return `✓ ${file}: ${counts} (run ${r.runId})`;
+}
+
+function describeEvidence(s: CollectSummary, evidence: EvidenceStore): string {
+  const kept = `${s.stored} ${s.stored === 1 ? 'attachment' : 'attachments'} kept as evidence (${s.written} new, ${formatMegabytes(s.bytesWritten)}) in ${evidence.location}`;
+  return s.skipped > 0 ? `${kept}; ${s.skipped} skipped` : kept;
+}
+
+function formatMegabytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function summarise(outcomes: FileOutcome[]): string {

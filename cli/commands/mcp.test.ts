@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,7 +8,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { buildHistoryDb, QUARANTINE_REASON } from '../../fixtures/testing/history-db.js';
+import { EVIDENCE_REPORT } from '../../fixtures/testing/evidence-db.js';
 import { startServe, type ServeProcess } from '../../fixtures/testing/serve-process.js';
+import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 // The built binary as an agent's MCP client starts it: `flakeboard mcp` on stdio, through the SDK's own client.
 let history: Awaited<ReturnType<typeof buildHistoryDb>>;
@@ -55,7 +58,7 @@ const ODD_TITLE = 'search for "quotes" / slashes #hash 100% ünïcødé — 日�
 /** Every tool once, with what the fixture history holds. */
 async function expectEveryTool(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['diagnose_test', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
 
   const flaky = data(await call(client, 'list_flaky_tests', { days: 0 }));
   expect(flaky.total).toBe(1);
@@ -104,7 +107,33 @@ describe('flakeboard mcp (built binary)', () => {
     expect([command, ...args.slice(0, 4)]).toEqual(['npx', 'flakeboard', 'mcp', '--db', '.flakeboard/flakeboard.db']);
     // `npx flakeboard` is the binary; the default database path is resolved in the working directory.
     const { client } = await connect(args.slice(2).map((a) => (a === '.flakeboard/flakeboard.db' ? history.db : a)));
-    expect((await client.listTools()).tools).toHaveLength(5);
+    expect((await client.listTools()).tools).toHaveLength(6);
+  });
+
+  it('failure_evidence: a run imported with its evidence by the CLI, its screenshot and trace read from the folder beside the database', async () => {
+    const dir = makeTempDir('flakeboard-mcp-evidence-');
+    try {
+      const db = join(dir.dir, 'evidence.db');
+      const imported = await runCli(['import', EVIDENCE_REPORT, '--db', db, '--approve']);
+      expect(imported.exitCode, imported.stderr).toBe(0);
+      const before = existsSync(`${db}-evidence`);
+      const { client } = await connect(['--db', db]);
+      const answer = await call(client, 'failure_evidence', { file: CHECKOUT, title: 'applies a discount code' });
+      expect(answer.isError, text(answer)).toBeFalsy();
+      const images = answer.content.filter((c) => c.type === 'image');
+      expect(images).toHaveLength(2);
+      expect(text(answer)).toContain(`- failing action: "Expect \\"toHaveText\\"" on "locator('#total')"`);
+      expect(before).toBe(true);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('failure_evidence on a database without an evidence folder says there is none, and makes no folder', async () => {
+    const { client } = await connect(['--db', history.db]);
+    const answer = await call(client, 'failure_evidence', { file: CHECKOUT, title: 'applies a discount code' });
+    expect(answer.isError).toBe(true);
+    expect(existsSync(`${history.db}-evidence`)).toBe(false);
   });
 
   it('stdout is JSON-RPC only; a client that closes stdin still gets the answers under way, and the process ends', async () => {

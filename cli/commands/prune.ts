@@ -5,6 +5,11 @@ import { checkpoint, fullVacuum, incrementalVacuum, planPrune, preparePrune, pru
 import { fileSpace } from '../../server/store/engine/maintenance.js';
 import { parseCutoff } from '../age.js';
 import { dbOption, resolveDatabase } from '../options.js';
+import { addEvidenceStoreOptions, evidenceOptionsOf, parseSize } from '../evidence-options.js';
+import type { AnyStore } from '../../server/store/engine/types.js';
+import type { EvidenceStore } from '../../server/store/evidence/evidence-store.js';
+import { openEvidenceStore } from '../../server/store/evidence/open-evidence.js';
+import { enforceEvidenceQuota, removeUnreferencedBlobs } from '../../server/store/evidence/sweep.js';
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
 import { hostname } from 'node:os';
 import { countAuditBefore, pruneAudit, recordAudit } from '../../server/store/accounts/audit.js';
@@ -18,6 +23,10 @@ interface PruneOptions {
   yes?: boolean;
   vacuum?: boolean;
   json?: boolean;
+  evidence?: string;
+  evidenceDir?: string;
+  evidenceEndpoint?: string;
+  evidenceMaxSize?: string;
 }
 
 /** Results per transaction: one or two runs of a typical size, a few hundred ms of write lock. */
@@ -45,13 +54,17 @@ export interface PruneSummary {
   /** Bytes still free inside the file afterwards. */
   freeBytes: number;
   vacuum: 'incremental' | 'full' | 'none';
+  /** Evidence blobs no run names any more, removed with their runs. */
+  evidenceRemoved: { blobs: number; bytes: number };
+  /** Evidence dropped to keep within --evidence-max-size. */
+  evidenceDropped: { blobs: number; bytes: number };
 }
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 export function registerPrune(program: Command): void {
-  program
+  const command = program
     .command('prune')
     .description('remove runs that started before a date, with everything under them, and reclaim the space')
     .requiredOption('--older-than <age>', 'an age (90d, 12w, 6m, 1y) or a date (YYYY-MM-DD, UTC)')
@@ -60,13 +73,15 @@ export function registerPrune(program: Command): void {
     .option('-y, --yes', 'remove without asking (required without a terminal)')
     .option('--vacuum', 'afterwards rewrite the file to give the space back to the disk (blocks every write while it runs: stop serve first)')
     .option('--json', 'print one JSON object')
-    .action(async (options: PruneOptions) => {
-      process.exitCode = await prune(options);
-    });
+    .option('--evidence-max-size <size>', 'then drop the oldest evidence (of passing tests first) until what is kept fits (e.g. 20GB)');
+  addEvidenceStoreOptions(command).action(async (options: PruneOptions) => {
+    process.exitCode = await prune(options);
+  });
 }
 
 async function prune(options: PruneOptions): Promise<number> {
   const before = parseCutoff(options.olderThan);
+  const quota = options.evidenceMaxSize === undefined ? null : parseSize(options.evidenceMaxSize, '--evidence-max-size');
   const target = resolveDatabase(options.db);
   if (target.kind === 'sqlite') requireDatabase(target.path);
   else if (options.vacuum) throw new Error('--vacuum rewrites a SQLite file; on PostgreSQL, autovacuum makes the space of removed runs reusable by itself (VACUUM FULL, which gives it back to the disk, is for its operators)');
@@ -74,7 +89,9 @@ async function prune(options: PruneOptions): Promise<number> {
   // File space and VACUUM are SQLite's: PostgreSQL's autovacuum makes deleted rows' space
   // reusable by itself, and giving it back to the disk (VACUUM FULL) is its operators' call.
   const sqlite = store.dialect === 'sqlite' ? store : null;
+  let evidence: EvidenceStore | null = null;
   try {
+    evidence = await openEvidenceStore(evidenceOptionsOf(options), store);
     const plan = await planPrune(store, before);
     const summary: PruneSummary = {
       before: new Date(before).toISOString(),
@@ -89,10 +106,18 @@ async function prune(options: PruneOptions): Promise<number> {
       reclaimedBytes: 0,
       freeBytes: sqlite ? fileSpace(sqlite.sqlite).free : 0,
       vacuum: 'none',
+      evidenceRemoved: { blobs: 0, bytes: 0 },
+      evidenceDropped: { blobs: 0, bytes: 0 },
     };
     if (!options.json) say(describePlan(plan, summary.auditEntries, options.dryRun ?? false));
-    if (options.dryRun || (plan.runs === 0 && summary.auditEntries === 0 && !options.vacuum)) {
+    if (options.dryRun) {
       if (options.json) say(JSON.stringify(summary));
+      return 0;
+    }
+    if (plan.runs === 0 && summary.auditEntries === 0 && !options.vacuum) {
+      await pruneEvidence(store, evidence, quota, summary);
+      if (options.json) say(JSON.stringify(summary));
+      else for (const line of describeEvidence(summary)) say(line);
       return 0;
     }
     if ((plan.runs > 0 || summary.auditEntries > 0) && !options.yes && !(await confirm(plan, summary.auditEntries))) {
@@ -122,6 +147,7 @@ async function prune(options: PruneOptions): Promise<number> {
       if (process.env[SCHEDULED_ENV] === '1') await recordAudit(store, { ...entry, actor: { kind: 'system' }, source: `serve on ${hostname()}` });
       else await auditCli(store, entry);
     }
+    await pruneEvidence(store, evidence, quota, summary);
 
     if (sqlite) {
       if (options.vacuum) {
@@ -139,10 +165,24 @@ async function prune(options: PruneOptions): Promise<number> {
     else for (const line of describeDone(summary)) say(line);
     return 0;
   } finally {
+    await evidence?.close();
     await store.close();
     // Kysely closes only a connection it has used; this command never does.
     if (sqlite?.sqlite.open) sqlite.sqlite.close();
   }
+}
+
+/** The blobs of the removed runs that no other run names, then the quota. */
+async function pruneEvidence(store: AnyStore, evidence: EvidenceStore, quota: number | null, summary: PruneSummary): Promise<void> {
+  summary.evidenceRemoved = await removeUnreferencedBlobs(store, evidence);
+  if (quota !== null) summary.evidenceDropped = await enforceEvidenceQuota(store, evidence, quota);
+}
+
+function describeEvidence(s: PruneSummary): string[] {
+  const lines: string[] = [];
+  if (s.evidenceRemoved.blobs > 0) lines.push(`✓ Removed ${formatCount(s.evidenceRemoved.blobs)} evidence files no run names any more (${formatBytes(s.evidenceRemoved.bytes)}).`);
+  if (s.evidenceDropped.blobs > 0) lines.push(`✓ Dropped ${formatCount(s.evidenceDropped.blobs)} evidence files, oldest and passing tests' first, to keep within --evidence-max-size (${formatBytes(s.evidenceDropped.bytes)}); their runs say the evidence was dropped.`);
+  return lines;
 }
 
 function describePlan(plan: PrunePlan, auditEntries: number, dryRun: boolean): string {
@@ -154,7 +194,7 @@ function describePlan(plan: PrunePlan, auditEntries: number, dryRun: boolean): s
 }
 
 function describeDone(s: PruneSummary): string[] {
-  const lines: string[] = [];
+  const lines: string[] = describeEvidence(s);
   if (s.runs > 0) {
     lines.push(`✓ Removed ${formatCount(s.runs)} runs started before ${s.before.slice(0, 10)}: ${formatCount(s.results)} results, ${formatCount(s.attempts)} attempts${s.tests > 0 ? `, ${formatCount(s.tests)} tests left with no results` : ''}; rebuilt the rollups of ${formatCount(s.days)} days.`);
   }

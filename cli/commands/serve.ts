@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { parseCutoff } from '../age.js';
+import { addEvidenceStoreOptions, evidenceOptionsOf, parseSize } from '../evidence-options.js';
 import { dbOption, parseDuration, parseTrustProxy, resolveDbTarget } from '../options.js';
 import { oidcSettings, OidcSettingsError, parsePublicUrl, parseRole, type OidcSettings } from '../../server/auth/oidc-settings.js';
 
@@ -29,6 +30,10 @@ interface ServeOptions {
   oidcAllowedGroups?: string;
   oidcDefaultRole: string;
   localLogin: boolean;
+  evidence?: string;
+  evidenceDir?: string;
+  evidenceEndpoint?: string;
+  attachmentMaxSize?: string;
 }
 
 const HOUR = 3_600_000;
@@ -42,7 +47,7 @@ const HOUR = 3_600_000;
 const SERVE_POOL = { max: 10, statementTimeoutS: 120 };
 
 export function registerServe(program: Command): void {
-  program
+  const command = program
     .command('serve')
     .description('start the dashboard: the JSON API and the UI on one port')
     .addOption(new Option('--port <number>', 'port to listen on (0 picks a free one)').env('FLAKEBOARD_PORT').default('4680'))
@@ -75,35 +80,38 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--oidc-reviewer-group <group>', 'single sign-on: members of this group are reviewers').env('FLAKEBOARD_OIDC_REVIEWER_GROUP'))
     .addOption(new Option('--oidc-allowed-groups <groups>', 'single sign-on: only members of these groups (comma-separated) may sign in').env('FLAKEBOARD_OIDC_ALLOWED_GROUPS'))
     .addOption(new Option('--oidc-default-role <role>', 'single sign-on: the role of everyone else (member, reviewer or admin)').env('FLAKEBOARD_OIDC_DEFAULT_ROLE').default('member'))
-    .option('--no-local-login', 'turn off sign-in with a password: single sign-on only')
-    .action(async (options: ServeOptions) => {
-      if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
-      const publicUrl = options.publicUrl ? parsePublicUrl(options.publicUrl) : null;
-      const oidc = singleSignOn(options);
-      if (!options.localLogin && !oidc) throw new OidcSettingsError('--no-local-login needs single sign-on (--oidc-issuer and --oidc-client-id): with neither, nobody could sign in');
-      // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
-      const { serve } = await import('../serve.js');
-      process.exitCode = await serve({
-        port: parseNumber(options.port, '--port', 0, 65535),
-        host: options.host,
-        dbPath: resolveDbTarget(options.db),
-        open: options.open ?? false,
-        demo: options.demo ?? false,
-        bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
-        trustProxy: options.trustProxy === undefined ? null : parseTrustProxy(options.trustProxy, options.host),
-        sessionMaxAgeMs: parseDuration(options.sessionMaxAge, '--session-max-age', HOUR, 365 * 24 * HOUR),
-        secureCookies: options.secureCookies ?? false,
-        hsts: options.hsts ?? false,
-        pruneOlderThan: options.pruneOlderThan ?? null,
-        postgres: {
-          max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
-          statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
-        },
-        oidc,
-        localLogin: options.localLogin,
-        publicUrl,
-      });
+    .option('--no-local-login', 'turn off sign-in with a password: single sign-on only');
+  addEvidenceStoreOptions(command).option('--attachment-max-size <size>', 'largest evidence blob an upload may send (e.g. 100MB)', '100MB');
+  command.action(async (options: ServeOptions) => {
+    if (options.pruneOlderThan) parseCutoff(options.pruneOlderThan);
+    const publicUrl = options.publicUrl ? parsePublicUrl(options.publicUrl) : null;
+    const oidc = singleSignOn(options);
+    if (!options.localLogin && !oidc) throw new OidcSettingsError('--no-local-login needs single sign-on (--oidc-issuer and --oidc-client-id): with neither, nobody could sign in');
+    // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
+    const { serve } = await import('../serve.js');
+    process.exitCode = await serve({
+      port: parseNumber(options.port, '--port', 0, 65535),
+      host: options.host,
+      dbPath: resolveDbTarget(options.db),
+      open: options.open ?? false,
+      demo: options.demo ?? false,
+      bodyLimitBytes: parseNumber(options.bodyLimit, '--body-limit', 1, 10_000) * 1024 * 1024,
+      trustProxy: options.trustProxy === undefined ? null : parseTrustProxy(options.trustProxy, options.host),
+      sessionMaxAgeMs: parseDuration(options.sessionMaxAge, '--session-max-age', HOUR, 365 * 24 * HOUR),
+      secureCookies: options.secureCookies ?? false,
+      hsts: options.hsts ?? false,
+      pruneOlderThan: options.pruneOlderThan ?? null,
+      evidence: evidenceOptionsOf(options),
+      evidenceMaxBytes: parseSize(options.attachmentMaxSize ?? '100MB', '--attachment-max-size'),
+      postgres: {
+        max: parseNumber(options.pgPoolSize, '--pg-pool-size', 1, 1000),
+        statementTimeoutMs: parseNumber(options.pgStatementTimeout, '--pg-statement-timeout', 0, 86_400) * 1000,
+      },
+      oidc,
+      localLogin: options.localLogin,
+      publicUrl,
     });
+  });
 }
 
 /** The single sign-on settings, or null without --oidc-issuer; every problem is said before the server starts. */

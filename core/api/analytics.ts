@@ -1,3 +1,4 @@
+import type { AttemptEvidence } from './evidence.js';
 /** The analytics calls of docs/api.md#analytics, fields named as the UI reads them. */
 import type { TrendDirection } from '../analytics/formulas.js';
 
@@ -300,6 +301,8 @@ export interface TestResultDetail {
   error_stack: string | null;
   /** JSON text: [{ title, category, duration, error, steps? }] */
   test_steps: string | null;
+  /** Every attempt, first to last, with its evidence (the failing attempt and the passing retry of a flaky run). */
+  attempts: AttemptEvidence[];
 }
 
 export interface DailyStat {

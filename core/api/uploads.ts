@@ -1,3 +1,4 @@
+import type { AttemptEvidence } from './evidence.js';
 /** The upload and review calls of docs/api.md#uploads-and-review, fields named as the UI reads them. */
 
 export type ReviewStatus = 'pending' | 'approved' | 'rejected';
@@ -130,6 +131,8 @@ export interface TestResultRow {
   error_message: string | null;
   error_category: string | null;
   retry_count: number;
+  /** Every attempt, first to last, with its evidence. */
+  attempts: AttemptEvidence[];
 }
 
 /** GET /api/uploads/{id} */

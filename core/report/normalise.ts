@@ -1,3 +1,4 @@
+import { isSha256 } from '../api/evidence.js';
 import { detectBrowsers, normaliseBrowserName, projectBrowser, projectNameOf } from '../browsers.js';
 import { stripAnsi } from '../ansi.js';
 import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passedOnRetry } from '../status.js';
@@ -183,6 +184,7 @@ function normaliseAttachment(a: PwAttachment): NormalisedAttempt['attachments'][
   if (a.path !== undefined) out.path = a.path;
   // Bodies stay out of the store: a base64 trace can be megabytes. Keep its size.
   if (a.body !== undefined) out.size = Math.floor((a.body.length * 3) / 4);
+  if (a.sha256 !== undefined && isSha256(a.sha256)) out.sha256 = a.sha256;
   return out;
 }
 

@@ -1,3 +1,4 @@
+import type { AttachmentKind, AttachmentState } from '../api/evidence.js';
 import type { ErrorCategory } from '../errors/categories.js';
 import type { DetectedBrowsers } from '../browsers.js';
 import type { TestStatus } from '../status.js';
@@ -78,7 +79,20 @@ export interface NormalisedAttempt {
   steps: NormalisedStep[];
   stdout: string;
   stderr: string;
-  attachments: Array<{ name: string; contentType: string; path?: string; size?: number }>;
+  attachments: Array<{ name: string; contentType: string; path?: string; size?: number; sha256?: string }>;
+  /**
+   * What was kept of each attachment (same order as `attachments`), set by the importer before
+   * the test is stored; absent or null: no evidence row (not collected).
+   */
+  evidence?: Array<AttachmentEvidence | null>;
+}
+
+/** An attachment's evidence row: `stored` is checked against the stored blobs when it is written. */
+export interface AttachmentEvidence {
+  kind: AttachmentKind;
+  sha256: string | null;
+  size: number | null;
+  state: AttachmentState;
 }
 
 export interface NormalisedStep {

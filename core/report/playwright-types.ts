@@ -38,6 +38,8 @@ export interface PwAttachment {
   contentType: string;
   path?: string;
   body?: string;
+  /** flakeboard's upload: the SHA-256 of the bytes sent before the run (PUT /api/evidence/{sha256}); never a path to read. */
+  sha256?: string;
 }
 
 export interface PwStep {

@@ -231,7 +231,7 @@ function validateAttachments(attachments: unknown, path: FieldPath): Problem {
     const a: unknown = attachments[i];
     const p = at(path, i);
     if (!isObject(a)) return mustBe(p, 'an object', a);
-    for (const field of ['name', 'contentType', 'path', 'body'] as const) {
+    for (const field of ['name', 'contentType', 'path', 'body', 'sha256'] as const) {
       const problem = optional(a, field, 'string', p);
       if (problem) return problem;
     }

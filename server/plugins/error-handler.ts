@@ -4,6 +4,7 @@ import { HttpError } from '../errors.js';
 import { OutageLog } from '../outage-log.js';
 import { databaseTrouble, isReadOnlyTrouble } from '../store/engine/dialect.js';
 import { StoreError } from '../store/engine/types.js';
+import { EvidenceIntegrityError, EvidenceUnavailableError } from '../store/evidence/evidence-store.js';
 
 /** Seconds a client should wait before sending again a request answered 503 (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -42,6 +43,11 @@ export function registerErrorHandler(app: FastifyInstance, options: { outages?: 
       return reply.code(error.statusCode).send({ error: error.message, ...error.extra });
     }
     if (error instanceof InvalidReportError) return reply.code(400).send({ error: error.message });
+    if (error instanceof EvidenceIntegrityError) return reply.code(400).send({ error: `The evidence was refused, nothing was stored: ${error.message}` });
+    if (error instanceof EvidenceUnavailableError) {
+      outages.failed(error);
+      return reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).send({ error: 'The evidence store cannot be reached right now: nothing was stored; try again in a few seconds.' });
+    }
     const trouble = databaseTrouble(error);
     if (trouble === 'full') {
       request.log.error(`the disk is full: ${error.message}`);

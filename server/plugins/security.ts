@@ -6,6 +6,8 @@ const CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
+  // Evidence videos play from blob: URLs the page makes of what it fetched with its session.
+  "media-src 'self' blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
@@ -53,7 +55,8 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('content-security-policy', CSP);
+    // An answer that set its own policy keeps it: evidence blobs are sent sandboxed (routes/evidence.ts).
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
@@ -61,7 +64,8 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     reply.header('cross-origin-resource-policy', 'same-origin');
     // API answers carry test data and signed-in state: no browser or proxy may keep a copy.
     // The UI's assets keep their own caching (static-ui.ts).
-    if (/^\/api(?:[/?]|$)/.test(request.url)) reply.header('cache-control', 'no-store');
+    // Content-addressed evidence sets its own (private, immutable): its bytes never change.
+    if (/^\/api(?:[/?]|$)/.test(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // Browsers ignore it over plain HTTP (RFC 6797), and it must not be sent there; behind a
     // TLS proxy, request.protocol needs --trust-proxy to see X-Forwarded-Proto.
     if (options.hsts && request.protocol === 'https') reply.header('strict-transport-security', HSTS);

@@ -425,6 +425,42 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   {
+    version: 13,
+    name: 'failure evidence',
+    sql: (d) => `
+      -- Evidence blobs (screenshots, videos, traces), stored once each by their SHA-256 in the
+      -- evidence store (a folder or an object store; server/store/evidence/). The row says the
+      -- blob is there: it is written after the blob and deleted before it. \`failing\`: some
+      -- attachment of a failed test refers to it, so the quota drops it after passing runs' evidence.
+      CREATE TABLE evidence_blobs (
+        sha256 TEXT NOT NULL PRIMARY KEY,
+        size ${d.int} NOT NULL,
+        content_type TEXT NOT NULL,
+        stored_at ${d.int} NOT NULL,
+        failing ${d.int} NOT NULL DEFAULT 0
+      )${d.strictWithoutRowid};
+      CREATE INDEX evidence_blobs_quota ON evidence_blobs(failing, stored_at);
+
+      -- The attachments of an attempt, in report order. sha256 is null when no blob was kept; the
+      -- state says why (core/api/evidence.ts). No foreign key to evidence_blobs: a dropped blob
+      -- leaves its attachment saying so.
+      CREATE TABLE attachments (
+        result_id ${d.int} NOT NULL,
+        retry ${d.int} NOT NULL,
+        ordinal ${d.int} NOT NULL,
+        name TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('screenshot', 'video', 'trace', 'error-context', 'other')),
+        sha256 TEXT,
+        size ${d.int},
+        state TEXT NOT NULL CHECK (state IN ('stored', 'too-large', 'not-found', 'dropped', 'not-stored')),
+        PRIMARY KEY (result_id, retry, ordinal),
+        FOREIGN KEY (result_id, retry) REFERENCES attempts(result_id, retry) ON DELETE CASCADE
+      )${d.strictWithoutRowid};
+      CREATE INDEX attachments_blob ON attachments(sha256) WHERE sha256 IS NOT NULL;
+    `,
+  },
+  {
     version: 15,
     name: 'audit trail',
     sql: (d) => `

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { AttachmentKind, AttachmentState } from '../../../core/api/evidence.js';
 
 /** Row types of the SQLite schema (migrations.ts), for Kysely's typed queries. */
 export interface DatabaseSchema {
@@ -22,6 +23,30 @@ export interface DatabaseSchema {
   oidc_flows: OidcFlowsTable;
   audit_log: AuditLogTable;
   test_owners: TestOwnersTable;
+  evidence_blobs: EvidenceBlobsTable;
+  attachments: AttachmentsTable;
+}
+
+/** A stored evidence blob (migration 13; server/store/evidence/). */
+export interface EvidenceBlobsTable {
+  sha256: string;
+  size: number;
+  content_type: string;
+  stored_at: number;
+  failing: number;
+}
+
+/** An attempt's attachment and what became of its blob (core/api/evidence.ts). */
+export interface AttachmentsTable {
+  result_id: number;
+  retry: number;
+  ordinal: number;
+  name: string;
+  content_type: string;
+  kind: AttachmentKind;
+  sha256: string | null;
+  size: number | null;
+  state: AttachmentState;
 }
 
 /** Append-only record of changes (migration 15, accounts/audit.ts). */

@@ -3,6 +3,7 @@ import type { RecentRun, RunShard, SlowTest, TestResultDetail, TrendDay } from '
 import type { AnyStore } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
+import { withAttempts } from './attempt-evidence.js';
 import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
 
 /** A range of UTC day numbers, both ends included. */
@@ -186,7 +187,7 @@ export interface TestHistoryQuery {
 export async function testHistory(store: AnyStore, test: TestHistoryQuery, page: { limit: number; offset: number }) {
   const s = textsOf(store);
   const query = { title: test.title, browser: test.browser, file: test.file };
-  const rows = await store.sql.all<Omit<TestResultDetail, 'run_date'> & { started_at: number }>(s.testHistory, { ...query, ...page });
+  const rows = await withAttempts(store, await store.sql.all<Omit<TestResultDetail, 'run_date' | 'attempts'> & { started_at: number }>(s.testHistory, { ...query, ...page }));
   return { rows, total: (await store.sql.value<number>(s.testHistoryCount, query))! };
 }
 

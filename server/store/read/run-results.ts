@@ -4,6 +4,7 @@ import type { Paged } from '../../../core/api/analytics.js';
 import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
 import type { AnyStore, SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
+import { withAttempts } from './attempt-evidence.js';
 
 /**
  * One page of a run's results for the run details table (docs/screens.md#run-details): searched over
@@ -14,12 +15,15 @@ import { perConnection } from '../engine/per-connection.js';
 export const RESULT_COLUMNS = `r.id, t.title AS test_title, t.title_path, t.file AS test_file, r.browser, r.project_name, r.status, r.outcome,
   r.duration_ms, substr(r.error_message, 1, ${RESULT_ROW_MESSAGE_CHARS}) AS error_message, r.error_category, r.retries AS retry_count`;
 
-export type RawResultRow = Omit<TestResultRow, 'test_full_title'> & { title_path: string };
+export type RawResultRow = Omit<TestResultRow, 'test_full_title' | 'attempts'> & { title_path: string };
 
-export const toResultRow = ({ title_path, ...row }: RawResultRow): TestResultRow => ({
+const withTitle = ({ title_path, ...row }: RawResultRow): Omit<TestResultRow, 'attempts'> => ({
   ...row,
   test_full_title: (JSON.parse(title_path) as string[]).join(' › '),
 });
+
+/** The rows as the API sends them: the full title, and every attempt with its evidence. */
+export const toResultRows = (store: AnyStore, rows: RawResultRow[]): Promise<TestResultRow[]> => withAttempts(store, rows.map(withTitle));
 
 const STATUS_WHERE: Record<RunResultStatus, string> = {
   all: '',
@@ -105,12 +109,12 @@ export async function runResultsPage(store: AnyStore, runId: number, query: RunR
   const window = { limit: query.pageSize, offset: (query.page - 1) * query.pageSize };
   if (needle === '') {
     const items = await store.sql.all<RawResultRow>(texts.rows[`${status}/${sort}`]!, { runId, ...window });
-    return { items: items.map(toResultRow), total: (await store.sql.value<number>(texts.count[status], { runId }))!, page: query.page, pageSize: query.pageSize };
+    return { items: await toResultRows(store, items), total: (await store.sql.value<number>(texts.count[status], { runId }))!, page: query.page, pageSize: query.pageSize };
   }
   // Searching reads every error message of the run (up to the body limit of text): once, not
   // once for the page and again for the total (third attacker review: each distinct search held
   // the analytics worker twice as long).
   const ids = await matchingIds(store, runId, status, needle);
   const items = ids.length === 0 ? [] : await store.sql.all<RawResultRow>(texts.pageOfIds[sort], { ids: JSON.stringify(ids), ...window });
-  return { items: items.map(toResultRow), total: ids.length, page: query.page, pageSize: query.pageSize };
+  return { items: await toResultRows(store, items), total: ids.length, page: query.page, pageSize: query.pageSize };
 }

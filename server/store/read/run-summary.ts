@@ -2,7 +2,7 @@ import { errorPatternOf, errorPatternOfHead, topPatterns } from '../../../core/e
 import { RUN_FLAKY_SHOWN, RUN_RESULTS_PAGE_SIZE, type UploadDetailResponse } from '../../../core/api/uploads.js';
 import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
-import { RESULT_COLUMNS, runResultsPage, toResultRow, type RawResultRow } from './run-results.js';
+import { RESULT_COLUMNS, runResultsPage, toResultRows, type RawResultRow } from './run-results.js';
 
 export type RunSummary = Omit<UploadDetailResponse, 'upload'>;
 
@@ -61,10 +61,10 @@ export async function runSummary(store: AnyStore, runId: number, resultsOf: numb
     testResultsTotal: total,
     testsByStatus,
     errorPatterns: await sql.all<{ category: string; count: number }>(s.categories, of),
-    flakyTests: (await sql.all<RawResultRow>(s.flaky, of)).map(toResultRow),
+    flakyTests: await toResultRows(store, await sql.all<RawResultRow>(s.flaky, of)),
     flakyTestsTotal: (await sql.value<number>(s.flakyCount, of))!,
     failedAfterRetriesTotal: (await sql.value<number>(s.failedAfterRetries, of))!,
-    slowestTests: (await sql.all<RawResultRow>(s.slowest, of)).map(toResultRow),
+    slowestTests: await toResultRows(store, await sql.all<RawResultRow>(s.slowest, of)),
     topErrors: topPatterns(await errorPatterns(store, resultsOf)),
     browserCount: (await sql.value<number>(s.browsers, of))!,
     stats: {

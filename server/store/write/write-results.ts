@@ -1,6 +1,7 @@
 import type { NormalisedTest } from '../../../core/report/normalised.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
+import { attachmentRowsOf, failingBlobs, writeAttachmentsSqlite, type AttachmentRow } from './attachment-rows.js';
 import { RunFigures } from './run-figures.js';
 
 /**
@@ -109,7 +110,9 @@ export class ResultWriter {
     let resultId = Number(info.lastInsertRowid) - count + 1;
     let attempts: unknown[] = [];
     let rows = 0;
+    const evidence: AttachmentRow[] = [];
     for (const test of this.tests) {
+      if (test.attempts.some((a) => a.evidence)) evidence.push(...attachmentRowsOf(resultId, test));
       for (let i = 0; i < test.attempts.length; i++) {
         const a = test.attempts[i]!;
         attempts.push(
@@ -134,6 +137,11 @@ export class ResultWriter {
       resultId++;
     }
     if (rows > 0) insertRows(this.sqlite, 'attempts', ATTEMPT_COLUMNS, rows).run(attempts);
+    if (evidence.length > 0) {
+      const failing = new Set<string>();
+      failingBlobs(this.tests, failing);
+      writeAttachmentsSqlite(this.sqlite, evidence, failing);
+    }
     this.tests = [];
     this.params = [];
   }

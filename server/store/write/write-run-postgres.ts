@@ -11,6 +11,7 @@ import { RunFigures } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
 import { UNNEST_BATCH, UnnestWriter } from '../engine/unnest-writer.js';
 import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
+import { attachmentRowsOf, failingBlobs, writeAttachmentsPostgres, type AttachmentRow } from './attachment-rows.js';
 import { NO_START } from './write-results.js';
 import { writeOwnersPostgres } from './owners.js';
 
@@ -118,6 +119,7 @@ class PostgresResultWriter {
     const ids = (await this.sql.all<{ id: number }>(NEW_IDS, { n: tests.length })).map((row) => Number(row.id));
     const results: unknown[][] = [];
     const attempts: unknown[][] = [];
+    const evidence: AttachmentRow[] = [];
     tests.forEach((test, i) => {
       const resultId = ids[i]!;
       const testId = this.testIds.get(testKey(test))!;
@@ -130,6 +132,7 @@ class PostgresResultWriter {
         error?.fingerprint ?? null, error?.summary ?? null, error?.location ?? null, error?.snippet ?? null, error?.stack ?? null,
         test.tags.length > 0 ? JSON.stringify(test.tags) : null, test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
       ]);
+      if (test.attempts.some((a) => a.evidence)) evidence.push(...attachmentRowsOf(resultId, test));
       test.attempts.forEach((a, retry) => {
         attempts.push([
           resultId, retry, a.status, a.durationMs, a.startedAt, a.error?.message ?? null, a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
@@ -139,6 +142,11 @@ class PostgresResultWriter {
     });
     await this.results.writeAll(results);
     await this.attempts.writeAll(attempts);
+    if (evidence.length > 0) {
+      const failing = new Set<string>();
+      failingBlobs(tests, failing);
+      await writeAttachmentsPostgres(this.sql, evidence, failing);
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Badge, Box, Group, Paper, Text } from '@mantine/core';
 import type { TestResultDetail } from '../../../../core/api/analytics.js';
 import { formatDateTime, formatDuration } from '../../lib/format.js';
+import { EvidencePanel } from '../../components/evidence/EvidencePanel.js';
 import { CodeContext } from './CodeContext.js';
 import { formatErrorMessage, statusColor, statusLabel } from './error-display.js';
 import { TestSteps } from './TestSteps.js';
@@ -60,6 +61,11 @@ export function HistoryEntry({ result }: { result: TestResultDetail }) {
                 <CodeContext snippet={result.error_snippet} location={result.error_location} />
               </Section>
             </>
+          )}
+          {result.attempts?.some((attempt) => attempt.status !== 'passed' && attempt.status !== 'skipped') && (
+            <Section label="Evidence">
+              <EvidencePanel attempts={result.attempts} />
+            </Section>
           )}
           <TestSteps text={result.test_steps} />
         </>

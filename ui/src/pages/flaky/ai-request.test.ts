@@ -19,6 +19,7 @@ const result = (i: number, extra: Partial<TestResultDetail> = {}): TestResultDet
   error_snippet: '> 3 | x',
   error_stack: 'stack',
   test_steps: '[]',
+  attempts: [],
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 import { Group, Paper, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import type { TestResultRow } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { EvidenceButton } from '../../components/evidence/EvidenceButton.js';
 import { TestStatusBadge } from './TestStatusBadge.js';
 
 /**
@@ -40,6 +41,7 @@ export function RunFlakyTests({ tests, total, failedAfterRetries = 0 }: { tests:
                   </Text>
                 </Stack>
                 <Group gap={6} wrap="nowrap">
+                  <EvidenceButton title={test.test_title} attempts={test.attempts} />
                   <BrowserLabel browser={test.browser} />
                   <TestStatusBadge status={test.status} />
                 </Group>

@@ -2,6 +2,7 @@ import { Group, Stack, Table, Text } from '@mantine/core';
 import { memo } from 'react';
 import type { TestResultRow } from '../../../../core/api/uploads.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { EvidenceButton } from '../../components/evidence/EvidenceButton.js';
 import { formatDuration } from '../../lib/format.js';
 import { durationColor } from './duration-color.js';
 import { TestStatusBadge } from './TestStatusBadge.js';
@@ -28,6 +29,7 @@ export const TestResultRowView = memo(function TestResultRowView({ row }: { row:
                 Retried {row.retry_count} time(s)
               </Text>
             )}
+            <EvidenceButton title={row.test_title} attempts={row.attempts} />
           </Group>
         </Stack>
       </Table.Td>

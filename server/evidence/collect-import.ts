@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { attachmentKind, type AttachmentKind } from '../../core/api/evidence.js';
+import { RunNormaliser } from '../../core/report/normalise.js';
+import type { AttachmentEvidence, NormalisedTest } from '../../core/report/normalised.js';
+import type { PwAttachment, PwConfig, PwSuite, PwTest } from '../../core/report/playwright-types.js';
+import { readReportParts } from '../../core/report/read-report.js';
+import { decodeChunks, fileByteChunks } from '../report-text.js';
+import type { AnyStore } from '../store/engine/types.js';
+import { knownBlobs, recordBlob } from '../store/evidence/blob-rows.js';
+import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
+import { attachmentRoots, findAttachmentFile } from './report-files.js';
+
+export type AttachmentsMode = 'failures' | 'all' | 'none';
+export const ATTACHMENTS_MODES: readonly AttachmentsMode[] = ['failures', 'all', 'none'];
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
+
+export interface CollectOptions {
+  mode: AttachmentsMode;
+  /** Larger attachments are skipped (state too-large). */
+  maxBytes: number;
+  evidence: EvidenceStore;
+  store: AnyStore;
+  /** One line per attachment skipped, saying which and why. */
+  onSkip: (line: string) => void;
+  now?: () => number;
+}
+
+export interface CollectSummary {
+  stored: number;
+  /** Blobs this import wrote (the rest were there already). */
+  written: number;
+  bytesWritten: number;
+  skipped: number;
+}
+
+/** Sets each test's evidence before it is stored: the tests come in the order the collector saw them. */
+export type EvidenceResolver = (test: NormalisedTest, seq: number) => void;
+
+/** A test's attachments are kept: every attachment of a test that failed, timed out or was flaky (its passing retry too), or of every test. */
+export function collects(mode: AttachmentsMode, test: NormalisedTest): boolean {
+  if (mode === 'none') return false;
+  if (mode === 'all') return true;
+  return test.outcome === 'unexpected' || test.outcome === 'flaky' || test.attempts.some((a) => a.status === 'failed' || a.status === 'timedOut');
+}
+
+/**
+ * The first pass of an import with evidence: reads the report, and stores the blobs of the
+ * attachments it keeps (files found under the report's folders, bodies decoded) before the run
+ * is written, so a stored run never names a blob that is not there. Returns what the second
+ * pass (ingest.ts) sets on each test, by its place in the report.
+ */
+export async function collectImportEvidence(reportPath: string, fileName: string, options: CollectOptions): Promise<{ resolve: EvidenceResolver; summary: CollectSummary }> {
+  const bySeq = new Map<number, Array<Array<AttachmentEvidence | null>>>();
+  const summary: CollectSummary = { stored: 0, written: 0, bytesWritten: 0, skipped: 0 };
+  const resolve: EvidenceResolver = (test, seq) => {
+    const evidence = bySeq.get(seq);
+    if (evidence) test.attempts.forEach((attempt, i) => (attempt.evidence = evidence[i] ?? []));
+  };
+  if (options.mode === 'none') return { resolve, summary };
+  const now = options.now ?? Date.now;
+  const byPath = new Map<string, AttachmentEvidence>();
+  const storedHashes = new Set<string>();
+  let storeDown: string | null = null;
+  let normaliser: RunNormaliser | null = null;
+  let roots: string[] = [];
+  let seq = 0;
+
+  const skip = (test: NormalisedTest, retry: number, a: PwAttachment, why: string) => {
+    summary.skipped++;
+    options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
+  };
+
+  /** Puts the blob unless its row says it is there; records the row after. */
+  const keep = async (sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> => {
+    if (!storedHashes.has(sha256)) {
+      if (!(await knownBlobs(options.store, [sha256])).has(sha256)) {
+        await options.evidence.put(sha256, bytes(), size);
+        summary.written++;
+        summary.bytesWritten += size;
+      }
+      storedHashes.add(sha256);
+    }
+    await recordBlob(options.store, { sha256, size, content_type: contentType, stored_at: now(), failing: failing ? 1 : 0 });
+  };
+
+  const collectOne = async (test: NormalisedTest, retry: number, a: PwAttachment, kind: AttachmentKind): Promise<AttachmentEvidence> => {
+    const failing = test.outcome === 'unexpected' || test.outcome === 'flaky';
+    const notStored = (why: string): AttachmentEvidence => {
+      skip(test, retry, a, why);
+      return { kind, sha256: null, size: null, state: 'not-stored' };
+    };
+    if (a.body !== undefined) {
+      const bytes = Buffer.from(a.body, 'base64');
+      if (bytes.length > options.maxBytes) {
+        skip(test, retry, a, `${bytes.length} bytes, over the ${options.maxBytes}-byte limit (--attachment-max-size)`);
+        return { kind, sha256: null, size: bytes.length, state: 'too-large' };
+      }
+      if (storeDown) return notStored(storeDown);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      try {
+        await keep(sha256, bytes.length, a.contentType, failing, () => bytes);
+      } catch (error) {
+        storeDown = storeProblem(error);
+        return notStored(storeDown);
+      }
+      summary.stored++;
+      return { kind, sha256, size: bytes.length, state: 'stored' };
+    }
+    const written = a.path!;
+    const known = byPath.get(written);
+    if (known) {
+      if (known.state === 'stored') summary.stored++;
+      return known;
+    }
+    const found = findAttachmentFile(written, reportPath, roots);
+    let result: AttachmentEvidence;
+    if ('problem' in found) {
+      skip(test, retry, a, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
+      result = { kind, sha256: null, size: null, state: 'not-found' };
+    } else if (found.size > options.maxBytes) {
+      skip(test, retry, a, `${found.size} bytes, over the ${options.maxBytes}-byte limit (--attachment-max-size)`);
+      result = { kind, sha256: null, size: found.size, state: 'too-large' };
+    } else if (storeDown) {
+      result = notStored(storeDown);
+    } else {
+      try {
+        const sha256 = await hashFile(found.path);
+        await keep(sha256, found.size, a.contentType, failing, () => createReadStream(found.path));
+        summary.stored++;
+        result = { kind, sha256, size: found.size, state: 'stored' };
+      } catch (error) {
+        // A file changed while it was read is this attachment's problem; anything else is the store's.
+        if (error instanceof EvidenceIntegrityError) return notStored(`${JSON.stringify(written)} changed while it was read`);
+        storeDown = storeProblem(error);
+        return notStored(storeDown);
+      }
+    }
+    byPath.set(written, result);
+    return result;
+  };
+
+  for (const part of readReportParts(() => decodeChunks(fileByteChunks(reportPath)), fileName)) {
+    if (part.kind === 'config') {
+      normaliser = new RunNormaliser(part.config);
+      roots = attachmentRoots(reportPath, part.config as PwConfig);
+      continue;
+    }
+    if (part.kind !== 'suite') continue;
+    const raw = rawTests(part.suite);
+    for (const test of normaliser!.suiteTests(part.suite)) {
+      const source = raw.next().value as PwTest;
+      const testSeq = seq++;
+      if (!collects(options.mode, test) || !source.results.some((r) => (r.attachments ?? []).length > 0)) continue;
+      const evidence: Array<Array<AttachmentEvidence | null>> = [];
+      for (let retry = 0; retry < source.results.length; retry++) {
+        const list: Array<AttachmentEvidence | null> = [];
+        for (const a of source.results[retry]!.attachments ?? []) {
+          const kind = attachmentKind(a.name, a.contentType);
+          // An attachment with neither a file nor a body (a link, a note) has no bytes to keep.
+          list.push(a.path === undefined && a.body === undefined ? null : await collectOne(test, retry, a, kind));
+        }
+        evidence.push(list);
+      }
+      bySeq.set(testSeq, evidence);
+    }
+  }
+  return { resolve, summary };
+}
+
+/** The raw tests of a top-level suite in the order RunNormaliser.suiteTests yields them. */
+function* rawTests(fileSuite: PwSuite): Generator<PwTest, void, undefined> {
+  const stack: PwSuite[] = [fileSuite];
+  while (stack.length > 0) {
+    const suite = stack.pop()!;
+    for (const spec of suite.specs ?? []) for (const test of spec.tests) yield test;
+    const children = suite.suites ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+}
+
+function hashFile(path: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolvePromise(hash.digest('hex')));
+  });
+}
+
+function storeProblem(error: unknown): string {
+  return `the evidence store failed (${error instanceof Error ? error.message : String(error)}): not stored`;
+}

@@ -1,0 +1,25 @@
+import type { TraceLinkResponse } from '../../../core/api/trace-link.js';
+import { AUTH_TOKEN_KEY } from '../session/storage.js';
+import { ApiError, request } from './client.js';
+
+/**
+ * A stored blob's bytes. The evidence route wants the session's bearer header, which an <img>
+ * or <video> cannot send: the page fetches the bytes and shows them from a blob: URL.
+ */
+export async function fetchEvidence(sha256: string, signal?: AbortSignal): Promise<Blob> {
+  const token = localStorage.getItem(AUTH_TOKEN_KEY);
+  const response = await fetch(`/api/evidence/${encodeURIComponent(sha256)}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal, credentials: 'same-origin' });
+  if (!response.ok) {
+    let message = `The evidence could not be loaded (status ${response.status})`;
+    try {
+      const body = (await response.json()) as { error?: unknown };
+      if (typeof body.error === 'string') message = body.error;
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    throw new ApiError(response.status, message, null);
+  }
+  return response.blob();
+}
+
+export const traceLink = (sha256: string) => request<TraceLinkResponse>(`/api/evidence/${encodeURIComponent(sha256)}/trace-link`, { method: 'POST' });
