@@ -62,6 +62,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
     // The api benchmark compares against computing on the server's thread; nobody else needs this.
     analyticsWorker: process.env.FLAKEBOARD_ANALYTICS_WORKER !== '0',
     warmAnalytics: true,
+    // Alerts go out from every server; the outbox's claims keep several from sending one twice.
+    webhookDrain: { publicUrl: process.env.FLAKEBOARD_PUBLIC_URL?.trim() || null },
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
   });

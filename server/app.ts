@@ -19,6 +19,8 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { createDrain, type DrainOptions } from './webhooks/drain.js';
 import type { AnyStore } from './store/engine/types.js';
 import { databaseSecret } from './store/accounts/settings.js';
 import { createWriter } from './writer/runner.js';
@@ -61,6 +63,8 @@ export interface AppOptions {
   warmAnalytics?: boolean;
   /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
   writerWorker?: boolean;
+  /** Send webhook alerts from this server (serve does; tests that do not test alerts need not). */
+  webhookDrain?: DrainOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
@@ -124,6 +128,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAiRoutes(app, { store: options.store, now });
   registerGateRoutes(app, { analytics, now });
   registerQuarantineRoutes(app, { store: options.store, now });
+  registerWebhookRoutes(app, { store: options.store, now });
+  if (options.webhookDrain) {
+    const drain = createDrain(options.store, { log: app.log, ...options.webhookDrain });
+    app.addHook('onReady', async () => drain.start());
+    // Before the store closes: a send in flight is aborted and its claim given back.
+    app.addHook('preClose', () => drain.stop());
+  }
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;
