@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { passRateFraction } from '../../../core/analytics/formulas.js';
 import { MAX_EVENT_TESTS, type WebhookEvent, type WebhookEventName, type WebhookTest } from '../../../core/api/webhooks.js';
 import type { AnyStore } from '../engine/types.js';
 import { enqueueDeliveries, hooksFor, type Enqueued } from './outbox.js';
@@ -43,9 +44,10 @@ interface RunRow {
   flaky_tests: number;
 }
 
-const percentOf = (run: Pick<RunRow, 'passed_tests' | 'flaky_tests' | 'failed_tests'>): number | null => {
-  const ran = Number(run.passed_tests) + Number(run.flaky_tests) + Number(run.failed_tests);
-  return ran === 0 ? null : Math.round(((Number(run.passed_tests) + Number(run.flaky_tests)) / ran) * 1000) / 10;
+/** A run's pass rate in percent, one decimal: passed / (tests − skipped), the first attempt deciding (a flaky test counts as failed). */
+const percentOf = (run: Pick<RunRow, 'passed_tests' | 'total_tests' | 'skipped_tests'>): number | null => {
+  if (Number(run.total_tests) - Number(run.skipped_tests) <= 0) return null;
+  return Math.round(passRateFraction(Number(run.passed_tests), Number(run.total_tests), Number(run.skipped_tests)) * 1000) / 10;
 };
 
 /**
