@@ -8,7 +8,7 @@ import { ingestFile } from '../ingest.js';
 import { addQuarantine } from '../store/read/quarantine.js';
 import { enqueueQuarantineEvents, enqueueRunEvents } from '../store/webhooks/events.js';
 import { createWebhook, type NewWebhook } from '../store/webhooks/hooks.js';
-import { listDeliveries } from '../store/webhooks/outbox.js';
+import { claimDue, enqueueDeliveries, listDeliveries } from '../store/webhooks/outbox.js';
 import { backoffMs, createDrain } from './drain.js';
 
 const SECRET = 'a-secret-of-enough-length-0123456789';
@@ -184,5 +184,20 @@ describe('the drain', () => {
     expect(await createDrain(db.store).tick()).toBe(1);
     expect(receiver.received).toEqual([]);
     expect(await listDeliveries(db.store, { limit: 5 })).toMatchObject([{ state: 'skipped', lastError: 'the run was reviewed before the alert was due' }]);
+  });
+});
+
+describe('claiming', () => {
+  it('claims at most the batch, and nothing another server holds', async () => {
+    receiver = await startReceiver();
+    const { id } = await createWebhook(db.store, hook());
+    const now = Date.now();
+    await enqueueDeliveries(db.store, Array.from({ length: 7 }, (_, i) => ({ webhookId: id, notBefore: now, event: { id: `test:${i}`, event: 'test' as const, at: '', summary: '' } })));
+    const first = await claimDue(db.store, 'one', now, now + 60_000, 3);
+    const second = await claimDue(db.store, 'two', now, now + 60_000, 3);
+    expect(first.map((d) => d.id)).toEqual([1, 2, 3]);
+    expect(second.map((d) => d.id)).toEqual([4, 5, 6]);
+    // A claim that outlived its server lapses: after its end, another server takes the row.
+    expect((await claimDue(db.store, 'three', now + 61_000, now + 120_000, 10)).map((d) => d.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });

@@ -51,22 +51,34 @@ export interface ClaimedDelivery {
 
 /**
  * Claims up to `limit` due deliveries for `server` until `until`, in one statement, so that
- * several servers on one database never take the same row: on PostgreSQL the rows are locked
- * with SKIP LOCKED (a second server's claim passes over them instead of waiting, then finds
- * them claimed); on SQLite the UPDATE holds the database's one write lock. The outer WHERE
- * repeats the due condition, which PostgreSQL checks again on a row another claim just changed.
+ * several servers on one database never take the same row. On PostgreSQL the rows are chosen
+ * and locked in a CTE with SKIP LOCKED (a second server's claim passes over them instead of
+ * waiting, then finds them claimed): in `id IN (subquery)` PostgreSQL may run the locking
+ * subquery again for each row, each run skipping the rows just locked, and claim every due row
+ * whatever the limit. On SQLite the UPDATE holds the database's one write lock and its
+ * uncorrelated IN list is read once. The outer WHERE repeats the due condition, which
+ * PostgreSQL checks again on a row another claim changed meanwhile.
  */
 export async function claimDue(store: AnyStore, server: string, now: number, until: number, limit: number): Promise<ClaimedDelivery[]> {
-  const due = sql`state = 'pending' AND next_attempt_at <= ${now} AND (claimed_until IS NULL OR claimed_until < ${now})`;
-  const lock = store.dialect === 'postgres' ? sql` FOR UPDATE SKIP LOCKED` : sql``;
-  const result = await sql<{ id: number; webhook_id: number; payload: string; attempts: number }>`
-    UPDATE webhook_deliveries SET claimed_by = ${server}, claimed_until = ${until}
-    WHERE ${due} AND id IN (SELECT id FROM webhook_deliveries WHERE ${due} ORDER BY id LIMIT ${limit}${lock})
-    RETURNING id, webhook_id, payload, attempts`.execute(store.db);
+  const due = (table: string) => sql`${sql.ref(`${table}.state`)} = 'pending' AND ${sql.ref(`${table}.next_attempt_at`)} <= ${now} AND (${sql.ref(`${table}.claimed_until`)} IS NULL OR ${sql.ref(`${table}.claimed_until`)} < ${now})`;
+  const query =
+    store.dialect === 'postgres'
+      ? sql<ClaimRow>`
+        WITH picked AS (SELECT p.id FROM webhook_deliveries p WHERE ${due('p')} ORDER BY p.id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        UPDATE webhook_deliveries d SET claimed_by = ${server}, claimed_until = ${until}
+        FROM picked WHERE d.id = picked.id AND ${due('d')}
+        RETURNING d.id, d.webhook_id, d.payload, d.attempts`
+      : sql<ClaimRow>`
+        UPDATE webhook_deliveries AS d SET claimed_by = ${server}, claimed_until = ${until}
+        WHERE ${due('d')} AND d.id IN (SELECT p.id FROM webhook_deliveries p WHERE ${due('p')} ORDER BY p.id LIMIT ${limit})
+        RETURNING id, webhook_id, payload, attempts`;
+  const result = await query.execute(store.db);
   return result.rows
     .map((row) => ({ id: Number(row.id), webhookId: Number(row.webhook_id), event: JSON.parse(row.payload) as WebhookEvent, attempts: Number(row.attempts) }))
     .sort((a, b) => a.id - b.id);
 }
+
+type ClaimRow = { id: number; webhook_id: number; payload: string; attempts: number };
 
 export type DeliveryOutcome =
   | { state: 'sent'; status: number }
