@@ -82,22 +82,41 @@ export function createDrain(store: AnyStore, options: DrainOptions = {}): Drain 
     else settings.log?.warn({ ...fields, error: result.error, next: outcome.state === 'retry' ? new Date(outcome.nextAttemptAt).toISOString() : outcome.state }, 'webhook delivery failed');
   };
 
-  const tick = async (): Promise<number> => {
+  const inFlight = new Set<Promise<void>>();
+
+  /** Claims what is due (up to the batch, less what is still in flight) and starts sending it. */
+  const claimAndSend = async (): Promise<number> => {
     const at = now();
     if (at - lastScan >= settings.quarantineScanMs) {
       lastScan = at;
       await enqueueQuarantineEvents(store, at);
     }
+    const room = settings.batch - inFlight.size;
+    if (room <= 0) return 0;
     // Claimed for longer than a send can take: a claim outliving its server lapses and another server sends it.
-    const claimed = await claimDue(store, serverId, at, at + timeoutMs * 3 + 30_000, settings.batch);
+    const claimed = await claimDue(store, serverId, at, at + timeoutMs * 3 + 30_000, room);
     const hooks = new Map<number, StoredWebhook | null>();
-    await Promise.all(claimed.map((d) => deliver(d, hooks)));
+    for (const delivery of claimed) {
+      const sending: Promise<void> = deliver(delivery, hooks)
+        .catch((error: unknown) => settings.log?.warn({ delivery: delivery.id, error: error instanceof Error ? error.message : String(error) }, 'webhook delivery could not be recorded'))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+    }
     return claimed.length;
   };
 
+  /** Claims and sends what is due now, and waits for those sends. */
+  const tick = async (): Promise<number> => {
+    const n = await claimAndSend();
+    await Promise.all([...inFlight]);
+    return n;
+  };
+
+  // The loop does not wait for sends: a receiver that hangs holds one of the batch's places
+  // until its timeout, not every other hook's alerts.
   const loop = () => {
     if (stopping.signal.aborted) return;
-    current = tick()
+    current = claimAndSend()
       .catch((error: unknown) => settings.log?.warn({ error: error instanceof Error ? error.message : String(error) }, 'webhook drain failed; trying again'))
       .finally(() => {
         if (!stopping.signal.aborted) timer = setTimeout(loop, settings.intervalMs).unref();
@@ -113,6 +132,7 @@ export function createDrain(store: AnyStore, options: DrainOptions = {}): Drain 
       stopping.abort();
       if (timer) clearTimeout(timer);
       await current;
+      await Promise.all([...inFlight]);
     },
   };
 }
