@@ -35,6 +35,7 @@ export const router = createHashRouter([
       { path: 'slow-tests', lazy: async () => ({ Component: (await import('./pages/SlowTestsPage.js')).SlowTestsPage }) },
       { path: 'trends', lazy: async () => ({ Component: (await import('./pages/TrendsPage.js')).TrendsPage }) },
       { path: 'browser-analysis', lazy: async () => ({ Component: (await import('./pages/BrowserAnalysisPage.js')).BrowserAnalysisPage }) },
+      { path: 'settings', lazy: async () => ({ Component: (await import('./pages/SettingsPage.js')).SettingsPage }) },
       // An address that names no screen is not an application error: a page that says so.
       { path: '*', lazy: async () => ({ Component: (await import('./pages/NotFoundPage.js')).NotFoundPage }) },
     ],

@@ -1,4 +1,5 @@
 /** Every call of docs/api.md, typed with the contract the server also compiles against. */
+import type { AddWebhookRequest, AddWebhookResponse, DeliveryListResponse, WebhookListResponse, WebhookTestResponse } from '../../../core/api/webhooks.js';
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
@@ -80,3 +81,9 @@ export const uploadResults = (id: number, q: RunResultsQuery) => request<Paged<T
 export const quarantineList = () => request<QuarantineListResponse>('/api/quarantine');
 export const addQuarantine = (body: AddQuarantineRequest) => request<{ entry: QuarantineView }>('/api/quarantine', { method: 'POST', body });
 export const removeQuarantine = (id: number) => request<{ success: boolean }>(`/api/quarantine/${id}`, { method: 'DELETE' });
+
+export const webhookList = () => request<WebhookListResponse>('/api/webhooks');
+export const addWebhook = (body: AddWebhookRequest) => request<AddWebhookResponse>('/api/webhooks', { method: 'POST', body });
+export const removeWebhook = (id: number) => request<{ success: boolean }>(`/api/webhooks/${id}`, { method: 'DELETE' });
+export const testWebhook = (id: number) => request<WebhookTestResponse>(`/api/webhooks/${id}/test`, { method: 'POST', body: {} });
+export const webhookDeliveries = (limit = 50) => request<DeliveryListResponse>(`/api/webhooks/deliveries${query({ limit })}`);

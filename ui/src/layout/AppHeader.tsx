@@ -16,11 +16,16 @@ const TABS = [
   { to: '/browser-analysis', label: 'Browser Analysis', end: false },
 ];
 
+/** Admins also see Settings (the server refuses everyone else its calls). */
+const ADMIN_TABS = [{ to: '/settings', label: 'Settings', end: false }];
+
 function NavTabs({ vertical, onNavigate }: { vertical?: boolean; onNavigate?: () => void }) {
   const Layout = vertical ? Stack : Group;
+  const { user } = useSession();
+  const tabs = user?.role === 'admin' ? [...TABS, ...ADMIN_TABS] : TABS;
   return (
     <Layout component="nav" aria-label="Main" gap={4} {...(vertical ? {} : { wrap: 'nowrap' as const })}>
-      {TABS.map((tab) => (
+      {tabs.map((tab) => (
         <NavLink key={tab.to} to={tab.to} end={tab.end} className={classes.tab} onClick={onNavigate}>
           {tab.label}
         </NavLink>
