@@ -43,8 +43,11 @@ export async function sendEvent(hook: { kind: WebhookKind; url: string; secret: 
   }
 }
 
+/** fetch says only "fetch failed": the reason (a refused connection, an unknown host) is in its cause. */
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message ? `: ${cause.message}` : ''}`;
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string; message?: string }> } }).cause;
+  const inner = cause?.code ? cause : cause?.errors?.find((e) => e.code);
+  if (inner?.code) return `could not connect: ${inner.message || inner.code}`;
+  if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }

@@ -52,7 +52,7 @@ export function SettingsPage() {
             No webhooks yet: add one below.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640} mb="md">
+          <Table.ScrollContainer minWidth={900} mb="md">
             <Table data-testid="webhook-table" verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
@@ -67,9 +67,9 @@ export function SettingsPage() {
               <Table.Tbody>
                 {hooks.map((hook) => (
                   <Table.Tr key={hook.id}>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{hook.name}</Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 110 }}>{hook.name}</Table.Td>
                     <Table.Td>{hook.kind}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 170 }}>
                       <Text size="sm" ff="monospace">
                         {hook.url}
                       </Text>
@@ -112,7 +112,7 @@ export function SettingsPage() {
             Nothing sent yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer minWidth={760}>
             <Table data-testid="delivery-table" verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
