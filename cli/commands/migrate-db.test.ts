@@ -98,6 +98,8 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO rate_limits (limit_key, window_start, window_end, hits) VALUES ('login:10.0.0.9', 10, 60010, 3);
       INSERT INTO unknown_login_failures (name_hash, address, failures, last_failed_at, locked_until) VALUES ('ab12', '10.0.0.9', 2, 10, NULL);
       INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at) VALUES ('checkout', 'a.spec.ts', NULL, 'flaky API', 'team', 1, 5);
+      INSERT INTO webhooks (name, kind, url, secret, events, base_branch, pass_rate_threshold, expiry_days, created_by, created_at) VALUES ('alerts', 'generic', 'https://alerts.example/hook', 'secret-0123456789abcdef', 'new-flaky pass-rate', 'main', 92.5, 3, 'root', 6);
+      INSERT INTO webhook_deliveries (webhook_id, event_key, event, payload, state, attempts, next_attempt_at, last_status, last_error, claimed_by, claimed_until, created_at, sent_at) VALUES (1, 'new-flaky:run:1', 'new-flaky', '{"id":"new-flaky:run:1"}', 'sent', 1, 6, 200, NULL, NULL, NULL, 6, 7);
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();
