@@ -55,6 +55,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../read/*', '../write/*'], message: 'accounts/ stands on engine/ only.' }] }] },
   },
   {
+    files: ['server/store/webhooks/**/*.ts'],
+    ignores: ['server/store/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../read/*', '../write/*', '../accounts/*'], message: 'webhooks/ (the alerts and their outbox) stands on engine/ only.' }] }] },
+  },
+  {
     files: ['server/store/read/**/*.ts'],
     ignores: ['server/store/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../accounts/*'], message: 'read/ stands on engine/ and the rollups of write/.' }] }] },

@@ -17,6 +17,7 @@ const POSTGRES_FILES = [
   // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
   'server/store/read/{run-results,test-history}.test.ts',
   'server/store/write/write-run.test.ts',
+  'server/webhooks/drain.test.ts',
 ];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.

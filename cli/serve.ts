@@ -95,6 +95,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
     ...(settings.oidc && oidcClient ? { oidc: { client: oidcClient, settings: settings.oidc } } : {}),
     localLogin,
     ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    // Alerts go out from every server; the outbox's claims keep several from sending one twice.
+    webhookDrain: { publicUrl: process.env.FLAKEBOARD_PUBLIC_URL?.trim() || null },
     // JSON lines for log collectors; one readable line per event on a terminal.
     logger: { level: 'info', ...(terminal ? { stream: readableLogStream(process.stdout, !process.env.NO_COLOR) } : {}) },
   });

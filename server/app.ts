@@ -27,6 +27,8 @@ import { registerSettingsRoutes } from './routes/settings.js';
 import { registerTraceLinkRoutes } from './routes/trace-links.js';
 import { registerUploadRoutes } from './routes/uploads.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { createDrain, type DrainOptions } from './webhooks/drain.js';
 import type { AnyStore } from './store/engine/types.js';
 import type { EvidenceStore } from './store/evidence/evidence-store.js';
 import { NoEvidenceStore } from './store/evidence/no-store.js';
@@ -83,6 +85,8 @@ export interface AppOptions {
   localLogin?: boolean;
   /** The origin people's browsers use when a proxy stands in front (the sign-on's callback address). */
   publicUrl?: URL;
+  /** Send webhook alerts from this server (serve does; tests that do not test alerts need not). */
+  webhookDrain?: DrainOptions;
 }
 
 declare module 'fastify' {
@@ -168,6 +172,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const viewer = options.traceViewer === undefined ? defaultTraceViewer() : options.traceViewer;
   registerTraceLinkRoutes(app, { blobs: evidence, viewer, secret: await databaseSecret(options.store, 'trace_link_secret'), now });
   await registerTraceViewer(app, viewer);
+  registerWebhookRoutes(app, { store: options.store, now });
+  if (options.webhookDrain) {
+    const drain = createDrain(options.store, { log: app.log, ...options.webhookDrain });
+    app.addHook('onReady', async () => drain.start());
+    // Before the store closes: a send in flight is aborted and its claim given back.
+    app.addHook('preClose', () => drain.stop());
+  }
   await registerStaticUi(app, options.uiDir === undefined ? defaultUiDir() : options.uiDir);
   await app.ready();
   return app;

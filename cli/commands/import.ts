@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, type IngestResult } from '../../server/ingest.js';
+import { enqueueAfterCommit } from '../../server/webhooks/enqueue.js';
 import { databaseTrouble } from '../../server/store/engine/dialect.js';
 import { openAnyStore } from '../../server/store/engine/open-any.js';
 import { DEFAULT_BUSY_TIMEOUT_MS } from '../../server/store/engine/open.js';
@@ -134,6 +135,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
   }
   // Asked once per command, while the first file is read: the CI's variables, else `git`.
   const gitDetection: Promise<GitFallback> = options.branch && options.commit ? Promise.resolve({ branch: null, commit: null }) : detectGit();
+  let alerts = 0;
   const progress = createProgress(files.length, options.json ? null : process.stderr);
   try {
     for (const file of files) {
@@ -167,6 +169,8 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         progress.clear();
         print(describeStored(file, result));
         if (collected && collected.summary.stored + collected.summary.skipped > 0) print(`  ${describeEvidence(collected.summary, evidence!)}`);
+        // Queued, not sent: a running server's drain (or `flakeboard webhook drain`) sends them.
+        if (!result.duplicate) alerts += await enqueueAfterCommit(store!, result.runId, (m) => printError(`! ${m}`));
       } catch (error) {
         const message = describeImportError(file, error, store!);
         outcomes.push(refused(file, message));
@@ -179,6 +183,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
     await evidence?.close();
     await store?.close();
   }
+  if (alerts > 0 && !options.json) print(`${alerts} webhook ${alerts === 1 ? 'alert' : 'alerts'} queued: a running \`flakeboard serve\` on this database sends them, or \`flakeboard webhook drain\``);
   if (options.json) process.stdout.write(`${terminalJson(outcomes, 2)}\n`);
   else if (outcomes.length > 1) print(summarise(outcomes));
   return outcomes.some((o) => o.error !== undefined) ? 1 : 0;

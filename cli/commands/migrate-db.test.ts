@@ -101,6 +101,8 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO users (username, password_hash, role, created_at, updated_at, oidc_issuer, oidc_subject) VALUES ('dana', 'sso', 'member', 1, 1, 'https://idp.example.com', 'u-1');
       INSERT INTO oidc_flows (flow_hash, stage, state, nonce, code_verifier, redirect_uri, return_to, user_id, created_at, expires_at) VALUES ('fh', 'done', 's', 'n', 'v', 'http://127.0.0.1/api/auth/oidc/callback', '/', 1, 1, 2);
       INSERT INTO test_owners (test_id, owner, source) SELECT min(id), '@team', 'codeowners' FROM tests;
+      INSERT INTO webhooks (name, kind, url, secret, events, base_branch, pass_rate_threshold, expiry_days, created_by, created_at) VALUES ('alerts', 'generic', 'https://alerts.example/hook', 'secret-0123456789abcdef', 'new-flaky pass-rate', 'main', 92.5, 3, 'root', 6);
+      INSERT INTO webhook_deliveries (webhook_id, event_key, event, payload, state, attempts, next_attempt_at, last_status, last_error, claimed_by, claimed_until, created_at, sent_at) VALUES (1, 'new-flaky:run:1', 'new-flaky', '{"id":"new-flaky:run:1"}', 'sent', 1, 6, 200, NULL, NULL, NULL, 6, 7);
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();

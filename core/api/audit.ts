@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'token.create',
   'token.revoke',
   'setting.change',
+  'webhook.create',
+  'webhook.remove',
 ] as const;
 
 export interface AuditEntry {

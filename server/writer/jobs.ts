@@ -7,6 +7,9 @@ import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/wr
 import { whenWritable } from '../store/engine/waiting-driver.js';
 import { parseUploadBody, uploadedOwners, type bodyCharset } from '../upload-body.js';
 import { checkParseCost } from './parse-cost.js';
+import { enqueueAfterCommit } from '../webhooks/enqueue.js';
+
+const warnAlerts = (message: string) => process.stderr.write(`flakeboard: ${message}\n`);
 
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
 export type WriteJob =
@@ -75,7 +78,7 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
       const { metadata } = body;
       // Normalised and stored a file suite at a time inside one transaction (ingestValue):
       // throwing at a stop rolls it back, nothing half-written.
-      return write(() =>
+      const result = await write(() =>
         ingestValue(store, body.report, {
           fileName: body.fileName,
           fileSize: metadata.fileSize ?? null,
@@ -91,9 +94,13 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
           onProgress: checkStop,
         }),
       );
+      // After the commit: the upload's answer waits for a few small queries, never for a receiver.
+      if (!result.duplicate) await enqueueAfterCommit(store, result.runId, warnAlerts);
+      return result;
     }
     case 'review':
       await write(() => reviewUploads(store, job.reviews, { id: job.reviewerId, notes: job.notes, secondPerson: job.secondPerson }));
+      for (const review of job.reviews) if (review.action === 'approve') await enqueueAfterCommit(store, review.id, warnAlerts);
       return null;
     case 'delete':
       return write(() => deleteRun(store, job.id));

@@ -461,6 +461,53 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     `,
   },
   {
+    version: 14,
+    name: 'webhooks and their outbox',
+    sql: (d) => `
+      -- Alerts sent to Slack, Microsoft Teams or any JSON receiver (webhooks.md). The URL of a
+      -- Slack or Teams hook is itself a secret (whoever has it can post), so the API shows it
+      -- masked; a generic hook's signing secret is kept as given because signing needs it.
+      -- events: space-separated event names; the thresholds are this hook's own.
+      CREATE TABLE webhooks (
+        id ${d.id},
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('slack', 'teams', 'generic')),
+        url TEXT NOT NULL,
+        secret TEXT,
+        events TEXT NOT NULL,
+        base_branch TEXT NOT NULL,
+        pass_rate_threshold ${d.real} NOT NULL,
+        expiry_days ${d.int} NOT NULL,
+        created_by TEXT,
+        created_at ${d.int} NOT NULL
+      )${d.strict};
+
+      -- The outbox: one row per event and hook, written when the event is found (after the run
+      -- is committed) and sent by a server's drain loop. event_key is the event's own id; unique
+      -- per hook, so finding an event twice (two servers, a repeated scan) enqueues it once.
+      -- A server claims due rows (claimed_by, claimed_until) before sending: a claim that
+      -- outlives its server ends at claimed_until and another server takes the row.
+      CREATE TABLE webhook_deliveries (
+        id ${d.id},
+        webhook_id ${d.int} NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_key TEXT NOT NULL,
+        event TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'failed', 'skipped')),
+        attempts ${d.int} NOT NULL DEFAULT 0,
+        next_attempt_at ${d.int} NOT NULL,
+        last_status ${d.int},
+        last_error TEXT,
+        claimed_by TEXT,
+        claimed_until ${d.int},
+        created_at ${d.int} NOT NULL,
+        sent_at ${d.int},
+        UNIQUE (webhook_id, event_key)
+      )${d.strict};
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_at);
+    `,
+  },
+  {
     version: 15,
     name: 'audit trail',
     sql: (d) => `

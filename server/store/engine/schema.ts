@@ -25,6 +25,8 @@ export interface DatabaseSchema {
   test_owners: TestOwnersTable;
   evidence_blobs: EvidenceBlobsTable;
   attachments: AttachmentsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** A stored evidence blob (migration 13; server/store/evidence/). */
@@ -82,6 +84,42 @@ export interface TestOwnersTable {
   test_id: number;
   owner: string;
   source: 'annotation' | 'tag' | 'codeowners';
+}
+
+/** Alert receivers (migration 14, store/webhooks/). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  name: string;
+  kind: 'slack' | 'teams' | 'generic';
+  url: string;
+  secret: string | null;
+  /** Space-separated event names. */
+  events: string;
+  base_branch: string;
+  /** Percent: a base-branch run below it is an alert. */
+  pass_rate_threshold: number;
+  /** A quarantine entry this many days from its expiry is an alert. */
+  expiry_days: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** The outbox: one event for one hook, until it is sent or given up. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  event_key: string;
+  event: string;
+  payload: string;
+  state: 'pending' | 'sent' | 'failed' | 'skipped';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  claimed_by: string | null;
+  claimed_until: number | null;
+  created_at: number;
+  sent_at: number | null;
 }
 
 export interface UnknownLoginFailuresTable {

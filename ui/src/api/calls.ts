@@ -1,5 +1,6 @@
 /** Every call of docs/api.md, typed with the contract the server also compiles against. */
 import type { AdminSettings, AuditPage } from '../../../core/api/audit.js';
+import type { AddWebhookRequest, AddWebhookResponse, DeliveryListResponse, WebhookListResponse, WebhookTestResponse } from '../../../core/api/webhooks.js';
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, OwnersResponse, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
@@ -102,3 +103,8 @@ export interface AuditQuery {
 export const auditPage = (q: AuditQuery) => request<AuditPage>(`/api/audit${query({ ...q })}`);
 export const adminSettings = () => request<AdminSettings>('/api/settings');
 export const saveAdminSettings = (settings: AdminSettings) => request<AdminSettings>('/api/settings', { method: 'PUT', body: settings });
+export const webhookList = () => request<WebhookListResponse>('/api/webhooks');
+export const addWebhook = (body: AddWebhookRequest) => request<AddWebhookResponse>('/api/webhooks', { method: 'POST', body });
+export const removeWebhook = (id: number) => request<{ success: boolean }>(`/api/webhooks/${id}`, { method: 'DELETE' });
+export const testWebhook = (id: number) => request<WebhookTestResponse>(`/api/webhooks/${id}/test`, { method: 'POST', body: {} });
+export const webhookDeliveries = (limit = 50) => request<DeliveryListResponse>(`/api/webhooks/deliveries${query({ limit })}`);
