@@ -9,6 +9,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiAnalysisRequest } from '../core/api/ai.js';
 import type { TestResultDetail } from '../core/api/analytics.js';
+import { accountDelayMs } from './auth/lockout.js';
 import { startChatServer, MODEL_FINDINGS, type ChatServer } from '../fixtures/testing/ai.js';
 import { buildTestApp, PASSWORD, signIn, type TestApp } from '../fixtures/testing/app.js';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
@@ -90,6 +91,48 @@ describe('an anonymous caller cannot lock an account', () => {
     expect(admin.status).toBe(200);
     expect(admin.ms).toBeGreaterThan(900);
     expect((await timed('ghost', 'guess guess', '198.51.100.7')).ms).toBeGreaterThan(900);
+  });
+
+  it('failures from many addresses cap the account, but not for its owner in a browser that signed in before', async () => {
+    const a = await app();
+    // The owner signed in from this browser last week: it holds the device cookie.
+    const before = await login(a, 'admin', PASSWORD, '198.51.100.7');
+    const cookies = [before.headers['set-cookie']].flat().map(String);
+    const device = cookies.find((c) => c.startsWith('flakeboard_device='));
+    expect(device).toMatch(/HttpOnly/);
+    // Both cookies are set: the device cookie does not replace the XSRF one.
+    expect(cookies.some((c) => c.startsWith('XSRF-TOKEN='))).toBe(true);
+    const deviceCookie = device!.split(';')[0]!;
+    // 25 addresses, 4 guesses each (under the per-address lock), all at once: 100 failures.
+    for (const username of ['admin', 'ghost']) {
+      const guesses = Array.from({ length: 100 }, (_, i) => login(a, username, `guess ${i}`, `203.0.113.${i % 25}`));
+      expect(new Set((await Promise.all(guesses)).map((r) => r.statusCode))).toEqual(new Set([401]));
+    }
+    // Capped: a guess from a fresh address is refused before its password is read, for a real
+    // name and an unknown one alike, and says until when.
+    for (const username of ['admin', 'ghost']) {
+      const refused = await login(a, username, 'guess again', '192.0.2.200');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toMatch(/^Too many failed sign-ins to this account from many addresses\. Sign in from a browser you have signed in from before, or try again in 15 minutes\.$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    }
+    expect((await login(a, 'admin', PASSWORD, '192.0.2.201')).statusCode).toBe(429);
+    // A forged or borrowed device cookie does not lift the cap.
+    const [, nonce, mac] = deviceCookie.split('=')[1]!.split('.');
+    for (const forged of [`flakeboard_device=2.${nonce}.${mac}`, `flakeboard_device=1.${nonce}.${mac!.slice(0, -2)}xx`, 'flakeboard_device=1..']) {
+      expect((await login(a, 'admin', PASSWORD, '192.0.2.202', { cookie: forged })).statusCode).toBe(429);
+    }
+    // The owner's known browser gets in, from any address, without the delay guessers get.
+    const start = performance.now();
+    const owner = await login(a, 'admin', PASSWORD, '192.0.2.203', { cookie: `other=1; ${deviceCookie}` });
+    expect(owner.statusCode).toBe(200);
+    expect(performance.now() - start).toBeLessThan(900);
+    // ...and still needs the password.
+    expect((await login(a, 'admin', 'guess guess', '192.0.2.204', { cookie: deviceCookie })).statusCode).toBe(401);
+  });
+
+  it('the account-wide delay grows with the failures, up to a bound', () => {
+    expect([0, 19, 20, 39, 40, 60, 80, 99, 1000].map(accountDelayMs)).toEqual([0, 0, 1000, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
   it('the lock ends by itself after 15 minutes', async () => {
