@@ -6,6 +6,7 @@ import { today } from '../analytics/windows.js';
 import { FLAKY_SORT_KEYS, type FlakySortKey } from '../../core/api/analytics.js';
 import type { Severity } from '../store/read/flaky-page.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
+import { callerKey } from '../plugins/authenticate.js';
 
 const daysQuery = (defaultDays: number) =>
   ({ type: 'object', properties: { days: { type: 'integer', minimum: 0, maximum: 3650, default: defaultDays } } }) as const;
@@ -92,7 +93,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
   app.get<{ Querystring: { days: number; limit: number; branch?: string } }>('/api/dashboard', { schema: { querystring: dashboardQuery }, config: member }, async (request, reply) => {
     const t = now();
     const { days, limit, branch } = request.query;
-    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}) }));
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}) }, callerKey(request)));
   });
 
   app.get<{ Querystring: TrendQuery }>('/api/flaky-trends', { schema: { querystring: trendQuery }, config: member }, async (request, reply) => {
@@ -108,7 +109,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       file: q.file ?? null,
       test: q.test ?? null,
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
-    });
+    }, callerKey(request));
     if (q.page !== undefined || q.counts) return sendJson(reply, json);
     // The bare list (docs/api.md#lists-and-paging): the first page, the total in a header. At most 200 records to read back.
     const { items, total } = JSON.parse(await json) as { items: unknown[]; total: number };
@@ -133,7 +134,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       order: q.order ?? DEFAULT_ORDER[sort],
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
     };
-    return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args));
+    return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args, callerKey(request)));
   });
 
   app.get<{ Params: { testTitle: string; browser: string }; Querystring: PagingQuery & { file?: string } }>(
@@ -148,7 +149,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     async (request, reply) => {
       const { testTitle, browser } = request.params;
       const args = { title: testTitle, browser, file: request.query.file ?? null, ...pageOf(request.query) };
-      return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'testDetails', args));
+      return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'testDetails', args, callerKey(request)));
     },
   );
 
@@ -161,25 +162,25 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     async (request, reply) => {
       const t = now();
       const { testFile, testTitle, browser } = request.params;
-      return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }));
+      return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }, callerKey(request)));
     },
   );
 
   app.get<DaysPaged>('/api/slow-tests', { schema: { querystring: daysPaged(30) }, config: member }, async (request, reply) => {
     const t = now();
     const args = { days: request.query.days, now: t, ...pageOf(request.query) };
-    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'slowTests', args));
+    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'slowTests', args, callerKey(request)));
   });
 
   // docs/screens.md#time-window: the trends window is 30 days.
   app.get('/api/trends', { config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }, callerKey(request)));
   });
 
   app.get<DaysPaged>('/api/error-patterns', { schema: { querystring: daysPaged(30) }, config: member }, async (request, reply) => {
     const t = now();
     const args = { days: request.query.days, now: t, ...pageOf(request.query) };
-    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'errorPatterns', args));
+    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'errorPatterns', args, callerKey(request)));
   });
 }
