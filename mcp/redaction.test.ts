@@ -12,12 +12,23 @@ import type { HistorySource } from './source.js';
 
 // Secrets a failing test prints: the MCP answers carry report text to an agent, and from there
 // often to a hosted model, so none of these may come through.
-const SECRETS = ['hunter2-url-password', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ', 'AKIAIOSFODNN7EXAMPLE', 'p4ssw0rd-in-env'];
+const SECRETS = [
+  'hunter2-url-password',
+  'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ',
+  'AKIAIOSFODNN7EXAMPLE',
+  'p4ssw0rd-in-env',
+  'sk_live_51HabcDEFghiJKLmnoPQRstu',
+  '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',
+  'T0ABCDEFG/B0HIJKLMN/aBcDeFgHiJkLmNoPqRsTuVwX',
+  'fbt_q2Ldi8XzS0j4m7yVw1Bd9kPzTn3Rt5UvWxYz0123456',
+];
 const MESSAGE = [
   `Error: request to https://admin:${SECRETS[0]}@db.internal:5432/app failed`,
   `Authorization: Bearer ${SECRETS[1]}`,
   `aws_access_key_id=${SECRETS[2]}`,
   `password=${SECRETS[3]}`,
+  `stripe key ${SECRETS[4]} mail ${SECRETS[5]}`,
+  `posted to https://hooks.slack.com/services/${SECRETS[6]} with ${SECRETS[7]}`,
 ].join('\n');
 
 function report(run: number) {
@@ -90,5 +101,13 @@ describe('secrets in report text', () => {
     const errors = JSON.stringify(answers[1]);
     expect(errors).toContain('db.internal');
     expect(errors).toContain('[REDACTED]');
+  });
+
+  it('never reach an agent through an error answer either', async () => {
+    const r = await call('last_run_failures', { branch: `release ${SECRETS[4]} ${SECRETS[5]}` });
+    expect(r.isError).toBe(true);
+    const everything = JSON.stringify(r);
+    expect(everything).toContain('no run of branch');
+    for (const secret of [SECRETS[4]!, SECRETS[5]!]) expect(everything).not.toContain(secret);
   });
 });

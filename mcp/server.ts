@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { redactEveryAnswer } from './redact-answers.js';
 import type { HistorySource } from './source.js';
 import { registerDiagnoseTest } from './tools/diagnose-test.js';
 import { registerFailureEvidence } from './tools/failure-evidence.js';
@@ -14,7 +15,7 @@ const INSTRUCTIONS =
 
 /** The MCP server over one history source; the caller connects a transport (stdio, or in memory in tests). */
 export function createMcpServer(source: HistorySource, options: { version: string; now?: () => number }): McpServer {
-  const server = new McpServer({ name: 'flakeboard', version: options.version }, { instructions: INSTRUCTIONS });
+  const server = redactEveryAnswer(new McpServer({ name: 'flakeboard', version: options.version }, { instructions: INSTRUCTIONS }));
   registerListFlakyTests(server, source, options.now ?? Date.now);
   registerTestHistory(server, source);
   registerTestErrors(server, source);

@@ -9,6 +9,7 @@ import { execa, type ResultPromise } from 'execa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AiAnalysisRequest } from '../core/api/ai.js';
 import type { TestResultDetail } from '../core/api/analytics.js';
+import { accountDelayMs } from './auth/lockout.js';
 import { startChatServer, MODEL_FINDINGS, type ChatServer } from '../fixtures/testing/ai.js';
 import { buildTestApp, PASSWORD, signIn, type TestApp } from '../fixtures/testing/app.js';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
@@ -90,6 +91,48 @@ describe('an anonymous caller cannot lock an account', () => {
     expect(admin.status).toBe(200);
     expect(admin.ms).toBeGreaterThan(900);
     expect((await timed('ghost', 'guess guess', '198.51.100.7')).ms).toBeGreaterThan(900);
+  });
+
+  it('failures from many addresses cap the account, but not for its owner in a browser that signed in before', async () => {
+    const a = await app();
+    // The owner signed in from this browser last week: it holds the device cookie.
+    const before = await login(a, 'admin', PASSWORD, '198.51.100.7');
+    const cookies = [before.headers['set-cookie']].flat().map(String);
+    const device = cookies.find((c) => c.startsWith('flakeboard_device='));
+    expect(device).toMatch(/HttpOnly/);
+    // Both cookies are set: the device cookie does not replace the XSRF one.
+    expect(cookies.some((c) => c.startsWith('XSRF-TOKEN='))).toBe(true);
+    const deviceCookie = device!.split(';')[0]!;
+    // 25 addresses, 4 guesses each (under the per-address lock), all at once: 100 failures.
+    for (const username of ['admin', 'ghost']) {
+      const guesses = Array.from({ length: 100 }, (_, i) => login(a, username, `guess ${i}`, `203.0.113.${i % 25}`));
+      expect(new Set((await Promise.all(guesses)).map((r) => r.statusCode))).toEqual(new Set([401]));
+    }
+    // Capped: a guess from a fresh address is refused before its password is read, for a real
+    // name and an unknown one alike, and says until when.
+    for (const username of ['admin', 'ghost']) {
+      const refused = await login(a, username, 'guess again', '192.0.2.200');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toMatch(/^Too many failed sign-ins to this account from many addresses\. Sign in from a browser you have signed in from before, or try again in 15 minutes\.$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    }
+    expect((await login(a, 'admin', PASSWORD, '192.0.2.201')).statusCode).toBe(429);
+    // A forged or borrowed device cookie does not lift the cap.
+    const [, nonce, mac] = deviceCookie.split('=')[1]!.split('.');
+    for (const forged of [`flakeboard_device=2.${nonce}.${mac}`, `flakeboard_device=1.${nonce}.${mac!.slice(0, -2)}xx`, 'flakeboard_device=1..']) {
+      expect((await login(a, 'admin', PASSWORD, '192.0.2.202', { cookie: forged })).statusCode).toBe(429);
+    }
+    // The owner's known browser gets in, from any address, without the delay guessers get.
+    const start = performance.now();
+    const owner = await login(a, 'admin', PASSWORD, '192.0.2.203', { cookie: `other=1; ${deviceCookie}` });
+    expect(owner.statusCode).toBe(200);
+    expect(performance.now() - start).toBeLessThan(900);
+    // ...and still needs the password.
+    expect((await login(a, 'admin', 'guess guess', '192.0.2.204', { cookie: deviceCookie })).statusCode).toBe(401);
+  });
+
+  it('the account-wide delay grows with the failures, up to a bound', () => {
+    expect([0, 19, 20, 39, 40, 60, 80, 99, 1000].map(accountDelayMs)).toEqual([0, 0, 1000, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
   it('the lock ends by itself after 15 minutes', async () => {
@@ -352,6 +395,31 @@ describe('the AI request has exactly the documented fields (docs/api.md#ai-analy
     }
     expect(chat.received).toHaveLength(1);
     expect(JSON.stringify(chat.received)).not.toContain(smuggled);
+  });
+
+  it('bounds analyses per caller and overall: a second one of a caller is a 429, a third on the server a 503, both with Retry-After', async () => {
+    // A model that takes its time holds each analysis open.
+    chat = await startChatServer(() => ({ body: MODEL_FINDINGS, delayMs: 1500 }));
+    vi.stubEnv('FLAKEBOARD_AI_BASE_URL', chat.baseUrl);
+    vi.stubEnv('FLAKEBOARD_AI_MODEL', 'test-model');
+    vi.stubEnv('FLAKEBOARD_AI_TIMEOUT_MS', '10000');
+    const a = await app();
+    const [max, rita, admin] = [await signIn(a.app, 'max'), await signIn(a.app, 'rita'), await signIn(a.app, 'admin')];
+    const body = aiAnalysisRequest('adds to cart', { browser: 'chromium', pass_rate: 0.5, total_runs: 2, failed_runs: 1 }, history);
+    const post = (who: { headers: Record<string, string> }) => a.app.inject({ method: 'POST', url: '/api/ai-analysis', headers: who.headers, payload: body as object });
+    const first = post(max);
+    await vi.waitFor(() => expect(chat!.received).toHaveLength(1));
+    const again = await post(max);
+    expect([again.statusCode, again.headers['retry-after']]).toEqual([429, '5']);
+    expect(again.json().error).toBe('You have 1 analysis still running, as many as one caller may; try again when it has answered');
+    const second = post(rita);
+    await vi.waitFor(() => expect(chat!.received).toHaveLength(2));
+    const full = await post(admin);
+    expect([full.statusCode, full.headers['retry-after']]).toEqual([503, '5']);
+    expect(full.json().error).toBe('The server is running 2 analyses, as many as it runs at once; try again in a few seconds');
+    expect([(await first).statusCode, (await second).statusCode]).toEqual([200, 200]);
+    // Answered, they make room again.
+    expect((await post(admin)).statusCode).toBe(200);
   });
 });
 

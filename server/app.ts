@@ -5,7 +5,7 @@ import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
-import { registerUploadAdmission } from './plugins/upload-admission.js';
+import { registerUploadAdmission, type UploadPace } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
@@ -66,6 +66,8 @@ export interface AppOptions {
   /** Send Strict-Transport-Security on answers over HTTPS. */
   hsts?: boolean;
   requestTimeoutMs?: number;
+  /** How fast an upload's body must arrive (default: 16 KB/s after 10 s, no pause of 15 s). */
+  uploadPace?: UploadPace;
   /**
    * Which proxies to believe about the client's address and protocol: a number of hops (the
    * first on this machine), or a comma list of addresses and CIDRs. Never `true`: trusting
@@ -156,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // and answers 503 instead of holding a stop for as long as it takes.
   app.addHook('preClose', () => writer.stop());
   // Bodies still arriving: ten full-size ones at most (1 GB by default).
-  registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit });
+  registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit, pace: options.uploadPace });
   const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
   app.addHook('onClose', () => analytics.close());
   if (options.warmAnalytics) await analytics.ready();

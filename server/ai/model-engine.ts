@@ -11,6 +11,7 @@ import { failingStepIn, shortCommit } from './error-text.js';
 import type { Evidence } from './evidence.js';
 import type { Findings, LocalFindings } from './local-engine.js';
 import { redactDeep, redactSecrets } from './redact.js';
+import { redactDeepWithRuleSet } from './rule-set-redaction.js';
 import type { Signals } from './signals.js';
 
 export interface ModelConfig {
@@ -59,6 +60,8 @@ export interface ModelInput {
 /** The model's findings, or null (logged) when anything goes wrong. */
 export async function askModel(input: ModelInput): Promise<Findings | null> {
   const { config } = input;
+  // Redacted before the clock starts: the time limit is the model's, not ours.
+  const message = await userMessageForModel(input);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), config.timeoutMs);
   try {
@@ -71,7 +74,7 @@ export async function askModel(input: ModelInput): Promise<Findings | null> {
         response_format: { type: 'json_object' },
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: userMessage(input) },
+          { role: 'user', content: message },
         ],
       }),
       signal: controller.signal,
@@ -101,10 +104,21 @@ const clip = (text: string | null | undefined, max: number): string | null => {
   return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 };
 
-/** The evidence as JSON inside a fenced block, every string redacted. */
-export function userMessage(input: Pick<ModelInput, 'request' | 'evidence' | 'signals' | 'local'>): string {
+type MessageInput = Pick<ModelInput, 'request' | 'evidence' | 'signals' | 'local'>;
+
+/** The evidence as JSON inside a fenced block, every string redacted by the hand-kept rules. */
+export function userMessage(input: MessageInput): string {
+  return fenced(reportData(input));
+}
+
+/** What is sent: the same, every string also through the maintained rule set. */
+export async function userMessageForModel(input: MessageInput): Promise<string> {
+  return fenced(await redactDeepWithRuleSet(reportData(input)));
+}
+
+function reportData(input: MessageInput): unknown {
   const { request, evidence, signals, local } = input;
-  const data = redactDeep({
+  return redactDeep({
     test: { title: clip(request.testSummary.testTitle, 300), browser: evidence.browser, dashboardSummary: request.testSummary },
     figures: {
       runs: signals.runs,
@@ -147,6 +161,9 @@ export function userMessage(input: Pick<ModelInput, 'request' | 'evidence' | 'si
       recommendations: local.recommendations.map((r) => (typeof r === 'string' ? r : r.title)),
     },
   });
+}
+
+function fenced(data: unknown): string {
   // JSON keeps "<" as it is, so a message holding "</report-data>" would close the fence and
   // speak outside it; \u003c is the same JSON text to the model, and cannot close anything.
   const fenced = JSON.stringify(data).replace(/</g, '\\u003c');

@@ -33,6 +33,16 @@ const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   [/\bxox[abeoprs]-[A-Za-z0-9-]{10,}/g, REDACTED], // Slack
   [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED], // AWS access key ids
   [/\bglpat-[A-Za-z0-9_-]{20,}/g, REDACTED], // GitLab
+  // flakeboard's own API tokens: the prefix and exactly the 43 base64url characters of 32 bytes
+  // (a fixed length, so a run of "fbt_-fbt_-…" is read a bounded number of times per start).
+  [/\bfbt_[A-Za-z0-9_-]{43}/g, REDACTED],
+  [/\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}/g, REDACTED], // Stripe secret and restricted keys
+  [/\bhf_[A-Za-z0-9]{20,}/g, REDACTED], // Hugging Face
+  [/\bya29\.[A-Za-z0-9_-]{10,}/g, REDACTED], // Google OAuth access tokens
+  [/\bnpm_[A-Za-z0-9]{30,}/g, REDACTED], // npm
+  [/\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, REDACTED], // SendGrid
+  [/\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g, REDACTED], // Slack webhooks
+  redactMysqlPasswords,
   [/\bAIza[0-9A-Za-z_-]{35}/g, REDACTED], // Google API keys
   // Secret keys and their values, before the rules below that take a run up to a blank: those
   // would hide a key and leave its value ("api key=x pwd=…").
@@ -48,6 +58,18 @@ const RULES: ReadonlyArray<[RegExp, string] | ((text: string) => string)> = [
   // credential, not a token "password" and a rest.
   [/\b(Bearer |authorization"?\s*[:=]\s*"?(?:Bearer )?)\[REDACTED\][^\s"',;]+/gi, `$1${REDACTED}`],
 ];
+
+/**
+ * "mysql -uroot -phunter2": the password glued to -p on a mysql, mysqldump or mysqladmin line.
+ * Line by line, each line read once by one regex that starts only at " -p".
+ */
+function redactMysqlPasswords(text: string): string {
+  if (!text.includes('mysql')) return text;
+  return text
+    .split('\n')
+    .map((line) => (line.includes('mysql') ? line.replace(/(\s-p)(?!\[REDACTED\])[^\s"']+/g, `$1${REDACTED}`) : line))
+    .join('\n');
+}
 
 export function redactSecrets(text: string): string {
   let out = text;
@@ -113,7 +135,7 @@ function redactJwts(text: string): string {
 // key=value, key: value, "key": "value", \"key\":\"value\" (JSON inside a logged string),
 // KEY='value' where the key names a secret (password=…, api_key: …, "token": "…", PGPASSWORD=…).
 const KEY_RUN = /[A-Za-z0-9_.-]+/g;
-const SECRET_WORD = /password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|session[_-]?id|signature/i;
+const SECRET_WORD = /password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|account[_-]?key|private[_-]?key|credential|session[_-]?id|signature|[_.-]pass$/i;
 /** Keys that are secrets only whole: "auth=", "key=", "sig=" but not "author=", "keyboard=", "signal=". */
 const SECRET_KEY = /^(?:auth|key|sig|pass|pw)$/i;
 // The key's closing quote (plain or escaped), the separator, and the value's opening quote.

@@ -11,10 +11,15 @@ import type { AnyStore } from '../store/engine/types.js';
  * entries expire at the start of a UTC day.
  * Bounded by entries and by the characters of the JSON texts it holds (a server's memory must
  * not follow how many distinct pages people ask for): the oldest entry goes first, and an
- * answer larger than the whole budget is served but not kept.
+ * answer larger than the whole budget is served but not kept. One caller's answers hold at most
+ * a quarter of either bound: past it, that caller's own oldest answer goes, so a caller sending
+ * hundreds of distinct queries cannot evict everyone else's answers.
  */
 export class AnalyticsCache {
   private readonly entries = new Map<string, unknown>();
+  /** Who asked first for each kept answer, and what each caller holds. */
+  private readonly owners = new Map<string, string>();
+  private readonly byOwner = new Map<string, { entries: number; chars: number }>();
   private readonly inFlight = new Map<string, Promise<string>>();
   private version = '';
   private readonly signature: () => Promise<string>;
@@ -44,6 +49,8 @@ export class AnalyticsCache {
   lookup(version: string, key: string): { hit: true; value: unknown } | { hit: false } {
     if (version !== this.version) {
       this.entries.clear();
+      this.owners.clear();
+      this.byOwner.clear();
       this.held = 0;
       this.version = version;
     }
@@ -51,21 +58,34 @@ export class AnalyticsCache {
   }
 
   /** Keeps an answer unless the data changed while it was being computed. */
-  keep(version: string, key: string, value: unknown): void {
+  keep(version: string, key: string, value: unknown, owner = ''): void {
     if (version !== this.version) return;
     const size = sizeOf(value);
     if (size > this.maxChars) return;
     this.drop(key);
+    const mine = () => this.byOwner.get(owner) ?? { entries: 0, chars: 0 };
+    // The owner's share first: its own oldest answers make room for its new one.
+    if (size <= this.maxChars / 4) {
+      while (mine().entries > 0 && (mine().entries >= this.maxEntries / 4 || mine().chars + size > this.maxChars / 4)) this.drop(this.oldestOf(owner)!);
+    }
     while (this.entries.size > 0 && (this.entries.size >= this.maxEntries || this.held + size > this.maxChars)) this.drop(this.entries.keys().next().value!);
     this.entries.set(key, value);
     this.held += size;
+    this.owners.set(key, owner);
+    const share = mine();
+    this.byOwner.set(owner, { entries: share.entries + 1, chars: share.chars + size });
+  }
+
+  private oldestOf(owner: string): string | undefined {
+    for (const [key, who] of this.owners) if (who === owner) return key;
+    return undefined;
   }
 
   /**
    * The JSON answer kept under `key` for today's data, else computed once however many callers
    * ask for it at the same time (they share the computation) and kept.
    */
-  async answer(today: number, key: string, compute: () => Promise<string>): Promise<string> {
+  async answer(today: number, key: string, compute: () => Promise<string>, owner = ''): Promise<string> {
     const version = await this.versionFor(today);
     const cached = this.lookup(version, key);
     if (cached.hit) return cached.value as string;
@@ -74,7 +94,7 @@ export class AnalyticsCache {
     if (!pending) {
       pending = compute()
         .then((value) => {
-          this.keep(version, key, value);
+          this.keep(version, key, value, owner);
           return value;
         })
         .finally(() => this.inFlight.delete(flightKey));
@@ -90,8 +110,14 @@ export class AnalyticsCache {
 
   private drop(key: string): void {
     if (!this.entries.has(key)) return;
-    this.held -= sizeOf(this.entries.get(key));
+    const size = sizeOf(this.entries.get(key));
+    this.held -= size;
     this.entries.delete(key);
+    const owner = this.owners.get(key)!;
+    this.owners.delete(key);
+    const share = this.byOwner.get(owner)!;
+    if (share.entries <= 1) this.byOwner.delete(owner);
+    else this.byOwner.set(owner, { entries: share.entries - 1, chars: share.chars - size });
   }
 }
 

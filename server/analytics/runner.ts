@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
 import { AnalyticsCache } from './cache.js';
+import { FairQueue } from './fair-queue.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import { queryErrorOf } from './query-failure.js';
 import type { AnalyticsWorkerData, WorkerReply, WorkerRequest } from './worker.js';
@@ -12,7 +13,7 @@ export interface AnalyticsRunner {
    * ask. Text, because a cached answer is then sent as it is: serialising a large dashboard on
    * every request would cost the server's thread more than reading the cache.
    */
-  json<N extends QueryName>(today: number, name: N, args: QueryArgs<N>): Promise<string>;
+  json<N extends QueryName>(today: number, name: N, args: QueryArgs<N>, caller?: string): Promise<string>;
   /**
    * Starts the worker now and waits until its store is open (at once without a worker): a
    * server that does this before it listens does not spend the first cold answer on it.
@@ -36,7 +37,8 @@ export function queryKey(name: QueryName, args: unknown): string {
 /**
  * Cold answers are computed in a worker thread when the store is a file; an in-memory store
  * (no file to share) computes on this thread. Concurrent requests for the same key share one
- * computation, and answers are cached until the data changes (AnalyticsCache).
+ * computation, and answers are cached until the data changes (AnalyticsCache). Cold answers
+ * wait for the worker in turn per caller (FairQueue), and each caller has a share of the cache.
  */
 export function createAnalyticsRunner(store: AnyStore, options: { worker?: boolean } = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
@@ -44,9 +46,13 @@ export function createAnalyticsRunner(store: AnyStore, options: { worker?: boole
   // The worker's own pool times its statements out as the server's does.
   const worker = useWorker ? new QueryWorker(store.location, store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0) : null;
 
+  // Two in flight: the worker is never idle between answers, and a caller waits behind at most two.
+  const queue = new FairQueue(2);
+
   return {
-    json(today, name, args) {
-      return cache.answer(today, queryKey(name, args), () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
+    json(today, name, args, caller = 'server') {
+      const compute = () => queue.run(caller, () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
+      return cache.answer(today, queryKey(name, args), compute, caller);
     },
     async ready() {
       await worker?.ready();

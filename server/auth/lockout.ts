@@ -14,11 +14,27 @@ export const DEFAULT_LOCKOUT: LockoutPolicy = { maxFailures: 5, lockMs: 15 * 60 
 
 /**
  * Across all addresses, this many failures that still count make every sign-in to the account
- * wait ACCOUNT_DELAY_MS first: guessing from many addresses gets slower, while the real user
- * still gets in, a second later.
+ * wait ACCOUNT_DELAY_MS first, twice as long for every ACCOUNT_SLOWDOWN_FAILURES more, up to
+ * ACCOUNT_MAX_DELAY_MS: guessing from many addresses gets slower and slower, while the real
+ * user still gets in, a few seconds later.
  */
 export const ACCOUNT_SLOWDOWN_FAILURES = 20;
 export const ACCOUNT_DELAY_MS = 1000;
+export const ACCOUNT_MAX_DELAY_MS = 8000;
+/**
+ * At this many failures across addresses the account is capped: attempts are refused (429)
+ * until the failures go stale, except from a browser that has signed in to the account before
+ * (device-cookie.ts), which is neither delayed nor capped. So an anonymous caller cannot lock
+ * the owner out of a browser the owner uses.
+ */
+export const ACCOUNT_CAP_FAILURES = 100;
+
+/** How long an attempt waits first, by the account's failures across addresses. */
+export function accountDelayMs(accountFailures: number): number {
+  if (accountFailures < ACCOUNT_SLOWDOWN_FAILURES) return 0;
+  const doublings = Math.floor((accountFailures - ACCOUNT_SLOWDOWN_FAILURES) / ACCOUNT_SLOWDOWN_FAILURES);
+  return Math.min(ACCOUNT_MAX_DELAY_MS, ACCOUNT_DELAY_MS * 2 ** doublings);
+}
 
 export interface FailureState {
   failures: number;

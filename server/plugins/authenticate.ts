@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Role, type User, XSRF_HEADER } from '../../core/api/auth.js';
+import { addressKey } from '../auth/lockout.js';
 import { API_TOKEN_PREFIX, hashToken, safeEqual, xsrfTokenFor } from '../auth/tokens.js';
 import { forbidden, unauthorized } from '../errors.js';
 import { findApiToken, touchApiToken, type TokenScope } from '../store/accounts/api-tokens.js';
@@ -112,4 +113,16 @@ async function bestEffort(request: FastifyRequest, write: () => Promise<void>): 
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw unauthorized();
   return request.caller;
+}
+
+/**
+ * Who is asking, for sharing what callers share (the analytics worker's queue and cache, the AI
+ * analysis): a token by itself, a signed-in user by its account (all its sessions are one caller),
+ * anyone else by address.
+ */
+export function callerKey(request: FastifyRequest): string {
+  const caller = request.caller;
+  if (caller?.kind === 'api-token') return `token:${caller.tokenId}`;
+  if (caller) return `user:${caller.user.id}`;
+  return `address:${addressKey(request.ip)}`;
 }

@@ -39,7 +39,8 @@ export function registerErrorHandler(app: FastifyInstance, options: { outages?: 
   app.addHook('onClose', () => outages.close());
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      if (error.statusCode === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+      // A 429 that did not say how long (a full queue) waits as long as a 503.
+      if (error.statusCode === 503 || (error.statusCode === 429 && !reply.hasHeader('retry-after'))) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
       return reply.code(error.statusCode).send({ error: error.message, ...error.extra });
     }
     if (error instanceof InvalidReportError) return reply.code(400).send({ error: error.message });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisRequest, type AiAnalysisResult } from '../../core/api/ai.js';
+import { aiAdmission } from '../ai/admission.js';
 import { analyseTest } from '../ai/analyse.js';
 import { modelConfigFrom } from '../ai/model-engine.js';
 import { RateLimiter } from '../auth/rate-limit.js';
@@ -137,6 +138,7 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const rateLimit = options.rateLimit ?? { max: 20, windowMs: 60_000 };
   const limiter = new RateLimiter(options.store, 'ai', rateLimit.max, rateLimit.windowMs);
+  const admit = aiAdmission();
 
   app.post<{ Body: AiAnalysisRequest }>(
     '/api/ai-analysis',
@@ -145,6 +147,8 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
       schema: { body: analysisBody, response: { 200: analysisResponse } },
       // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
       config: { auth: { access: 'member', apiToken: 'read' } },
+      // Before the body is read: parsing 10 MB is part of the work bounded.
+      preParsing: async (request, reply) => admit(request, reply),
       // Before validation, while the body is still as sent.
       preValidation: async (request) => {
         const unknown = unknownProperty(analysisBody, request.body);

@@ -8,6 +8,7 @@ import type { Severity } from '../store/read/flaky-page.js';
 import { isOwnerName } from '../../core/owners/codeowners.js';
 import { UNOWNED } from '../../core/owners/test-owners.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
+import { callerKey } from '../plugins/authenticate.js';
 
 const daysQuery = (defaultDays: number) =>
   ({ type: 'object', properties: { days: { type: 'integer', minimum: 0, maximum: 3650, default: defaultDays } } }) as const;
@@ -101,11 +102,11 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     const t = now();
     const { days, limit, branch, owner } = request.query;
     if (owner !== undefined && ownerProblem(owner)) return reply.code(400).send({ error: ownerProblem(owner) });
-    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}), ...(owner !== undefined ? { owner } : {}) }));
+    return sendJson(reply, analytics.json(today(t), 'dashboard', { days, now: t, limit, ...(branch !== undefined ? { branch } : {}), ...(owner !== undefined ? { owner } : {}) }, callerKey(request)));
   });
 
   // The owner filter's choices: every owner a test has.
-  app.get('/api/owners', { config: member }, async (_request, reply) => sendJson(reply, analytics.json(today(now()), 'owners', {})));
+  app.get('/api/owners', { config: member }, async (request, reply) => sendJson(reply, analytics.json(today(now()), 'owners', {}, callerKey(request))));
 
   app.get<{ Querystring: TrendQuery }>('/api/flaky-trends', { schema: { querystring: trendQuery }, config: member }, async (request, reply) => {
     const t = now();
@@ -120,7 +121,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       file: q.file ?? null,
       test: q.test ?? null,
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
-    });
+    }, callerKey(request));
     if (q.page !== undefined || q.counts) return sendJson(reply, json);
     // The bare list (docs/api.md#lists-and-paging): the first page, the total in a header. At most 200 records to read back.
     const { items, total } = JSON.parse(await json) as { items: unknown[]; total: number };
@@ -147,7 +148,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
       ...(q.owner !== undefined ? { owner: q.owner } : {}),
     };
-    return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args));
+    return sendPage(reply, q.page !== undefined, analytics.json(today(t), 'flakyTestsPage', args, callerKey(request)));
   });
 
   app.get<{ Params: { testTitle: string; browser: string }; Querystring: PagingQuery & { file?: string } }>(
@@ -162,7 +163,7 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     async (request, reply) => {
       const { testTitle, browser } = request.params;
       const args = { title: testTitle, browser, file: request.query.file ?? null, ...pageOf(request.query) };
-      return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'testDetails', args));
+      return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'testDetails', args, callerKey(request)));
     },
   );
 
@@ -175,25 +176,25 @@ export function registerAnalyticsRoutes(app: FastifyInstance, options: { analyti
     async (request, reply) => {
       const t = now();
       const { testFile, testTitle, browser } = request.params;
-      return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }));
+      return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }, callerKey(request)));
     },
   );
 
   app.get<DaysPaged>('/api/slow-tests', { schema: { querystring: daysPaged(30) }, config: member }, async (request, reply) => {
     const t = now();
     const args = { days: request.query.days, now: t, ...pageOf(request.query) };
-    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'slowTests', args));
+    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'slowTests', args, callerKey(request)));
   });
 
   // docs/screens.md#time-window: the trends window is 30 days.
   app.get('/api/trends', { config: member }, async (request, reply) => {
     const t = now();
-    return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }));
+    return sendJson(reply, analytics.json(today(t), 'trendDays', { days: 30, now: t }, callerKey(request)));
   });
 
   app.get<DaysPaged>('/api/error-patterns', { schema: { querystring: daysPaged(30) }, config: member }, async (request, reply) => {
     const t = now();
     const args = { days: request.query.days, now: t, ...pageOf(request.query) };
-    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'errorPatterns', args));
+    return sendPage(reply, request.query.page !== undefined, analytics.json(today(t), 'errorPatterns', args, callerKey(request)));
   });
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, type AuthMethodsResponse, type LoginRequest } from '../../core/api/auth.js';
-import { ACCOUNT_DELAY_MS, ACCOUNT_SLOWDOWN_FAILURES, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
+import { deviceCookie, isKnownDevice } from '../auth/device-cookie.js';
+import { ACCOUNT_CAP_FAILURES, accountDelayMs, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken } from '../auth/tokens.js';
@@ -9,12 +10,12 @@ import { auditRequest } from '../audit.js';
 import { HttpError } from '../errors.js';
 import { OIDC_START_PATH } from './oidc.js';
 import { callerOf } from '../plugins/authenticate.js';
-import { beginLoginAttempt, clearLoginFailures } from '../store/accounts/login-failures.js';
+import { accountFailures, beginLoginAttempt, clearLoginFailures, type FailureCount } from '../store/accounts/login-failures.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { deleteSession } from '../store/accounts/sessions.js';
-import { beginUnknownLoginAttempt } from '../store/accounts/unknown-login-failures.js';
+import { beginUnknownLoginAttempt, unknownNameFailures } from '../store/accounts/unknown-login-failures.js';
 import { findUser, rehashPassword } from '../store/accounts/users.js';
-import { issueSession, setXsrfCookie, type SessionPolicy } from './session-issue.js';
+import { issueSession, secureCookie, setXsrfCookie, type SessionPolicy } from './session-issue.js';
 
 export { SESSIONS_PER_USER } from './session-issue.js';
 
@@ -54,11 +55,25 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     return new HttpError(423, LOCKED, { attemptsRemaining: 0 });
   };
 
-  const slowDownWhenAttacked = async (request: FastifyRequest, username: string, accountFailures: number): Promise<void> => {
-    if (accountFailures < ACCOUNT_SLOWDOWN_FAILURES) return;
-    // Many addresses are failing on this account: slow every attempt, deny none.
-    request.log.warn({ user: username, accountFailures }, 'sign-in failures on this account from many addresses: sign-ins slowed');
-    await new Promise((resolve) => setTimeout(resolve, ACCOUNT_DELAY_MS));
+  const slowDownWhenAttacked = async (request: FastifyRequest, username: string, failures: number, knownDevice: boolean): Promise<void> => {
+    const delay = knownDevice ? 0 : accountDelayMs(failures);
+    if (delay === 0) return;
+    // Many addresses are failing on this account: slow every attempt, longer the more they fail.
+    request.log.warn({ user: username, accountFailures: failures, delayMs: delay }, 'sign-in failures on this account from many addresses: sign-ins slowed');
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  };
+
+  /**
+   * Past the cap, an attempt from a browser that never signed in to the account is refused
+   * before its password is read (and not counted), for a real name and an unknown one alike.
+   */
+  const capped = async (reply: FastifyReply, count: FailureCount, knownDevice: boolean, now: number): Promise<HttpError | null> => {
+    if (knownDevice || count.failures < ACCOUNT_CAP_FAILURES) return null;
+    const seconds = Math.max(1, Math.ceil((count.clearsAt - now) / 1000));
+    reply.header('retry-after', String(seconds));
+    // As long as a checked password takes, so the refusal says nothing a wrong password would not.
+    await verifyPassword('not a password of anyone', await dummyHash);
+    return new HttpError(429, `Too many failed sign-ins to this account from many addresses. Sign in from a browser you have signed in from before, or try again in ${Math.ceil(seconds / 60)} minutes.`);
   };
 
   /**
@@ -96,15 +111,19 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
 
     const now = options.now();
     const user = await findUser(options.store, username);
+    // An unknown name has no device cookie: a name's answers must not tell whether it exists.
+    const knownDevice = user !== null && isKnownDevice(options.xsrfSecret, request.headers.cookie, user.id);
+    const cap = await capped(reply, user ? await accountFailures(options.store, user.id, now, lockout) : await unknownNameFailures(options.store, username, now, lockout), knownDevice, now);
+    if (cap) throw cap;
     if (!user) {
-      const { attempt, accountFailures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
-      await slowDownWhenAttacked(request, username, accountFailures);
+      const { attempt, accountFailures: failures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
+      await slowDownWhenAttacked(request, username, failures, false);
       await verifyPassword(password, await dummyHash);
       await auditFailure(request, null, username, 'unknown user');
       throw refusal(reply, attempt, now);
     }
-    const { attempt, accountFailures } = await beginLoginAttempt(options.store, user.id, address, now, lockout);
-    await slowDownWhenAttacked(request, user.username, accountFailures);
+    const { attempt, accountFailures: failures } = await beginLoginAttempt(options.store, user.id, address, now, lockout);
+    await slowDownWhenAttacked(request, user.username, failures, knownDevice);
     if (!attempt.admitted) {
       // Locked means locked, even with the right password, but only for this address.
       await verifyPassword(password, await dummyHash);
@@ -123,6 +142,8 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     // name's: the time would tell which accounts exist. The password is at hand: re-hash it.
     if (hashNeedsUpdate(user.password_hash, options.scrypt)) await rehashPassword(options.store, user.id, user.password_hash, await hashPassword(password, options.scrypt));
     const answer = await issueSession(request, reply, { id: user.id, username: user.username, role: user.role }, options);
+    // This browser has signed in: the account-wide delay and cap for guesses from elsewhere spare it.
+    reply.header('set-cookie', deviceCookie(options.xsrfSecret, user.id, secureCookie(request, options)));
     await auditRequest(options.store, request, { action: 'session.sign-in', actor: { kind: 'user', id: user.id, name: user.username }, target: { type: 'user', id: user.id, label: user.username }, at: now });
     return answer;
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { foldAscii } from '../analytics/flaky-page.js';
 import { today } from '../analytics/windows.js';
+import { callerKey } from '../plugins/authenticate.js';
 
 /**
  * GET /api/branches: the branch filter's choices, most recently run first, bounded. A pass over
@@ -18,7 +19,7 @@ export function registerBranchRoutes(app: FastifyInstance, options: { analytics:
     { schema: { querystring }, config: { auth: { access: 'member' as const, apiToken: 'read' as const } } },
     async (request, reply) => {
       const search = foldAscii(request.query.search?.trim() ?? '');
-      const json = await options.analytics.json(today(options.now()), 'branches', { search: search === '' ? null : search, limit: request.query.limit });
+      const json = await options.analytics.json(today(options.now()), 'branches', { search: search === '' ? null : search, limit: request.query.limit }, callerKey(request));
       return reply.type('application/json; charset=utf-8').send(json);
     },
   );

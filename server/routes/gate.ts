@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GateRequest } from '../analytics/gate.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
+import { callerKey } from '../plugins/authenticate.js';
 
 const text = (max: number) => ({ type: 'string', maxLength: max }) as const;
 const count = { type: 'integer', minimum: 0, maximum: 10_000_000 } as const;
@@ -47,7 +48,7 @@ export function registerGateRoutes(app: FastifyInstance, options: { analytics: A
     { schema: { body: checkBody }, config: { auth: { access: 'member', apiToken: 'read' } } },
     async (request, reply) => {
       const t = options.now();
-      const answer = await options.analytics.json(today(t), 'gate', { ...request.body, base: request.body.base ?? null, now: t });
+      const answer = await options.analytics.json(today(t), 'gate', { ...request.body, base: request.body.base ?? null, now: t }, callerKey(request));
       return reply.type('application/json; charset=utf-8').send(answer);
     },
   );

@@ -12,6 +12,7 @@ import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
 import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
 import { createPolledAnswers } from './polled-answers.js';
+import { callerKey } from '../plugins/authenticate.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -137,7 +138,7 @@ export function registerUploadRoutes(
     const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
     if (!upload) throw notFound('Upload');
     // A duplicate has no results of its own: it shows the original's, which are the same.
-    const summary = await analytics.json(day, 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id });
+    const summary = await analytics.json(day, 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id }, callerKey(request));
     return reply.type(JSON_TYPE).send(`{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
   });
 
@@ -151,7 +152,7 @@ export function registerUploadRoutes(
       if (!upload) throw notFound('Upload');
       const { status = 'all', search = '', sort = 'status' } = request.query;
       const args = { runId: upload.duplicate_of ?? upload.id, ...pageOf(request.query), status, search: search.trim().toLowerCase(), sort };
-      return sendPage(reply, request.query.page !== undefined, analytics.json(day, 'runResults', args));
+      return sendPage(reply, request.query.page !== undefined, analytics.json(day, 'runResults', args, callerKey(request)));
     },
   );
 

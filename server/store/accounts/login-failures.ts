@@ -10,13 +10,29 @@ import type { AnyStore } from '../engine/types.js';
  */
 export async function beginLoginAttempt(store: AnyStore, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<{ attempt: Attempt; accountFailures: number }> {
   const attempt = await admitAndCount(store, userId, address, now, policy);
+  return { attempt, accountFailures: (await accountFailures(store, userId, now, policy)).failures };
+}
+
+/** The account's failures that still count, across addresses, and when the last of them stops counting. */
+export async function accountFailures(store: AnyStore, userId: number, now: number, policy: LockoutPolicy): Promise<FailureCount> {
   const row = await store.db
     .selectFrom('login_failures')
-    .select((eb) => eb.fn.sum<number | null>('failures').as('n'))
+    .select((eb) => [eb.fn.sum<number | null>('failures').as('n'), eb.fn.max<number | null>('last_failed_at').as('last'), eb.fn.max<number | null>('locked_until').as('until')])
     .where('user_id', '=', userId)
     .where((eb) => eb.or([eb('locked_until', '>', now), eb.and([eb('locked_until', 'is', null), eb('last_failed_at', '>', now - policy.lockMs)])]))
     .executeTakeFirst();
-  return { attempt, accountFailures: Number(row?.n ?? 0) };
+  return failureCount(row, policy);
+}
+
+export interface FailureCount {
+  failures: number;
+  /** When the newest failure (or lock) stops counting. */
+  clearsAt: number;
+}
+
+export function failureCount(row: { n: number | string | null; last: number | string | null; until: number | string | null } | undefined, policy: LockoutPolicy): FailureCount {
+  const last = Number(row?.last ?? 0);
+  return { failures: Number(row?.n ?? 0), clearsAt: Math.max(last + policy.lockMs, Number(row?.until ?? 0)) };
 }
 
 async function admitAndCount(store: AnyStore, userId: number, address: string, now: number, policy: LockoutPolicy): Promise<Attempt> {

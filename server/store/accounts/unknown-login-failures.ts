@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { admitAttempt, type Attempt, type LockoutPolicy } from '../../auth/lockout.js';
 import { serializeOnKey } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
+import { failureCount, type FailureCount } from './login-failures.js';
 
 /**
  * Failed sign-ins to names that no account has, per name and address, by the rules and with the
@@ -10,8 +11,7 @@ import type { AnyStore } from '../engine/types.js';
  * so the answers never tell whether an account exists. Names are kept as their SHA-256 only.
  */
 export async function beginUnknownLoginAttempt(store: AnyStore, username: string, address: string, now: number, policy: LockoutPolicy): Promise<{ attempt: Attempt; accountFailures: number }> {
-  // Names match as accounts do: without regard to case.
-  const nameHash = createHash('sha256').update(username.toLowerCase()).digest('hex');
+  const nameHash = hashName(username);
   const attempt = await store.db.transaction().execute(async (trx) => {
     await serializeOnKey(store.dialect, `unknown_login_failures ${nameHash} ${address}`)?.execute(trx);
     const before = await trx
@@ -36,11 +36,19 @@ export async function beginUnknownLoginAttempt(store: AnyStore, username: string
       .execute();
     return admitted;
   });
+  return { attempt, accountFailures: (await unknownNameFailures(store, username, now, policy)).failures };
+}
+
+// Names match as accounts do: without regard to case.
+const hashName = (username: string): string => createHash('sha256').update(username.toLowerCase()).digest('hex');
+
+/** As accountFailures, for a name no account has. */
+export async function unknownNameFailures(store: AnyStore, username: string, now: number, policy: LockoutPolicy): Promise<FailureCount> {
   const row = await store.db
     .selectFrom('unknown_login_failures')
-    .select((eb) => eb.fn.sum<number | null>('failures').as('n'))
-    .where('name_hash', '=', nameHash)
+    .select((eb) => [eb.fn.sum<number | null>('failures').as('n'), eb.fn.max<number | null>('last_failed_at').as('last'), eb.fn.max<number | null>('locked_until').as('until')])
+    .where('name_hash', '=', hashName(username))
     .where((eb) => eb.or([eb('locked_until', '>', now), eb.and([eb('locked_until', 'is', null), eb('last_failed_at', '>', now - policy.lockMs)])]))
     .executeTakeFirst();
-  return { attempt, accountFailures: Number(row?.n ?? 0) };
+  return failureCount(row, policy);
 }
