@@ -13,6 +13,8 @@ export interface WebhookTest {
   title: string;
   file: string;
   project: string;
+  /** Its owners (CODEOWNERS, owner annotations, @owner: tags); empty when no one owns it. */
+  owners: string[];
 }
 
 /** An event as stored in the outbox and sent as the generic hook's body (formats.ts renders Slack and Teams). */

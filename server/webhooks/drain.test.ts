@@ -53,12 +53,15 @@ describe('the events of a run', () => {
     receiver = await startReceiver();
     await createWebhook(db.store, hook());
     expect(await enqueueRunEvents(db.store, await importRun({ a: 'passed', b: 'passed', c: 'passed' }, '2026-11-01'))).toBe(0);
+    // Test a's file has an owner in CODEOWNERS (kept by a run stored without one): alerts name them.
+    const a = await db.store.db.selectFrom('tests').select('id').where('title', '=', 'a').executeTakeFirstOrThrow();
+    await db.store.db.insertInto('test_owners').values({ test_id: a.id, owner: '@shop', source: 'codeowners' }).execute();
     const second = await importRun({ a: 'failed', b: 'flaky', c: 'passed' }, '2026-11-02');
     expect(await enqueueRunEvents(db.store, second)).toBe(3);
     const found = await events();
     expect(found.map((e) => e.event).sort()).toEqual(['broken-on-base', 'new-flaky', 'pass-rate']);
-    expect(found.find((e) => e.event === 'new-flaky')).toMatchObject({ id: `new-flaky:run:${second}`, tests: [{ title: 'b', file: 'checkout.spec.ts', project: 'chromium' }], run: { id: second, branch: 'main', commit: 'c2' } });
-    expect(found.find((e) => e.event === 'broken-on-base')!.tests).toEqual([{ title: 'a', file: 'checkout.spec.ts', project: 'chromium' }]);
+    expect(found.find((e) => e.event === 'new-flaky')).toMatchObject({ id: `new-flaky:run:${second}`, tests: [{ title: 'b', file: 'checkout.spec.ts', project: 'chromium', owners: [] }], run: { id: second, branch: 'main', commit: 'c2' } });
+    expect(found.find((e) => e.event === 'broken-on-base')!.tests).toEqual([{ title: 'a', file: 'checkout.spec.ts', project: 'chromium', owners: ['@shop'] }]);
     expect(found.find((e) => e.event === 'pass-rate')!.passRate).toEqual({ percent: 33.3, threshold: 90, previousPercent: 100 });
     // The same again: a was already failing, b already flaky, the pass rate already below.
     expect(await enqueueRunEvents(db.store, await importRun({ a: 'failed', b: 'flaky', c: 'passed' }, '2026-11-03'))).toBe(0);

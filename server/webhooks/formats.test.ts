@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../../core/api/webhooks.js';
-import { requestFor, signature, slackMessage, slackText, teamsMessage, teamsText } from './formats.js';
+import { detailLines, requestFor, signature, slackMessage, slackText, teamsMessage, teamsText } from './formats.js';
 
 const hostile = 'checkout <!channel> @here & <https://evil.example|click> *bold* [x](https://evil.example)';
 const event: WebhookEvent = {
@@ -9,9 +9,17 @@ const event: WebhookEvent = {
   at: '2026-11-26T10:00:00.000Z',
   summary: `1 test flaky for the first time in ${hostile}`,
   run: { id: 7, name: hostile, branch: 'main', commit: '0123456789abcdef', project: null, url: 'https://flakeboard.example/upload/7' },
-  tests: [{ title: hostile, file: 'checkout.spec.ts', project: 'chromium' }],
+  tests: [{ title: hostile, file: 'checkout.spec.ts', project: 'chromium', owners: ['@shop/checkout', '@here'] }],
   moreTests: 0,
 };
+
+describe('every format', () => {
+  it('names each test’s owners, their text made harmless like the rest', () => {
+    expect(detailLines(event)).toContain(`• ${hostile} (checkout.spec.ts, chromium) owner @shop/checkout @here`);
+    expect(detailLines({ ...event, tests: [{ title: 'pay', file: 'pay.spec.ts', project: '', owners: [] }] })).toContain('• pay (pay.spec.ts) no owner');
+    expect(JSON.stringify(slackMessage(event))).toContain('owner @shop/checkout @\u200bhere');
+  });
+});
 
 describe('Slack messages', () => {
   it('escape &, < and > and neutralise @channel, @here and @everyone', () => {

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookEvent, WebhookKind } from '../../core/api/webhooks.js';
+import type { WebhookEvent, WebhookKind, WebhookTest } from '../../core/api/webhooks.js';
 
 /** A request ready to send: the body as sent (the signature covers these exact bytes) and its headers. */
 export interface OutgoingRequest {
@@ -43,7 +43,8 @@ export function teamsText(text: string): string {
 
 const neutraliseMentions = (text: string) => text.replace(/@(channel|here|everyone)\b/gi, '@\u200b$1');
 
-const testLine = (t: { title: string; file: string; project: string }) => `${t.title} (${t.file}${t.project ? `, ${t.project}` : ''})`;
+const testLine = (t: WebhookTest) =>
+  `${t.title} (${t.file}${t.project ? `, ${t.project}` : ''})${t.owners === undefined ? '' : t.owners.length > 0 ? ` owner ${t.owners.join(' ')}` : ' no owner'}`;
 
 /** The lines of an event after its summary: the same facts in every format. */
 export function detailLines(event: WebhookEvent): string[] {

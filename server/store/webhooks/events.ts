@@ -105,28 +105,49 @@ function testList(tests: WebhookTest[]): Pick<WebhookEvent, 'tests' | 'moreTests
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+interface TestRow {
+  test_id: number;
+  title: string;
+  file: string;
+  project_name: string;
+}
+
+/** The tests with their owners (test_owners, kept with each run), so an alert names who should look. */
+async function withOwners(store: AnyStore, rows: readonly TestRow[]): Promise<WebhookTest[]> {
+  const ids = [...new Set(rows.map((r) => Number(r.test_id)))];
+  const owners = new Map<number, string[]>();
+  if (ids.length > 0) {
+    for (const o of await store.db.selectFrom('test_owners').select(['test_id', 'owner']).where('test_id', 'in', ids).orderBy('owner').execute()) {
+      const list = owners.get(Number(o.test_id)) ?? [];
+      list.push(o.owner);
+      owners.set(Number(o.test_id), list);
+    }
+  }
+  return rows.map((r) => ({ title: r.title, file: r.file, project: r.project_name, owners: owners.get(Number(r.test_id)) ?? [] }));
+}
+
 /** Tests that failed and then passed on a retry in this run, and never before in a kept run (any branch). */
 async function newFlakyTests(store: AnyStore, runId: number): Promise<WebhookTest[]> {
-  const rows = await sql<{ title: string; file: string; project_name: string }>`
-    SELECT t.title, t.file, r.project_name FROM results r JOIN tests t ON t.id = r.test_id
+  const rows = await sql<TestRow>`
+    SELECT t.id AS test_id, t.title, t.file, r.project_name FROM results r JOIN tests t ON t.id = r.test_id
     WHERE r.run_id = ${runId} AND r.passed_on_retry = 1
       AND NOT EXISTS (SELECT 1 FROM results p JOIN runs u ON u.id = p.run_id
         WHERE p.test_id = r.test_id AND p.browser = r.browser AND p.passed_on_retry = 1 AND p.run_id <> r.run_id AND u.status = 'approved' AND u.is_duplicate = 0)
     ORDER BY t.file, t.title LIMIT 1000`.execute(store.db);
-  return rows.rows.map((r) => ({ title: r.title, file: r.file, project: r.project_name }));
+  return withOwners(store, rows.rows);
 }
 
 /** Tests that failed every attempt in this run and passed in the branch's previous kept run that ran them. */
 async function newlyBroken(store: AnyStore, runId: number, branch: string): Promise<WebhookTest[]> {
-  const rows = await sql<{ title: string; file: string; project_name: string }>`
-    SELECT t.title, t.file, r.project_name FROM results r JOIN tests t ON t.id = r.test_id
+  const rows = await sql<TestRow>`
+    SELECT t.id AS test_id, t.title, t.file, r.project_name FROM results r JOIN tests t ON t.id = r.test_id
     WHERE r.run_id = ${runId} AND r.outcome = 'unexpected' AND r.status <> 'skipped'
       AND (SELECT CASE WHEN p.outcome = 'expected' AND p.status = 'passed' THEN 1 ELSE 0 END FROM results p JOIN runs u ON u.id = p.run_id
         WHERE p.test_id = r.test_id AND p.browser = r.browser AND p.started_at < r.started_at AND p.run_id <> r.run_id AND p.status <> 'skipped'
           AND u.git_branch = ${branch} AND u.status = 'approved' AND u.is_duplicate = 0
         ORDER BY p.started_at DESC LIMIT 1) = 1
     ORDER BY t.file, t.title LIMIT 1000`.execute(store.db);
-  return rows.rows.map((r) => ({ title: r.title, file: r.file, project: r.project_name }));
+  return withOwners(store, rows.rows);
 }
 
 async function previousBaseRun(store: AnyStore, run: RunRow): Promise<RunRow | undefined> {
