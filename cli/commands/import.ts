@@ -12,7 +12,7 @@ import { describeFsError, expandInputs } from '../inputs.js';
 import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addAttachmentOptions, addEvidenceStoreOptions, attachmentSettings, evidenceOptionsOf } from '../evidence-options.js';
-import { collectImportEvidence, type CollectSummary } from '../../server/evidence/collect-import.js';
+import { collectImportEvidence, storeBlobs, type CollectSummary } from '../../server/evidence/collect-import.js';
 import type { EvidenceStore } from '../../server/store/evidence/evidence-store.js';
 import { evidenceOptionsProblem, openEvidenceStore } from '../../server/store/evidence/open-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
@@ -122,7 +122,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
         // The blobs first, so the run is committed only once what it names is stored.
         const collected = evidence
-          ? await collectImportEvidence(file, file, { ...attachments, evidence, store: store!, onSkip: (line) => printError(`  ${line}`) })
+          ? await collectImportEvidence(file, file, { ...attachments, keep: storeBlobs(store!, evidence), onSkip: (line) => printError(`  ${line}`) })
           : null;
         // Read in chunks while it is stored: memory follows a file suite, not the report.
         const result = await ingestFile(store!, file, {

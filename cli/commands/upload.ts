@@ -9,6 +9,8 @@ import { describeFsError, expandInputs } from '../inputs.js';
 import { labelProblem } from '../options.js';
 import { checkReportFile } from '../upload-body.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
+import { addAttachmentOptions, attachmentSettings } from '../evidence-options.js';
+import { sendEvidence } from '../upload-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface UploadOptions {
@@ -22,6 +24,8 @@ interface UploadOptions {
   retries: string;
   name?: string;
   json?: boolean;
+  attachments?: string;
+  attachmentMaxSize?: string;
 }
 
 interface UploadOutcome {
@@ -35,7 +39,7 @@ interface UploadOutcome {
 }
 
 export function registerUpload(program: Command): void {
-  program
+  const command = program
     .command('upload')
     .description('send Playwright JSON reports to a flakeboard server (for CI)')
     .argument('<paths...>', 'report files, folders (searched for .json) or globs')
@@ -48,10 +52,10 @@ export function registerUpload(program: Command): void {
     .option('--build-url <url>', 'link to the CI build (http or https; default: CI variables)')
     .option('--retries <n>', 'retries on network errors and 502/503/504', '3')
     .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's name)")
-    .option('--json', 'print one JSON array with an object per file')
-    .action(async (paths: string[], options: UploadOptions) => {
-      process.exitCode = await runUpload(paths, options);
-    });
+    .option('--json', 'print one JSON array with an object per file');
+  addAttachmentOptions(command).action(async (paths: string[], options: UploadOptions) => {
+    process.exitCode = await runUpload(paths, options);
+  });
 }
 
 async function runUpload(paths: string[], options: UploadOptions): Promise<number> {
@@ -66,6 +70,12 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   if ('error' in build) return fail(build.error);
   const nameProblem = labelProblem('--name', options.name);
   if (nameProblem !== null) return fail(nameProblem);
+  let attachments: ReturnType<typeof attachmentSettings>;
+  try {
+    attachments = attachmentSettings(options);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
   const retries = Number(options.retries);
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
 
@@ -95,6 +105,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       // a round trip, and the next file goes on.
       const report = checkReportFile(file, file);
       limit ??= serverUploadLimit(options.server);
+      // The blobs first, as bytes (the server never reads a path), then the run that names them.
+      const evidence = attachments.mode === 'none' ? null : await sendEvidence(file, { server: options.server, token: options.token, ...attachments, onSkip: (line) => printError(`  ${line}`) });
       const own = gitFromMetadata((report.config.metadata ?? {}) as Record<string, unknown>);
       const body = report.envelope({
         project: options.project ?? null,
@@ -107,6 +119,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         ...(options.name ? { runName: options.name.trim() } : {}),
         fileSize: statSync(file).size,
         uploadTime: new Date().toISOString(),
+        ...(evidence && evidence.entries.length > 0 ? { evidence: evidence.entries } : {}),
       });
       const maxBytes = await limit;
       if (maxBytes !== null && body.length > maxBytes) {
@@ -116,6 +129,10 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       const response = await uploadReport(body, { server: options.server, token: options.token, retries, retryDelayMs: 500 });
       outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate, status: response.status });
       print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (${response.status === 'approved' ? 'approved' : 'pending review'})`);
+      if (evidence && evidence.summary.stored + evidence.summary.skipped > 0) {
+        const s = evidence.summary;
+        print(`  ${s.stored} attachments kept as evidence (${s.written} sent, ${formatBytes(s.bytesWritten)}; the rest the server had)${s.skipped > 0 ? `; ${s.skipped} skipped` : ''}`);
+      }
     } catch (error) {
       if (error instanceof InvalidReportError) refuse(file, error.message);
       else if (error instanceof UploadError) {

@@ -6,6 +6,7 @@ import { StoreError, type AnyStore } from '../store/engine/types.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/write/uploads.js';
 import { whenWritable } from '../store/engine/waiting-driver.js';
 import { parseUploadBody, type bodyCharset } from '../upload-body.js';
+import { resolverOfEntries } from '../evidence/entries.js';
 import { checkParseCost } from './parse-cost.js';
 
 /** The writes the server makes whose cost grows with the data: done by the writer (runner.ts). */
@@ -87,6 +88,7 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
           uploadedBy: job.uploadedBy,
           uploadedVia: job.uploadedVia,
           onProgress: checkStop,
+          ...(metadata.evidence ? { evidence: resolverOfEntries(metadata.evidence) } : {}),
         }),
       );
     }
