@@ -98,6 +98,9 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO rate_limits (limit_key, window_start, window_end, hits) VALUES ('login:10.0.0.9', 10, 60010, 3);
       INSERT INTO unknown_login_failures (name_hash, address, failures, last_failed_at, locked_until) VALUES ('ab12', '10.0.0.9', 2, 10, NULL);
       INSERT INTO quarantine (title, file, project, reason, owner, created_by, created_at) VALUES ('checkout', 'a.spec.ts', NULL, 'flaky API', 'team', 1, 5);
+      INSERT INTO evidence_blobs (sha256, size, content_type, stored_at, failing) VALUES ('${'a'.repeat(64)}', 3, 'image/png', 9, 1);
+      INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
+        SELECT result_id, retry, 0, 'screenshot', 'image/png', 'screenshot', '${'a'.repeat(64)}', 3, 'stored' FROM attempts ORDER BY result_id LIMIT 1;
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();
@@ -220,7 +223,7 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^✓ database: PostgreSQL \d+\.\d+.* at postgres:\/\/.*\/fb_test_/m);
     expect(r.stdout).toMatch(/^✓ schema: version \d+, as this flakeboard writes$/m);
-    expect(r.stdout).toContain(`✓ contents: api_tokens ${count('api_tokens')}, attempts ${count('attempts')}`);
+    expect(r.stdout).toContain(`✓ contents: api_tokens ${count('api_tokens')}, attachments ${count('attachments')}, attempts ${count('attempts')}`);
     expect(r.stdout).toContain(`runs ${count('runs')}`);
 
     const missing = await runCli(['doctor', '--db', withDatabase(POSTGRES_URL, 'fb_test_does_not_exist')], { env });
