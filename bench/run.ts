@@ -42,6 +42,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   mcp: { script: 'bench/mcp/run.ts', measures: 'each `flakeboard mcp` tool through the SDK client on 400,000 results' },
   diagnosis: { script: 'bench/diagnosis/run.ts', measures: 'the local AI analysis answering a page of 50 failing tests, three rounds' },
   outage: { script: 'bench/outage/run.ts', measures: 'two serve processes on one database under 40 uploads and 20 readers: health, reads, uploads; PostgreSQL restarted in the middle (build first)' },
+  evidence: { script: 'bench/evidence/run.ts', measures: 'import of a 50,000-test run whose 3,000 failures each have a screenshot and a trace: time with and without evidence, disk used (build first)' },
   previous: { script: 'bench/dashboard-previous/run.ts', measures: "what the 'vs previous period' figures cost the dashboard on 144,000 results" },
 };
 

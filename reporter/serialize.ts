@@ -109,7 +109,8 @@ function serializeResult(result: TestResult): PwResult {
     ...(steps.length > 0 ? { steps: steps.map(serializeStep) } : {}),
     startTime: result.startTime.toISOString(),
     annotations: result.annotations.map((a) => ({ type: a.type, ...(a.description !== undefined ? { description: a.description } : {}) })),
-    attachments: result.attachments.map((a) => ({ name: a.name, contentType: a.contentType, ...(a.path ? { path: a.path } : {}) })),
+    // A body (testInfo.attach with one) goes as Playwright's JSON reporter writes it, base64: import keeps it as evidence.
+    attachments: result.attachments.map((a) => ({ name: a.name, contentType: a.contentType, ...(a.path ? { path: a.path } : {}), ...(a.body ? { body: a.body.toString('base64') } : {}) })),
   };
 }
 

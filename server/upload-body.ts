@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse';
 import type { UploadMetadata } from '../core/api/uploads.js';
+import { EVIDENCE_ENTRIES_MAX, evidenceEntryProblem } from '../core/api/evidence.js';
 import { buildIdProblem, buildUrlProblem } from '../core/ci-env.js';
 import { decodeReportBytes } from '../core/report/decode.js';
 import { checkReport, describeJsonError } from '../core/report/parse.js';
@@ -108,6 +109,14 @@ export function parseUploadBody(bytes: Uint8Array, charset: ReturnType<typeof bo
   if (typeof fields.buildUrl === 'string' && fields.buildUrl !== '') {
     const problem = buildUrlProblem(fields.buildUrl);
     if (problem) throw invalid(`body/metadata/buildUrl: ${problem}`);
+  }
+  if (fields.evidence !== undefined) {
+    if (!Array.isArray(fields.evidence)) throw invalid('body/metadata/evidence must be array');
+    if (fields.evidence.length > EVIDENCE_ENTRIES_MAX) throw invalid(`body/metadata/evidence must NOT have more than ${EVIDENCE_ENTRIES_MAX} items`);
+    for (let i = 0; i < fields.evidence.length; i++) {
+      const problem = evidenceEntryProblem(fields.evidence[i]);
+      if (problem) throw invalid(`body/metadata/evidence/${i} ${problem}`);
+    }
   }
   const size = fields.fileSize;
   if (size !== undefined && size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) throw invalid('body/metadata/fileSize must be a whole number from 0 to 2^53');

@@ -65,7 +65,7 @@ describe('flakeboard backup', () => {
     restored.sqlite.close();
     expect(copy.counts).toEqual(live);
     expect(copy.rollups).toBeGreaterThan(0);
-    expect(quiet.stdout).toMatch(new RegExp(`^✓ Backed up ${db} to ${after}: [\\d.]+ (KB|MB), 16 runs, 1,920 results, 60 tests, 1 user, 16 pending uploads; integrity check ok\\.$`));
+    expect(quiet.stdout).toMatch(new RegExp(`^✓ Backed up ${db} to ${after}: [\\d.]+ (KB|MB), 16 runs, 1,920 results, 60 tests, 1 user, 16 pending uploads; integrity check ok\\.\\n  Evidence \\(screenshots, videos, traces\\) is not in the copy: copy ${db}-evidence .*$`));
     // No temporary file left beside the copies.
     expect(readdirSync(temp.dir).filter((f) => f.startsWith('.'))).toEqual([]);
   });

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { backupTo, openForInspection, verifyCopy } from '../../server/store/engine/maintenance.js';
 import { redactUrl } from '../../server/store/engine/dialect.js';
 import { dbOption, resolveDatabase } from '../options.js';
+import { defaultEvidenceDir } from '../../server/store/evidence/open-evidence.js';
 import { describeCounts, formatBytes, requireDatabase } from './maintenance-common.js';
 
 interface BackupOptions {
@@ -72,7 +73,13 @@ async function backup(target: string, options: BackupOptions): Promise<number> {
     }
   }
 
-  if (options.json) say(JSON.stringify({ file: target, bytes: checked.bytes, schemaVersion: checked.schemaVersion, ...checked.counts }));
-  else say(`✓ Backed up ${source} to ${target}: ${formatBytes(checked.bytes)}, ${describeCounts(checked.counts)}; integrity check ok.`);
+  // Evidence blobs are files that never change once written: copied by the tools that copy
+  // folders (rsync, cp -a, a bucket's versioning), after the database, not into it.
+  const evidenceDir = defaultEvidenceDir(source);
+  if (options.json) say(JSON.stringify({ file: target, bytes: checked.bytes, schemaVersion: checked.schemaVersion, ...checked.counts, evidence: { included: false, dir: evidenceDir } }));
+  else {
+    say(`✓ Backed up ${source} to ${target}: ${formatBytes(checked.bytes)}, ${describeCounts(checked.counts)}; integrity check ok.`);
+    say(`  Evidence (screenshots, videos, traces) is not in the copy: copy ${evidenceDir} (or the bucket given to --evidence) after it, e.g. rsync -a; its files never change.`);
+  }
   return 0;
 }

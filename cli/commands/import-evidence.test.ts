@@ -5,6 +5,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { createTestDatabase, HAS_POSTGRES, queryRows } from '../../fixtures/testing/postgres.js';
+import { S3RVER_CREDENTIALS, startTestS3, useS3rverCredentials } from '../../fixtures/testing/s3-server.js';
+import { S3EvidenceStore } from '../../server/store/evidence/s3-store.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {
@@ -167,5 +170,35 @@ describe('import keeps the evidence of failures', () => {
     const mode = await runCli(['import', 'x.json', '--db', join(temp.dir, 'x.db'), '--attachments', 'some'], { env: cleanEnv() });
     expect(mode.exitCode).not.toBe(0);
     expect(mode.stderr).toContain("Allowed choices are failures, all, none");
+  });
+});
+
+const onPostgres = HAS_POSTGRES ? describe : describe.skip;
+
+onPostgres('a team on PostgreSQL with evidence in an S3-compatible bucket', () => {
+  it('import stores the blobs in the bucket (a real s3rver) and the rows in PostgreSQL', async () => {
+    useS3rverCredentials();
+    const s3 = await startTestS3();
+    const database = await createTestDatabase();
+    try {
+      const out = join(temp.dir, 'test-results');
+      const png = Buffer.from('team screenshot');
+      const shot = write(join(out, 'fails', 'test-failed-1.png'), png);
+      const file = write(join(temp.dir, 'report.json'), report(out, [test('fails', [{ status: 'failed', attachments: [{ name: 'screenshot', contentType: 'image/png', path: shot }] }], 1)]));
+      const env = cleanEnv({ ...S3RVER_CREDENTIALS });
+      const result = await runCli(['import', file, '--db', database.url, '--evidence', `s3://${s3.bucket}/team`, '--evidence-endpoint', s3.endpoint], { env });
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout).toContain(`1 attachment kept as evidence (1 new, 1 KB) in s3://${s3.bucket}/team/`);
+      expect(await queryRows(database.url, 'SELECT name, state, sha256 FROM attachments')).toEqual([{ name: 'screenshot', state: 'stored', sha256: sha(png) }]);
+      const bucket = new S3EvidenceStore({ bucket: s3.bucket, prefix: 'team/', endpoint: s3.endpoint });
+      const blob = await bucket.get(sha(png));
+      const chunks: Buffer[] = [];
+      for await (const chunk of blob!.stream) chunks.push(Buffer.from(chunk as Buffer));
+      expect(Buffer.concat(chunks).equals(png)).toBe(true);
+      await bucket.close();
+    } finally {
+      await database.drop();
+      await s3.close();
+    }
   });
 });

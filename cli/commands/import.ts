@@ -16,7 +16,7 @@ import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
 import { addAttachmentOptions, addEvidenceStoreOptions, attachmentSettings, evidenceOptionsOf } from '../evidence-options.js';
-import { collectImportEvidence, type CollectSummary } from '../../server/evidence/collect-import.js';
+import { collectImportEvidence, storeBlobs, type CollectSummary } from '../../server/evidence/collect-import.js';
 import type { EvidenceStore } from '../../server/store/evidence/evidence-store.js';
 import { evidenceOptionsProblem, openEvidenceStore } from '../../server/store/evidence/open-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
@@ -127,6 +127,9 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
       // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk.
       store = await openAnyStore(resolveDbTarget(options.db));
       if (attachments.mode !== 'none') evidence = await openEvidenceStore(evidenceOptionsOf(options), store);
+      // PostgreSQL without --evidence keeps none (README: several servers need one shared place),
+      // rather than a line per attachment saying the store failed.
+      if (evidence?.location === 'none') evidence = null;
     } catch (error) {
       await store?.close();
       process.stderr.write(`flakeboard: ${(error as Error).message}\n`);
@@ -145,7 +148,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
         // The blobs first, so the run is committed only once what it names is stored.
         const collected = evidence
-          ? await collectImportEvidence(file, file, { ...attachments, evidence, store: store!, onSkip: (line) => printError(`  ${line}`) })
+          ? await collectImportEvidence(file, file, { ...attachments, keep: storeBlobs(store!, evidence), onSkip: (line) => printError(`  ${line}`) })
           : null;
         // Read in chunks while it is stored: memory follows a file suite, not the report.
         const result = await ingestFile(store!, file, {

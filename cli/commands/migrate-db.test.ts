@@ -103,6 +103,9 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO test_owners (test_id, owner, source) SELECT min(id), '@team', 'codeowners' FROM tests;
       INSERT INTO webhooks (name, kind, url, secret, events, base_branch, pass_rate_threshold, expiry_days, created_by, created_at) VALUES ('alerts', 'generic', 'https://alerts.example/hook', 'secret-0123456789abcdef', 'new-flaky pass-rate', 'main', 92.5, 3, 'root', 6);
       INSERT INTO webhook_deliveries (webhook_id, event_key, event, payload, state, attempts, next_attempt_at, last_status, last_error, claimed_by, claimed_until, created_at, sent_at) VALUES (1, 'new-flaky:run:1', 'new-flaky', '{"id":"new-flaky:run:1"}', 'sent', 1, 6, 200, NULL, NULL, NULL, 6, 7);
+      INSERT INTO evidence_blobs (sha256, size, content_type, stored_at, failing) VALUES ('${'a'.repeat(64)}', 3, 'image/png', 9, 1);
+      INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
+        SELECT result_id, retry, 0, 'screenshot', 'image/png', 'screenshot', '${'a'.repeat(64)}', 3, 'stored' FROM attempts ORDER BY result_id LIMIT 1;
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();
@@ -225,7 +228,7 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^✓ database: PostgreSQL \d+\.\d+.* at postgres:\/\/.*\/fb_test_/m);
     expect(r.stdout).toMatch(/^✓ schema: version \d+, as this flakeboard writes$/m);
-    expect(r.stdout).toContain(`✓ contents: api_tokens ${count('api_tokens')}, attempts ${count('attempts')}`);
+    expect(r.stdout).toContain(`✓ contents: api_tokens ${count('api_tokens')}, attachments ${count('attachments')}, attempts ${count('attempts')}`);
     expect(r.stdout).toContain(`runs ${count('runs')}`);
 
     const missing = await runCli(['doctor', '--db', withDatabase(POSTGRES_URL, 'fb_test_does_not_exist')], { env });

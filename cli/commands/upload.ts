@@ -10,6 +10,8 @@ import { labelProblem } from '../options.js';
 import { checkReportFile, type CheckedReport } from '../upload-body.js';
 import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
 import { serverUploadLimit, UploadError, uploadReport } from '../upload-client.js';
+import { addAttachmentOptions, attachmentSettings } from '../evidence-options.js';
+import { sendEvidence } from '../upload-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
 
 interface UploadOptions {
@@ -25,6 +27,8 @@ interface UploadOptions {
   json?: boolean;
   codeowners?: string;
   repoRoot?: string;
+  attachments?: string;
+  attachmentMaxSize?: string;
 }
 
 interface UploadOutcome {
@@ -38,7 +42,7 @@ interface UploadOutcome {
 }
 
 export function registerUpload(program: Command): void {
-  program
+  const command = program
     .command('upload')
     .description('send Playwright JSON reports to a flakeboard server (for CI)')
     .argument('<paths...>', 'report files, folders (searched for .json) or globs')
@@ -53,10 +57,10 @@ export function registerUpload(program: Command): void {
     .option('--name <text>', "what the run is called in the review list and recent uploads (default: the file's name)")
     .option('--codeowners <file>', "CODEOWNERS file to attribute tests to owners with, resolved here and sent (default: the checkout's .github/CODEOWNERS, CODEOWNERS or docs/CODEOWNERS)")
     .option('--repo-root <dir>', "the repository's root, which CODEOWNERS patterns are relative to (default: git's root of the report's folder)")
-    .option('--json', 'print one JSON array with an object per file')
-    .action(async (paths: string[], options: UploadOptions) => {
-      process.exitCode = await runUpload(paths, options);
-    });
+    .option('--json', 'print one JSON array with an object per file');
+  addAttachmentOptions(command).action(async (paths: string[], options: UploadOptions) => {
+    process.exitCode = await runUpload(paths, options);
+  });
 }
 
 async function runUpload(paths: string[], options: UploadOptions): Promise<number> {
@@ -71,6 +75,12 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
   if ('error' in build) return fail(build.error);
   const nameProblem = labelProblem('--name', options.name);
   if (nameProblem !== null) return fail(nameProblem);
+  let attachments: ReturnType<typeof attachmentSettings>;
+  try {
+    attachments = attachmentSettings(options);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
   const retries = Number(options.retries);
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) return fail('--retries must be a whole number from 0 to 10');
 
@@ -100,6 +110,8 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       // a round trip, and the next file goes on.
       const report = checkReportFile(file, file);
       limit ??= serverUploadLimit(options.server);
+      // The blobs first, as bytes (the server never reads a path), then the run that names them.
+      const evidence = attachments.mode === 'none' ? null : await sendEvidence(file, { server: options.server, token: options.token, ...attachments, onSkip: (line) => printError(`  ${line}`) });
       const own = gitFromMetadata((report.config.metadata ?? {}) as Record<string, unknown>);
       // Owners are resolved here, in the checkout: the server reads no file an upload names.
       const codeowners = codeownersOf(await findRepoOwners(options, dirname(resolve(file))), report);
@@ -115,6 +127,7 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
         fileSize: statSync(file).size,
         uploadTime: new Date().toISOString(),
         ...(codeowners ? { codeowners } : {}),
+        ...(evidence && evidence.entries.length > 0 ? { evidence: evidence.entries } : {}),
       });
       const maxBytes = await limit;
       if (maxBytes !== null && body.length > maxBytes) {
@@ -124,6 +137,10 @@ async function runUpload(paths: string[], options: UploadOptions): Promise<numbe
       const response = await uploadReport(body, { server: options.server, token: options.token, retries, retryDelayMs: 500 });
       outcomes.push({ file, runId: response.runId, tests: response.testsProcessed, duplicate: response.duplicate, status: response.status });
       print(`✓ ${file}: ${response.testsProcessed} tests uploaded as run ${response.runId}${response.duplicate ? ', a duplicate of an earlier upload' : ''} (${response.status === 'approved' ? 'approved' : 'pending review'})`);
+      if (evidence && evidence.summary.stored + evidence.summary.skipped > 0) {
+        const s = evidence.summary;
+        print(`  ${s.stored} attachments kept as evidence (${s.written} sent, ${formatBytes(s.bytesWritten)}; the rest the server had)${s.skipped > 0 ? `; ${s.skipped} skipped` : ''}`);
+      }
     } catch (error) {
       if (error instanceof InvalidReportError) refuse(file, error.message);
       else if (error instanceof UploadError) {

@@ -64,3 +64,27 @@ export interface EvidenceMissingResponse {
 }
 /** Hashes per POST /api/evidence/missing call. */
 export const EVIDENCE_MISSING_MAX = 5000;
+
+/**
+ * One attachment's evidence in an upload's metadata (`metadata.evidence`): the test's place in
+ * the report (0 for its first test, in the order the report lists them), the attempt, the
+ * attachment's place in it, what it is, its blob's hash (sent before with PUT
+ * /api/evidence/{sha256}) and size, and what became of it on the client (`too-large`,
+ * `not-found`...). A `stored` hash the server lacks is recorded as `not-stored`.
+ */
+export type EvidenceEntry = [seq: number, retry: number, ordinal: number, kind: AttachmentKind, sha256: string | null, size: number | null, state: AttachmentState];
+
+/** Entries one upload may carry. */
+export const EVIDENCE_ENTRIES_MAX = 200_000;
+
+/** What is wrong with an entry from a client, or null. */
+export function evidenceEntryProblem(entry: unknown): string | null {
+  if (!Array.isArray(entry) || entry.length !== 7) return 'must be [seq, retry, ordinal, kind, sha256, size, state]';
+  const [seq, retry, ordinal, kind, sha256, size, state] = entry as unknown[];
+  for (const n of [seq, retry, ordinal]) if (!Number.isSafeInteger(n) || (n as number) < 0) return 'seq, retry and ordinal must be whole numbers from 0';
+  if (!ATTACHMENT_KINDS.includes(kind as AttachmentKind)) return `kind must be one of ${ATTACHMENT_KINDS.join(', ')}`;
+  if (sha256 !== null && !(typeof sha256 === 'string' && isSha256(sha256))) return 'sha256 must be 64 lowercase hex digits or null';
+  if (size !== null && !(Number.isSafeInteger(size) && (size as number) >= 0)) return 'size must be a whole number from 0 or null';
+  if (!ATTACHMENT_STATES.includes(state as AttachmentState)) return `state must be one of ${ATTACHMENT_STATES.join(', ')}`;
+  return null;
+}

@@ -1,4 +1,4 @@
-import type { AttemptEvidence } from './evidence.js';
+import type { AttemptEvidence, EvidenceEntry } from './evidence.js';
 /** The upload and review calls of docs/api.md#uploads-and-review, fields named as the UI reads them. */
 
 export type ReviewStatus = 'pending' | 'approved' | 'rejected';
@@ -11,6 +11,8 @@ export interface UploadRequest {
 }
 
 export interface UploadMetadata {
+  /** The evidence of the report's attachments, whose blobs were sent first (core/api/evidence.ts). */
+  evidence?: EvidenceEntry[];
   project?: string | null;
   gitCommit?: string | null;
   gitBranch?: string | null;

@@ -9,21 +9,24 @@ import { decodeChunks, fileByteChunks } from '../report-text.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { knownBlobs, recordBlob } from '../store/evidence/blob-rows.js';
 import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
+import { resolverOf, type EvidenceBySeq } from './entries.js';
 import { attachmentRoots, findAttachmentFile } from './report-files.js';
 
 export type AttachmentsMode = 'failures' | 'all' | 'none';
 export const ATTACHMENTS_MODES: readonly AttachmentsMode[] = ['failures', 'all', 'none'];
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
 
+/** Keeps one blob (its bytes opened only if needed); throws when it cannot. */
+export type BlobSink = (sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array) => Promise<'written' | 'there'>;
+
 export interface CollectOptions {
   mode: AttachmentsMode;
   /** Larger attachments are skipped (state too-large). */
   maxBytes: number;
-  evidence: EvidenceStore;
-  store: AnyStore;
+  /** Where the blobs go: the evidence store and its rows (import, storeBlobs), or an upload's list. */
+  keep: BlobSink;
   /** One line per attachment skipped, saying which and why. */
   onSkip: (line: string) => void;
-  now?: () => number;
 }
 
 export interface CollectSummary {
@@ -50,17 +53,16 @@ export function collects(mode: AttachmentsMode, test: NormalisedTest): boolean {
  * is written, so a stored run never names a blob that is not there. Returns what the second
  * pass (ingest.ts) sets on each test, by its place in the report.
  */
-export async function collectImportEvidence(reportPath: string, fileName: string, options: CollectOptions): Promise<{ resolve: EvidenceResolver; summary: CollectSummary }> {
-  const bySeq = new Map<number, Array<Array<AttachmentEvidence | null>>>();
+export async function collectImportEvidence(
+  reportPath: string,
+  fileName: string,
+  options: CollectOptions,
+): Promise<{ resolve: EvidenceResolver; summary: CollectSummary; bySeq: EvidenceBySeq }> {
+  const bySeq: EvidenceBySeq = new Map();
   const summary: CollectSummary = { stored: 0, written: 0, bytesWritten: 0, skipped: 0 };
-  const resolve: EvidenceResolver = (test, seq) => {
-    const evidence = bySeq.get(seq);
-    if (evidence) test.attempts.forEach((attempt, i) => (attempt.evidence = evidence[i] ?? []));
-  };
-  if (options.mode === 'none') return { resolve, summary };
-  const now = options.now ?? Date.now;
+  const resolve = resolverOf(bySeq);
+  if (options.mode === 'none') return { resolve, summary, bySeq };
   const byPath = new Map<string, AttachmentEvidence>();
-  const storedHashes = new Set<string>();
   let storeDown: string | null = null;
   let normaliser: RunNormaliser | null = null;
   let roots: string[] = [];
@@ -71,17 +73,11 @@ export async function collectImportEvidence(reportPath: string, fileName: string
     options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
   };
 
-  /** Puts the blob unless its row says it is there; records the row after. */
   const keep = async (sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> => {
-    if (!storedHashes.has(sha256)) {
-      if (!(await knownBlobs(options.store, [sha256])).has(sha256)) {
-        await options.evidence.put(sha256, bytes(), size);
-        summary.written++;
-        summary.bytesWritten += size;
-      }
-      storedHashes.add(sha256);
+    if ((await options.keep(sha256, size, contentType, failing, bytes)) === 'written') {
+      summary.written++;
+      summary.bytesWritten += size;
     }
-    await recordBlob(options.store, { sha256, size, content_type: contentType, stored_at: now(), failing: failing ? 1 : 0 });
   };
 
   const collectOne = async (test: NormalisedTest, retry: number, a: PwAttachment, kind: AttachmentKind): Promise<AttachmentEvidence> => {
@@ -165,7 +161,27 @@ export async function collectImportEvidence(reportPath: string, fileName: string
       bySeq.set(testSeq, evidence);
     }
   }
-  return { resolve, summary };
+  return { resolve, summary, bySeq };
+}
+
+/**
+ * The import's sink: puts a blob in the evidence store unless its row says it is there, and
+ * records the row after (a blob the table names is always there).
+ */
+export function storeBlobs(store: AnyStore, evidence: EvidenceStore, now: () => number = Date.now): BlobSink {
+  const seen = new Set<string>();
+  return async (sha256, size, contentType, failing, bytes) => {
+    let result: 'written' | 'there' = 'there';
+    if (!seen.has(sha256)) {
+      if (!(await knownBlobs(store, [sha256])).has(sha256)) {
+        await evidence.put(sha256, bytes(), size);
+        result = 'written';
+      }
+      seen.add(sha256);
+    }
+    await recordBlob(store, { sha256, size, content_type: contentType, stored_at: now(), failing: failing ? 1 : 0 });
+    return result;
+  };
 }
 
 /** The raw tests of a top-level suite in the order RunNormaliser.suiteTests yields them. */

@@ -6,6 +6,7 @@ import { StoreError, type AnyStore } from '../store/engine/types.js';
 import { clearAllData, deleteRun, ReviewError, reviewUploads } from '../store/write/uploads.js';
 import { whenWritable } from '../store/engine/waiting-driver.js';
 import { parseUploadBody, uploadedOwners, type bodyCharset } from '../upload-body.js';
+import { resolverOfEntries } from '../evidence/entries.js';
 import { checkParseCost } from './parse-cost.js';
 import { enqueueAfterCommit } from '../webhooks/enqueue.js';
 
@@ -92,6 +93,7 @@ export async function runJob(store: AnyStore, job: WriteJob, context: JobContext
           // Resolved by the client in its checkout: the server reads no file an upload names.
           ownersFor: uploadedOwners(metadata.codeowners),
           onProgress: checkStop,
+          ...(metadata.evidence ? { evidence: resolverOfEntries(metadata.evidence) } : {}),
         }),
       );
       // After the commit: the upload's answer waits for a few small queries, never for a receiver.
