@@ -40,7 +40,7 @@ describe('authentication and roles on every protected call', () => {
         expect([route.url, res.statusCode, res.json()]).toEqual([route.url, 401, { error: 'Authentication required' }]);
       }
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: DEFAULT_BODY_LIMIT, database: { ok: true, engine: TEST_ENGINE } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ status: 'ok', maxUploadBytes: DEFAULT_BODY_LIMIT, database: { ok: true, engine: TEST_ENGINE }, evidence: { ok: true, kind: 'none' } });
   });
 
   it('401 with an expired or a logged-out session token', async () => {

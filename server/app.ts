@@ -22,6 +22,7 @@ import { registerBranchRoutes } from './routes/branches.js';
 import { registerEvidenceRoutes } from './routes/evidence.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
+import { EvidenceHealth } from './evidence-health.js';
 import { registerQuarantineRoutes } from './routes/quarantine.js';
 import { registerSettingsRoutes } from './routes/settings.js';
 import { registerTraceLinkRoutes } from './routes/trace-links.js';
@@ -133,7 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
-  registerHealthRoutes(app, { health, outages, bodyLimit });
+  registerHealthRoutes(app, { health, evidence: new EvidenceHealth(evidence), outages, bodyLimit });
   const sessionPolicy = { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, secureCookies: options.secureCookies ?? false, now };
   registerAuthRoutes(app, {
     ...sessionPolicy,

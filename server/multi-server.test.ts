@@ -197,7 +197,7 @@ describeEachEngine('two servers on one database', (engine) => {
       try {
         await queryRows(POSTGRES_URL, 'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
         // Health's own connection was cut too: said within a second, then on every call until it is back.
-        const down = { status: 'unavailable', maxUploadBytes: expect.any(Number), database: { ok: false, engine: 'postgres', error: expect.any(String) }, error: 'The database cannot be reached right now; try again in a few seconds.' };
+        const down = { status: 'unavailable', maxUploadBytes: expect.any(Number), database: { ok: false, engine: 'postgres', error: expect.any(String) }, evidence: { ok: true, kind: 'none' }, error: 'The database cannot be reached right now; try again in a few seconds.' };
         expect(await within(1000, async () => (await a.inject({ method: 'GET', url: '/api/health' })).statusCode === 503)).toBe(true);
         for (let i = 0; i < 3; i++) {
           const res = await a.inject({ method: 'GET', url: '/api/health' });

@@ -95,7 +95,7 @@ onCluster('PostgreSQL outages under a server', () => {
       expect(Date.now() - stoppedAt).toBeLessThan(1_000);
       expect(health).toEqual({
         status: 503,
-        body: { status: 'unavailable', maxUploadBytes: expect.any(Number), database: { ok: false, engine: 'postgres', error: expect.any(String) }, error: READ },
+        body: { status: 'unavailable', maxUploadBytes: expect.any(Number), database: { ok: false, engine: 'postgres', error: expect.any(String) }, evidence: { ok: true, kind: 'none' }, error: READ },
         retryAfter: '5',
       });
       expect(await upload()).toEqual({ status: 503, error: WRITE, retryAfter: '5' });
@@ -105,7 +105,7 @@ onCluster('PostgreSQL outages under a server', () => {
       await cluster.start();
     }
     expect(await within(5_000, async () => (await get('/api/health')).status === 200)).toBe(true);
-    expect((await get('/api/health')).body).toEqual({ status: 'ok', maxUploadBytes: expect.any(Number), database: { ok: true, engine: 'postgres' } });
+    expect((await get('/api/health')).body).toEqual({ status: 'ok', maxUploadBytes: expect.any(Number), database: { ok: true, engine: 'postgres' }, evidence: { ok: true, kind: 'none' } });
     expect(await within(5_000, async () => (await upload()).status === 200)).toBe(true);
     expect((await get('/api/dashboard?days=30')).status).toBe(200);
     // The upload cut off stored nothing: one more run, the one after.
