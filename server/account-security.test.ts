@@ -320,7 +320,10 @@ describe('sessions, tokens, cookies and caching', () => {
     const https = await signIn('https');
     expect(https.status).toBe(200);
     expect(https.headers.get('strict-transport-security')).toBe('max-age=31536000');
-    expect(https.headers.get('set-cookie')).toMatch(/^XSRF-TOKEN=[^;]+; Path=\/; SameSite=Strict; Secure$/);
+    // The XSRF cookie and the known-browser cookie of a sign-in, both Secure over HTTPS.
+    const cookies = https.headers.getSetCookie();
+    expect(cookies.find((c) => c.startsWith('XSRF-TOKEN='))).toMatch(/^XSRF-TOKEN=[^;]+; Path=\/; SameSite=Strict; Secure$/);
+    expect(cookies.filter((c) => !c.startsWith('XSRF-TOKEN='))).toEqual([expect.stringMatching(/^flakeboard_device=.*; HttpOnly.*; Secure/)]);
     expect(https.headers.get('cache-control')).toBe('no-store');
     const http = await signIn('http');
     expect(http.headers.get('strict-transport-security')).toBeNull();
