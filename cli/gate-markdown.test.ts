@@ -25,6 +25,12 @@ const answer = (failures: GateFailure[]): GateAnswer => ({
 });
 
 describe('the gate’s Markdown', () => {
+  it('names each test’s owners under its file, with no @mention that pings', () => {
+    const markdown = gateMarkdown(answer([failure({ title: 'total', owners: ['@shop/checkout', 'rita'] }), failure({ title: 'coupon', owners: [] })]), { dashboard: null });
+    expect(markdown).toContain('total<br><sub>checkout.spec.ts · owner @\u200bshop/checkout rita</sub>');
+    expect(markdown).toContain('coupon<br><sub>checkout.spec.ts</sub>');
+  });
+
   it('has a table per class; a flaky test shows its failure rate on base, a quarantined one its entry', () => {
     const markdown = gateMarkdown(
       answer([

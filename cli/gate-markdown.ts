@@ -96,7 +96,8 @@ function footer(answer: GateAnswer, options: MarkdownOptions): string {
 }
 
 function testCell(f: GateFailure, dashboard: string | null): string {
-  const test = `${cell(f.title)}<br><sub>${cell(f.file)}</sub>`;
+  const owners = f.owners && f.owners.length > 0 ? ` · owner ${cell(f.owners.join(' '))}` : '';
+  const test = `${cell(f.title)}<br><sub>${cell(f.file)}${owners}</sub>`;
   return dashboard ? `[${test}](${linkTarget(flakyLink(dashboard, f))})` : test;
 }
 

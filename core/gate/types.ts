@@ -64,6 +64,8 @@ export interface GateFailure {
    * those passed on a retry. Absent from servers older than this field.
    */
   onBase?: { runs: number; failed: number; passedOnRetry: number };
+  /** Who owns the test (CODEOWNERS, owner annotations, @owner: tags); empty: no one. Absent from older servers. */
+  owners?: string[];
   /** `expiresAt`: the moment it stops applying (ISO 8601); `through`: the last UTC day it applies, the date printed. */
   quarantine?: { id: number; reason: string; owner: string | null; expiresAt: string | null; through: string | null };
 }

@@ -3,6 +3,7 @@ import type { GateAnswer, GateTest } from '../../core/gate/types.js';
 import { gateHistories } from '../store/read/gate-history.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { activeQuarantine } from '../store/read/quarantine.js';
+import { ownersOfTitle } from '../store/read/owners.js';
 
 export const GATE_DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -31,7 +32,7 @@ export async function runGate(store: AnyStore, request: GateRequest): Promise<Ga
     const next = await gateHistories(store, { tests: request.tests, base: other, since });
     if (next.baseRuns > 0) [base, found] = [other, next];
   }
-  return gateAnswer({
+  const answer = gateAnswer({
     tests: request.tests,
     counts: request.counts,
     histories: found.histories,
@@ -41,4 +42,15 @@ export async function runGate(store: AnyStore, request: GateRequest): Promise<Ga
     baseRuns: found.baseRuns,
     now: request.now,
   });
+  // The pull-request comment and the job summary name who should look at each failure.
+  const ownersOf = new Map<string, Promise<string[]>>();
+  for (const failure of answer.failures.slice(0, OWNED_FAILURES)) {
+    const key = `${failure.file}\u0000${failure.title}`;
+    if (!ownersOf.has(key)) ownersOf.set(key, ownersOfTitle(store, failure.title, failure.file));
+    failure.owners = await ownersOf.get(key)!;
+  }
+  return answer;
 }
+
+/** Failures whose owners are looked up, one indexed query each: a comment shows fewer. */
+const OWNED_FAILURES = 500;
