@@ -81,7 +81,7 @@ describe('/api/webhooks', () => {
     await receiver.waitFor(before + 1);
     const sent = receiver.received.slice(before).map((r) => JSON.parse(r.body) as WebhookEvent);
     expect(sent.map((e) => e.event)).toEqual(['new-flaky']);
-    expect(sent[0]!.tests).toEqual([{ title: 'a', file: 'checkout.spec.ts', project: 'chromium' }]);
+    expect(sent[0]!.tests).toEqual([{ title: 'a', file: 'checkout.spec.ts', project: 'chromium', owners: [] }]);
     // The upload-pending alerts were due after the reviews: skipped, not sent.
     await expect
       .poll(async () => ((await t.app.inject({ method: 'GET', url: '/api/webhooks/deliveries', headers: admin.headers })).json() as DeliveryListResponse).deliveries.filter((d) => d.event === 'upload-pending').map((d) => d.state), { timeout: 15_000 })
