@@ -37,6 +37,9 @@ export interface CollectSummary {
   skipped: number;
 }
 
+/** Skipped attachments named one a line; past this, one line counts the rest. */
+const SKIP_LINES = 10;
+
 /** Sets each test's evidence before it is stored: the tests come in the order the collector saw them. */
 export type EvidenceResolver = (test: NormalisedTest, seq: number) => void;
 
@@ -70,7 +73,8 @@ export async function collectImportEvidence(
 
   const skip = (test: NormalisedTest, retry: number, a: PwAttachment, why: string) => {
     summary.skipped++;
-    options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
+    // A report moved without its output folder misses every file: a few lines say why, a count the rest.
+    if (summary.skipped <= SKIP_LINES) options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
   };
 
   const keep = async (sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> => {
@@ -161,6 +165,7 @@ export async function collectImportEvidence(
       bySeq.set(testSeq, evidence);
     }
   }
+  if (summary.skipped > SKIP_LINES) options.onSkip(`evidence: skipped ${summary.skipped - SKIP_LINES} more attachment(s) (${summary.skipped} in all; the first ${SKIP_LINES} are named above)`);
   return { resolve, summary, bySeq };
 }
 
