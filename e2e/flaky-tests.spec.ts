@@ -73,8 +73,8 @@ test.describe('Flaky Test Analysis', () => {
       await expect(badge).toHaveText(b.browser);
       expect((await badge.boundingBox())!.width).toBeGreaterThan(30);
     }
-    // Opened, its browsers stack too, each saying it opens the dialog.
-    await row.click();
+    // Opened (a tap on its title: the browser badges below it open their dialog), its browsers stack too, each saying it opens the dialog.
+    await row.getByText(first.test_title, { exact: true }).first().click();
     await expect(page.getByTestId('browser-rows')).toHaveAttribute('data-layout', 'stacked');
     await expect(page.getByTestId('browser-row')).toHaveCount(first.browsers.length);
     await expect(page.getByTestId('browser-row').first()).toContainText('Details ›');
