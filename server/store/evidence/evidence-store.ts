@@ -67,3 +67,14 @@ export class EvidenceUnavailableError extends Error {
     this.name = 'EvidenceUnavailableError';
   }
 }
+
+/** How many blobs a listing holds and their bytes: each store counts by walking its own listing. */
+export async function statsOf(blobs: AsyncIterable<ListedBlob>): Promise<EvidenceStats> {
+  let count = 0;
+  let bytes = 0;
+  for await (const blob of blobs) {
+    count++;
+    bytes += blob.size;
+  }
+  return { count, bytes };
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
+import { EvidenceIntegrityError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { VerifyingStream } from './hashing.js';
 
 /**
@@ -88,14 +88,8 @@ export class FolderEvidenceStore implements EvidenceStore {
     }
   }
 
-  async stats(): Promise<EvidenceStats> {
-    let count = 0;
-    let bytes = 0;
-    for await (const blob of this.list()) {
-      count++;
-      bytes += blob.size;
-    }
-    return { count, bytes };
+  stats(): Promise<EvidenceStats> {
+    return statsOf(this.list());
   }
 
   async close(): Promise<void> {}

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, EvidenceUnavailableError, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
+import { EvidenceIntegrityError, EvidenceUnavailableError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
 
 export interface S3Target {
@@ -133,14 +133,8 @@ export class S3EvidenceStore implements EvidenceStore {
     } while (token);
   }
 
-  async stats(): Promise<EvidenceStats> {
-    let count = 0;
-    let bytes = 0;
-    for await (const blob of this.list()) {
-      count++;
-      bytes += blob.size;
-    }
-    return { count, bytes };
+  stats(): Promise<EvidenceStats> {
+    return statsOf(this.list());
   }
 
   async close(): Promise<void> {

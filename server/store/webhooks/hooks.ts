@@ -1,19 +1,9 @@
-import type { WebhookEventName, WebhookKind } from '../../../core/api/webhooks.js';
+import type { WebhookEventName, WebhookKind, WebhookView } from '../../../core/api/webhooks.js';
 import type { AnyStore } from '../engine/types.js';
 
 /** A hook as stored, its secret and whole URL included: for the sender and the formats only. */
-export interface StoredWebhook {
-  id: number;
-  name: string;
-  kind: WebhookKind;
-  url: string;
+export interface StoredWebhook extends Omit<WebhookView, 'hasSecret'> {
   secret: string | null;
-  events: WebhookEventName[];
-  baseBranch: string;
-  passRateThreshold: number;
-  expiryDays: number;
-  createdBy: string | null;
-  createdAt: number;
 }
 
 export interface NewWebhook {
