@@ -95,6 +95,8 @@ describe('redaction with the maintained rule set and the hand-kept rules', () =>
     const whole = await time(make(1_048_576));
     console.log(`rule-set redaction: 256 KB ${quarter.toFixed(0)} ms, 1 MB ${whole.toFixed(0)} ms (${(whole / quarter).toFixed(1)}×)`);
     // Each chunk is bounded, so growth is linear; 16× would be a quadratic rescan across chunks.
-    expect(whole / quarter).toBeLessThan(10);
+    // Process CPU time counts the collector's threads too, which a 4× larger heap costs more than
+    // 4× (7.9× and 8.7× measured on an idle machine): 12× leaves room for that and still tells 16×.
+    expect(whole / quarter).toBeLessThan(12);
   }, 120_000);
 });
