@@ -46,11 +46,13 @@ export interface Server {
 
 export async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<Server> {
   const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLAKEBOARD_SCRYPT_N: '1024', ...env } });
+  const spawnedAt = performance.now();
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 20));
   const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
   if (!url) throw new Error(`serve did not start:\n${output}`);
+  if (process.env.BENCH_LOOP_DETAIL) process.stderr.write(`server ${child.pid} listening ${Math.round(performance.now() - spawnedAt)} ms after its start\n`);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url: url.replace(/\/$/, ''),

@@ -11,9 +11,9 @@
  * BENCH_OUTAGE_HISTORY (default 200) runs of 50 tests are stored first, so the readers' answers
  * are not trivial. PostgreSQL needs initdb and pg_ctl (apt-get install postgresql).
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer, type Server } from '../api/server.js';
 import { pollHealth } from '../../fixtures/testing/serve-process.js';
 import { generateHistory } from '../../server/demo/history.js';
@@ -22,7 +22,7 @@ import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.
 import { createApiToken } from '../../server/store/accounts/api-tokens.js';
 import { openAnyStore } from '../../server/store/engine/open-any.js';
 import { createUser } from '../../server/store/accounts/users.js';
-import { HAS_CLUSTER, startCluster, type Cluster } from '../../fixtures/testing/postgres-cluster.js';
+import { HAS_SERVER_PROGRAMS, startCluster, type Cluster } from '../../fixtures/testing/postgres-cluster.js';
 
 const here = fileURLToPath(new URL('../..', import.meta.url));
 const data = join(here, 'bench/.data/outage');
@@ -73,6 +73,27 @@ interface Round {
   uploads: number[];
   statuses: Map<string, number>;
   backAfterMs: number | null;
+  /** Each server's own event-loop delay over the round (p99 / max, ms): what the server held, apart from the machine. */
+  loop: string;
+}
+
+const LOOP_OUT = join(data, 'loop-delay');
+const LOOP_ENV = { NODE_OPTIONS: `--import ${pathToFileURL(join(here, 'bench/outage/loop-delay.mjs')).href}`, BENCH_LOOP_DELAY_OUT: LOOP_OUT };
+
+async function loopDelays(servers: Server[]): Promise<string> {
+  const figures: string[] = [];
+  for (const server of servers) {
+    const file = `${LOOP_OUT}.${server.pid}`;
+    rmSync(file, { force: true });
+    process.kill(server.pid, 'SIGUSR2');
+    for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(20);
+    const { p99, max, long } = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { p99: number; max: number; long: { gapMs: number; cpuMs: number }[] }) : { p99: NaN, max: NaN, long: [] };
+    // A long hold with the process's threads together using under half a core was a wait for the machine.
+    if (process.env.BENCH_LOOP_DETAIL) process.stderr.write(`server ${server.pid}: ${JSON.stringify(long)}\n`);
+    const waiting = long.filter((l) => l.cpuMs < l.gapMs / 2).length;
+    figures.push(`${p99} / ${max} ms (${long.length - waiting} held over 150 ms working, ${waiting} waiting for a core)`);
+  }
+  return figures.join(', ');
 }
 
 async function round(name: string, servers: Server[], token: string, restart?: () => Promise<void>): Promise<Round> {
@@ -84,6 +105,7 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   let stored = 0;
   let restartedAt: number | null = null;
   let backAfterMs: number | null = null;
+  await loopDelays(servers); // from here on: the round only, not the servers' start
   const probe = pollHealth(servers[0]!.url, 20);
 
   const send = async (n: number) => {
@@ -129,30 +151,30 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   sending = false;
   await Promise.all(readers);
   const health = (await probe.stop()).filter(Number.isFinite);
-  return { health, reads, uploads, statuses, backAfterMs };
+  return { health, reads, uploads, statuses, backAfterMs, loop: await loopDelays(servers) };
 }
 
 function print(engine: string, name: string, r: Round): void {
   const answers = [...r.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key}: ${n}`).join(', ');
-  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
+  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${r.loop} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
 }
 
 async function main(): Promise<void> {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  process.stdout.write('| engine | round | health p50 / p95 / max | reads p50 / p95 / max | uploads p50 / p95 / max | answers |\n| --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| engine | round | health p50 / p95 / max | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | answers |\n| --- | --- | --- | --- | --- | --- | --- |\n');
 
   const file = join(data, 'flakeboard.db');
   process.stderr.write(`SQLite: storing ${HISTORY} runs\n`);
   const sqliteToken = await prepare(file);
-  const onFile = [await startServer(file), await startServer(file)];
+  const onFile = [await startServer(file, LOOP_ENV), await startServer(file, LOOP_ENV)];
   try {
     print('SQLite', 'under load', await round('sqlite', onFile, sqliteToken));
   } finally {
     for (const server of onFile) await server.stop();
   }
 
-  if (!HAS_CLUSTER) {
+  if (!HAS_SERVER_PROGRAMS) {
     process.stderr.write('PostgreSQL skipped: initdb and pg_ctl not found (apt-get install postgresql)\n');
     return;
   }
@@ -160,7 +182,7 @@ async function main(): Promise<void> {
   try {
     process.stderr.write(`PostgreSQL: storing ${HISTORY} runs\n`);
     const pgToken = await prepare(cluster.url);
-    const onPg = [await startServer(cluster.url), await startServer(cluster.url)];
+    const onPg = [await startServer(cluster.url, LOOP_ENV), await startServer(cluster.url, LOOP_ENV)];
     try {
       print('PostgreSQL', 'under load', await round('pg', onPg, pgToken));
       print('PostgreSQL', 'restarted in the middle', await round('pg-restart', onPg, pgToken, async () => {

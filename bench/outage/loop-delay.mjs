@@ -1,0 +1,31 @@
+// Preloaded into each `serve` of the outage benchmark (NODE_OPTIONS=--import): measures how long
+// the server's own event loop was held, so a slow health answer can be told apart from a machine
+// too busy to schedule the process. A held loop with little CPU spent meanwhile (by all of the
+// process's threads together) was waiting for a core, not working. SIGUSR2 writes the figures
+// since the last signal and resets.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeFileSync } from 'node:fs';
+
+const out = process.env.BENCH_LOOP_DELAY_OUT;
+const LONG_MS = 150;
+if (out) {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  let long = [];
+  let last = performance.now();
+  let lastCpu = process.cpuUsage();
+  setInterval(() => {
+    const now = performance.now();
+    const cpu = process.cpuUsage();
+    const gap = now - last;
+    if (gap > LONG_MS) long.push({ atMs: Math.round(now), gapMs: Math.round(gap), cpuMs: Math.round((cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000) });
+    last = now;
+    lastCpu = cpu;
+  }, 10).unref();
+  process.on('SIGUSR2', () => {
+    const ms = (ns) => Math.round(ns / 1e6);
+    writeFileSync(`${out}.${process.pid}`, JSON.stringify({ p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), long }));
+    histogram.reset();
+    long = [];
+  });
+}
