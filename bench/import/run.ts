@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHistory } from '../../server/demo/history.js';
+import { addStepsAndErrors } from './steps-shape.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const data = join(root, 'bench/.data/import');
@@ -56,13 +57,13 @@ function alternate(times: number, runs: Record<string, { run: () => Measure; pre
   );
 }
 
-function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0], pretty = true): { files: string[]; results: number; bytes: number } {
+function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0], pretty = true, steps = false): { files: string[]; results: number; bytes: number } {
   // Generating gigabytes of JSON takes minutes: reuse it when the options are the same.
   // Beside the folder, not in it: `import DIR` would read it as a report.
   const manifest = `${dir}.manifest.json`;
   if (existsSync(manifest)) {
     const saved = JSON.parse(readFileSync(manifest, 'utf8')) as { options: unknown; files: string[]; results: number; bytes: number };
-    if (JSON.stringify(saved.options) === JSON.stringify({ ...options, pretty })) return saved;
+    if (JSON.stringify(saved.options) === JSON.stringify({ ...options, pretty, steps })) return saved;
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -71,6 +72,7 @@ function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0
   const files: string[] = [];
   for (const run of generateHistory(options)) {
     const file = join(dir, run.fileName);
+    if (steps) addStepsAndErrors(run.report);
     // Playwright indents its JSON; compact files are what a merge or a re-serialising tool writes.
     const text = JSON.stringify(run.report, null, pretty ? 2 : undefined);
     writeFileSync(file, text);
@@ -78,7 +80,7 @@ function writeHistory(dir: string, options: Parameters<typeof generateHistory>[0
     bytes += text.length;
     results += run.report.stats ? run.report.stats.expected! + run.report.stats.unexpected! + run.report.stats.flaky! + run.report.stats.skipped! : 0;
   }
-  writeFileSync(manifest, JSON.stringify({ options: { ...options, pretty }, files, results, bytes }));
+  writeFileSync(manifest, JSON.stringify({ options: { ...options, pretty, steps }, files, results, bytes }));
   return { files, results, bytes };
 }
 
@@ -131,6 +133,12 @@ const scenarios: Array<[string, () => ReturnType<typeof scenario>]> = [
   ['one-report-compact', () => {
     const compact = writeHistory(join(data, 'compact'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) }, false);
     return scenario('one-report-compact', compact.files, compact.results, compact.bytes, compact.files, repeat);
+  }],
+  // The second shape: the same 50,000 results with steps on every attempt and Playwright's
+  // error fields on every failed one (bench/import/steps-shape.ts), indented.
+  ['with-steps', () => {
+    const stepped = writeHistory(join(data, 'steps'), { seed: 7, runs: 1, days: 1, tests: Math.round(12_500 * scale) }, true, true);
+    return scenario('with-steps', stepped.files, stepped.results, stepped.bytes, stepped.files, repeat);
   }],
   // Bounded memory: a 300 MB report (40,000 tests × 4 browsers, compact) imports under 1 GB.
   ['300-MB-report', () => {

@@ -51,7 +51,13 @@ export class RunNormaliser {
    * stored and dropped before the next is made (a file of thousands of tests is never held
    * normalised whole, so less of it survives each young-generation collection).
    */
-  *suiteTests(fileSuite: PwSuite): Generator<NormalisedTest, void, undefined> {
+  suiteTests(fileSuite: PwSuite): Generator<NormalisedTest, void, undefined>;
+  /**
+   * The same walk, normalising only the tests `wanted` picks (null in the place of the others):
+   * a pass that needs a few tests (the evidence collector's) skips the cost of the rest.
+   */
+  suiteTests(fileSuite: PwSuite, wanted: (test: PwTest) => boolean): Generator<NormalisedTest | null, void, undefined>;
+  *suiteTests(fileSuite: PwSuite, wanted?: (test: PwTest) => boolean): Generator<NormalisedTest | null, void, undefined> {
     // Depth-first, suites before their children, with a stack instead of recursion: depth is
     // bounded by validation (REPORT_LIMITS.suiteDepth), but nested generators would pass each
     // test up through every level. Top-level suites are files: their title is the path, not a
@@ -77,6 +83,10 @@ export class RunNormaliser {
           }
           const repeatIndex = byProject.get(project) ?? 0;
           byProject.set(project, repeatIndex + 1);
+          if (wanted && !wanted(test)) {
+            yield null;
+            continue;
+          }
           const browser = this.browserOfProject.get(test.projectName) ?? normaliseBrowserName(projectNameOf(test.projectName));
           const normalised = normaliseTest(spec, test, titlePath, browser, repeatIndex);
           this.count(normalised);

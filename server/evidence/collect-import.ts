@@ -10,7 +10,7 @@ import type { AnyStore } from '../store/engine/types.js';
 import { knownBlobs, recordBlob } from '../store/evidence/blob-rows.js';
 import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
 import { resolverOf, type EvidenceBySeq } from './entries.js';
-import { attachmentRoots, findAttachmentFile } from './report-files.js';
+import { attachmentRoots, findAttachmentFile, type FolderCache } from './report-files.js';
 
 export type AttachmentsMode = 'failures' | 'all' | 'none';
 export const ATTACHMENTS_MODES: readonly AttachmentsMode[] = ['failures', 'all', 'none'];
@@ -66,6 +66,7 @@ export async function collectImportEvidence(
   const resolve = resolverOf(bySeq);
   if (options.mode === 'none') return { resolve, summary, bySeq };
   const byPath = new Map<string, AttachmentEvidence>();
+  const folders: FolderCache = new Map();
   let storeDown: string | null = null;
   let normaliser: RunNormaliser | null = null;
   let roots: string[] = [];
@@ -113,7 +114,7 @@ export async function collectImportEvidence(
       if (known.state === 'stored') summary.stored++;
       return known;
     }
-    const found = findAttachmentFile(written, reportPath, roots);
+    const found = findAttachmentFile(written, reportPath, roots, folders);
     let result: AttachmentEvidence;
     if ('problem' in found) {
       skip(test, retry, a, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
@@ -148,10 +149,10 @@ export async function collectImportEvidence(
     }
     if (part.kind !== 'suite') continue;
     const raw = rawTests(part.suite);
-    for (const test of normaliser!.suiteTests(part.suite)) {
+    for (const test of normaliser!.suiteTests(part.suite, hasAttachments)) {
       const source = raw.next().value as PwTest;
       const testSeq = seq++;
-      if (!collects(options.mode, test) || !source.results.some((r) => (r.attachments ?? []).length > 0)) continue;
+      if (!test || !collects(options.mode, test)) continue;
       const evidence: Array<Array<AttachmentEvidence | null>> = [];
       for (let retry = 0; retry < source.results.length; retry++) {
         const list: Array<AttachmentEvidence | null> = [];
@@ -188,6 +189,9 @@ export function storeBlobs(store: AnyStore, evidence: EvidenceStore, now: () => 
     return result;
   };
 }
+
+/** Only a test with an attachment has anything to collect; the rest are never normalised. */
+const hasAttachments = (test: PwTest): boolean => test.results.some((r) => (r.attachments?.length ?? 0) > 0);
 
 /** The raw tests of a top-level suite in the order RunNormaliser.suiteTests yields them. */
 function* rawTests(fileSuite: PwSuite): Generator<PwTest, void, undefined> {

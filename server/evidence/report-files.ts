@@ -25,7 +25,7 @@ export function attachmentRoots(reportPath: string, config: PwConfig | null): st
 
 function realDir(path: string): string | null {
   try {
-    const real = realpathSync(path);
+    const real = realpathSync.native(path);
     return statSync(real).isDirectory() ? real : null;
   } catch {
     return null;
@@ -38,6 +38,9 @@ function isInside(path: string, dir: string, orEqual = false): boolean {
   return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
+/** Whether a folder beside the report exists, per first folder of a moved path; one per report. */
+export type FolderCache = Map<string, boolean>;
+
 export type FoundFile = { path: string; size: number } | { problem: 'missing' | 'outside' };
 
 /**
@@ -48,13 +51,16 @@ export type FoundFile = { path: string; size: number } | { problem: 'missing' | 
  * `test-results/a-b/trace.zip`, then `a-b/trace.zip`, beside the report. A candidate counts
  * only if its real path (links followed) is a regular file inside one of `roots`.
  */
-export function findAttachmentFile(written: string, reportPath: string, roots: readonly string[]): FoundFile {
+export function findAttachmentFile(written: string, reportPath: string, roots: readonly string[], folders: FolderCache = new Map()): FoundFile {
   const reportDir = dirname(resolve(reportPath));
   let outside = false;
   const tryPath = (candidate: string): { path: string; size: number } | null => {
+    // A report moved without its output names tens of thousands of files that are not there:
+    // a stat that does not throw answers those without building an error each time.
+    if (!statSync(candidate, { throwIfNoEntry: false })) return null;
     let real: string;
     try {
-      real = realpathSync(candidate);
+      real = realpathSync.native(candidate);
     } catch {
       return null;
     }
@@ -75,6 +81,12 @@ export function findAttachmentFile(written: string, reportPath: string, roots: r
   // Both separators: a report written on Windows names C:\...\test-results\...
   const segments = written.split(/[\\/]+/).filter((s) => s !== '' && s !== '.' && s !== '..' && !/^[A-Za-z]:$/.test(s));
   for (let k = Math.min(segments.length, 8); k >= 2; k--) {
+    // Every attachment of a moved report shares its first folders (home, runner, work, …): asked
+    // once each, so a report whose output stayed behind costs two lookups per attachment, not eight.
+    const top = join(reportDir, segments[segments.length - k]!);
+    let present = folders.get(top);
+    if (present === undefined) folders.set(top, (present = statSync(top, { throwIfNoEntry: false })?.isDirectory() ?? false));
+    if (!present) continue;
     const moved = tryPath(join(reportDir, ...segments.slice(segments.length - k)));
     if (moved) return moved;
   }
