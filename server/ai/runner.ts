@@ -20,6 +20,8 @@ export interface AiRunner {
    * a caller with many waiting delays another's by at most one of its own per analysis running.
    */
   analyse(caller: string, input: AnalysisInput, settings: AnalysisSettings, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<AiAnalysisResult>;
+  /** Analyses waiting their turn, all callers together (tests, diagnostics). */
+  readonly waiting: number;
   /** Worker threads running now (0 or 1): tests check that close() leaves none. */
   readonly threads: number;
   close(): Promise<void>;
@@ -54,6 +56,9 @@ export function createAiRunner(store: AnyStore, options: AiRunnerOptions = {}): 
         if ('failure' in reply) throw analysisErrorOf(reply.failure);
         return reply.result;
       });
+    },
+    get waiting() {
+      return queue.waiting;
     },
     get threads() {
       return worker?.threads ?? 0;
