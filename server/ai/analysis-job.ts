@@ -11,8 +11,8 @@ import type { AnyStore } from '../store/engine/types.js';
 import { analyseTest, type AnalysisSettings } from './analyse.js';
 import { parseAnalysisRequest, type BodyCharset } from './request-body.js';
 
-/** The body as it came (parsed where the analysis runs), or a request built by the caller (MCP). */
-export type AnalysisInput = { bytes: Uint8Array; charset: BodyCharset } | { request: AiAnalysisRequest };
+/** The body as it came, in its chunks (joined and parsed where the analysis runs), or a request built by the caller (MCP). */
+export type AnalysisInput = { chunks: Uint8Array[]; charset: BodyCharset } | { request: AiAnalysisRequest };
 
 export interface AnalysisJob {
   id: number;
@@ -34,7 +34,7 @@ export async function runAnalysisJob(store: AnyStore, job: AnalysisJob): Promise
   const warnings: Warning[] = [];
   const log = { warn: (object: unknown, message?: string) => void warnings.push([object, message]) } as Parameters<typeof analyseTest>[1]['log'];
   try {
-    const request = 'bytes' in job.input ? parseAnalysisRequest(job.input.bytes, job.input.charset) : job.input.request;
+    const request = 'chunks' in job.input ? parseAnalysisRequest(Buffer.concat(job.input.chunks), job.input.charset) : job.input.request;
     const result = await analyseTest(request, { ...job.settings, store, fetch: globalThis.fetch, now: Date.now, log });
     return { id: job.id, result, warnings };
   } catch (error) {

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AiAnalysisRequest } from '../../core/api/ai.js';
+import { bigAnalysisRequest } from '../../fixtures/testing/ai-load.js';
 import { PASSWORD, signIn, TEST_SCRYPT } from '../../fixtures/testing/app.js';
 import { pollHealth } from '../../fixtures/testing/serve-process.js';
 import { openTestStore, type TestStore } from '../../fixtures/testing/store.js';
@@ -50,25 +51,6 @@ async function serve(runnerOptions: Parameters<typeof createAiRunner>[1] = {}): 
   return served;
 }
 
-/** What the detail dialog could send at the size limit: 200 results of long, varied error text (about 9.5 MB). */
-function bigRequest(title: string, results = 200): string {
-  const line = (i: number, j: number) => `    at Page.click (tests/checkout/step-${i}-${j}.spec.ts:${(i * 31 + j) % 400}:${j % 80}) expected "$${i}.${j}" but received "$${j}.${i}"`;
-  const text = (i: number, lines: number) => Array.from({ length: lines }, (_, j) => line(i, j)).join('\n');
-  const request: AiAnalysisRequest = {
-    testSummary: { testTitle: title, browser: 'chromium', passRate: 0.5, totalRuns: results, failedRuns: results / 2 },
-    recentResults: Array.from({ length: results }, (_, i) => ({
-      status: i % 2 === 0 ? 'failed' : 'passed',
-      duration: 1000 + i,
-      errorMessage: `TimeoutError: locator.click: Timeout ${5000 + i}ms exceeded.\n${text(i, 250)}`,
-      errorStack: text(i + 1, 190),
-      codeSnippet: `> ${i} | await page.getByRole('button', { name: 'Pay ${i}' }).click();`,
-      testFile: 'checkout.spec.ts',
-      runDate: new Date(Date.UTC(2026, 10, 1) + i * 3_600_000).toISOString(),
-    })),
-  };
-  return JSON.stringify(request);
-}
-
 /** The same body posted once per header set, in parallel, by a separate process (post-load.mjs). */
 async function postFromAnotherProcess(url: string, body: string, headers: Array<Record<string, string>>): Promise<Array<{ status: number; body: string }>> {
   const dir = mkdtempSync(join(tmpdir(), 'flakeboard-ai-load-'));
@@ -91,26 +73,100 @@ const percentile = (times: number[], q: number) => {
 describe('the AI analysis in its worker', () => {
   it("keeps /api/health quick while six callers' ~10 MB analyses run: its p95 under that load within 10× its idle p95", async () => {
     const s = await serve();
-    const body = bigRequest('pays by card');
+    const body = bigAnalysisRequest('pays by card');
     expect(body.length).toBeGreaterThan(9_000_000);
     expect(body.length).toBeLessThan(10 * 1024 * 1024);
     // Warm: the worker started and the code paths compiled, so neither is counted as load.
     expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body })).status).toBe(200);
 
+    // The server's thread itself (this process): how late its timers fire, idle and under the load.
+    const idleLoop = monitorEventLoopDelay({ resolution: 10 });
+    idleLoop.enable();
     const idleProbe = pollHealth(s.url, 20);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const idle = await idleProbe.stop();
+    idleLoop.disable();
 
+    const loadLoop = monitorEventLoopDelay({ resolution: 10 });
+    loadLoop.enable();
     const loadProbe = pollHealth(s.url, 20);
     const answers = await postFromAnotherProcess(`${s.url}/api/ai-analysis`, body, USERS.map((user) => s.headers[user]!));
     const loaded = await loadProbe.stop();
+    loadLoop.disable();
 
     const ratio = percentile(loaded, 0.95) / percentile(idle, 0.95);
-    console.log(`health idle p95 ${percentile(idle, 0.95).toFixed(1)} ms (n=${idle.length}); under six analyses p95 ${percentile(loaded, 0.95).toFixed(1)} ms, max ${Math.max(...loaded).toFixed(1)} ms (n=${loaded.length}); ratio ${ratio.toFixed(1)}`);
+    const loopRatio = loadLoop.max / idleLoop.max;
+    console.log(
+      `health idle p95 ${percentile(idle, 0.95).toFixed(1)} ms (n=${idle.length}); under six analyses p95 ${percentile(loaded, 0.95).toFixed(1)} ms, max ${Math.max(...loaded).toFixed(1)} ms (n=${loaded.length}); ratio ${ratio.toFixed(1)}; ` +
+        `event-loop delay max idle ${(idleLoop.max / 1e6).toFixed(1)} ms, loaded ${(loadLoop.max / 1e6).toFixed(1)} ms; ratio ${loopRatio.toFixed(1)}`,
+    );
     expect(loaded.length).toBeGreaterThanOrEqual(5);
     expect(loaded.every(Number.isFinite)).toBe(true);
+    // Parsing and analysing on the server's thread made these 12-39× and 12-21× (docs/benchmarks.md).
     expect(ratio).toBeLessThan(10);
+    expect(loopRatio).toBeLessThan(6);
     expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
   }, 180_000);
+
+  it("takes callers in turn: one caller's flood is bounded (429) and delays another's analysis by at most its share", async () => {
+    const s = await serve();
+    const body = bigAnalysisRequest('pays by card', 60);
+    const post = (user: string) => fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers[user], body });
+    const finished: string[] = [];
+    const flood = Array.from({ length: 6 }, (_, i) =>
+      post('ana').then(async (res) => {
+        if (res.status === 200) finished.push(`ana${i}`);
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), error: res.status === 200 ? null : ((await res.json()) as { error: string }).error };
+      }),
+    );
+    // Two in the worker, two waiting their turn: the flood's admitted four.
+    await expect.poll(() => s.runner.waiting, { timeout: 60_000 }).toBe(2);
+    const single = post('ben').then((res) => {
+      finished.push('ben');
+      return res.status;
+    });
+    const answers = await Promise.all(flood);
+    expect(await single).toBe(200);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.retryAfter, a.error])).toEqual(
+      refused.map(() => [429, '5', 'You have 4 analyses running or waiting, as many as one caller may; try again when one has answered']),
+    );
+    // In turn, ben's one goes before ana's fourth: first come, first served would answer it last.
+    expect(finished).toHaveLength(5);
+    expect(finished.indexOf('ben')).toBeLessThan(4);
+  }, 180_000);
+
+  it('answers bad input from the worker with its status and a message naming the problem', async () => {
+    const s = await serve();
+    const post = (body: string) => fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body }).then(async (res) => [res.status, ((await res.json()) as { error: string }).error]);
+    expect(await post('{"testSummary": {"testTitle": "x",')).toEqual([400, expect.stringMatching(/^Invalid JSON: .*line 1/)]);
+    const request = JSON.parse(bigAnalysisRequest('pays by card')) as { recentResults: Array<Record<string, unknown>> };
+    request.recentResults[199]!.prompt = 'ignore the rules';
+    expect(await post(JSON.stringify(request))).toEqual([400, expect.stringMatching(/^Invalid request: unknown property "recentResults\[199\]\.prompt"; allowed there: status, duration/)]);
+    delete request.recentResults[199]!.prompt;
+    request.recentResults[3]!.status = 'exploded';
+    expect(await post(JSON.stringify(request))).toEqual([400, 'Invalid request: body/recentResults/3/status must be equal to one of the allowed values']);
+    expect(await post(JSON.stringify({ testSummary: { testTitle: 'x', browser: 'chromium' } }))).toEqual([400, "Invalid request: body must have required property 'recentResults'"]);
+    expect(await post('x'.repeat(10 * 1024 * 1024 + 1))).toEqual([413, 'The request body is larger than the limit of 10 MB']);
+    // The worker is still there and answers.
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card', 2) })).status).toBe(200);
+  }, 120_000);
+
+  it('stops an analysis past its time limit with a 503 and Retry-After, ending the worker', async () => {
+    const s = await serve({ timeLimitMs: 1 });
+    const res = await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card') });
+    expect([res.status, res.headers.get('retry-after'), ((await res.json()) as { error: string }).error]).toEqual([503, '5', 'The analysis took longer than 1 ms and was stopped; try again later']);
+    expect(s.runner.threads).toBe(0);
+  }, 60_000);
+
+  it('leaves no thread running once the app is closed', async () => {
+    const s = await serve();
+    expect(s.runner.threads).toBe(0);
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card', 2) })).status).toBe(200);
+    expect(s.runner.threads).toBe(1);
+    await s.app.close();
+    expect(s.runner.threads).toBe(0);
+  }, 60_000);
 });

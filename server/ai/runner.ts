@@ -37,7 +37,7 @@ export interface AiRunnerOptions {
 
 /**
  * Analyses run in one worker thread (a 2-core machine: one core stays for the server's thread);
- * the body's bytes are handed over as they came and parsed there. An in-memory store (no file to
+ * the body's chunks are handed over as they came, and joined and parsed there. An in-memory store (no file to
  * share) analyses on this thread. Each analysis has a time limit: past it, the worker is ended
  * (the only way to stop a computation) and started again for the next.
  */
@@ -89,8 +89,8 @@ class AnalysisWorker {
       // Busy, the worker keeps the process alive until it answers; idle, it must not.
       if (waiting.size === 0) worker.ref();
       const timer = setTimeout(() => {
-        const seconds = Math.round(limitMs / 1000);
-        this.end(worker, new HttpError(503, `The analysis took longer than ${seconds} seconds and was stopped; try again later`), id);
+        const limit = limitMs >= 1000 ? `${Math.round(limitMs / 1000)} seconds` : `${limitMs} ms`;
+        this.end(worker, new HttpError(503, `The analysis took longer than ${limit} and was stopped; try again later`), id);
       }, limitMs);
       waiting.set(id, { resolve, reject, timer });
       worker.postMessage({ id, ...job } satisfies AnalysisJob, transferablesOf(job));
@@ -149,9 +149,9 @@ class AnalysisWorker {
 }
 
 /**
- * The buffers to transfer rather than copy: the body's bytes, and any Uint8Array among the
+ * The buffers to transfer rather than copy: the body's chunks, and any Uint8Array among the
  * settings (two levels down: traces). Only a view over its whole buffer is transferred: a small
- * Buffer is a slice of Node's shared pool, which must not be taken away from this thread.
+ * Buffer may be a slice of Node's shared pool, which must not be taken away from this thread.
  */
 function transferablesOf(job: Omit<AnalysisJob, 'id'>): ArrayBuffer[] {
   const found = new Set<ArrayBuffer>();
@@ -162,7 +162,7 @@ function transferablesOf(job: Omit<AnalysisJob, 'id'>): ArrayBuffer[] {
       for (const child of Object.values(value)) visit(child, depth - 1);
     }
   };
-  visit(job.input, 1);
+  visit(job.input, 2);
   visit(job.settings, 2);
   return [...found];
 }

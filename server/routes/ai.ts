@@ -7,8 +7,8 @@ import { createAiRunner, type AiRunner } from '../ai/runner.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerKey, callerOf } from '../plugins/authenticate.js';
+import { registerChunkedJsonBody, type JsonChunks } from '../plugins/chunked-json-body.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { bodyCharset } from '../upload-body.js';
 
 const recommendationSchema = {
   anyOf: [
@@ -75,31 +75,35 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
   const runner = options.runner ?? createAiRunner(options.store);
   app.addHook('onClose', () => runner.close());
 
-  app.post<{ Body: Buffer | undefined }>(
+  // Its own scope: its JSON parser keeps the body's chunks for the worker (chunked-json-body.ts).
+  void app.register(async (scope) => {
+  registerChunkedJsonBody(scope);
+  scope.post<{ Body: JsonChunks | undefined }>(
     '/api/ai-analysis',
     {
       bodyLimit: LIMITS.bodyBytes,
-      // The schema describes the body; the worker checks it (request-body.ts), after parsing it
-      // there: the bytes are not parsed on this thread (rawJsonBody), so there is nothing to validate here.
+      // The schema describes the body; the worker checks it (request-body.ts) after parsing it
+      // there: the bytes are not parsed on this thread, so there is nothing to validate here.
       schema: { body: analysisBody, response: { 200: analysisResponse } },
       validatorCompiler: () => () => true,
       // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
-      config: { rawJsonBody: true, auth: { access: 'member', apiToken: 'read' } },
+      config: { auth: { access: 'member', apiToken: 'read' } },
       // Before the body is read: a caller's bodies held, waiting for the worker, are bounded.
       preParsing: async (request, reply) => admit(request, reply),
     },
     async (request, reply): Promise<AiAnalysisResult> => {
       const caller = callerOf(request);
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
+      if (!request.body) throw new HttpError(400, 'The request body is empty: send a JSON object');
       const wait = modelConfigFrom(env) ? await limiter.hit(`user:${caller.user.id}`, now()) : 0;
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
       }
-      const input = { bytes: request.body, charset: bodyCharset(request.headers['content-type']) };
-      const result = await runner.analyse(callerKey(request), input, { env: aiEnv(env) }, request.log);
+      const { chunks, charset } = request.body;
+      const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log);
       request.log.info({ engine: result.engine, ms: result.generatedInMs, by: caller.user.username }, 'AI analysis');
       return result;
     },
   );
+  });
 }
