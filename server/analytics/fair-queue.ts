@@ -13,6 +13,7 @@ interface Job<T> {
  * Cold analytics answers wait here for the worker, one queue per caller (a user, a token, an
  * address), and are sent `concurrency` at a time, taking callers in turn: a caller with 400
  * queries waiting delays another's one query by at most one of its own, not by all 400.
+ * The AI analyses take turns the same way (server/ai/runner.ts), with their own wording when full.
  */
 export class FairQueue<T = string> {
   private readonly queues = new Map<string, Array<Job<T>>>();

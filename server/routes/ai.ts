@@ -77,33 +77,33 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
 
   // Its own scope: its JSON parser keeps the body's chunks for the worker (chunked-json-body.ts).
   void app.register(async (scope) => {
-  registerChunkedJsonBody(scope);
-  scope.post<{ Body: JsonChunks | undefined }>(
-    '/api/ai-analysis',
-    {
-      bodyLimit: LIMITS.bodyBytes,
-      // The schema describes the body; the worker checks it (request-body.ts) after parsing it
-      // there: the bytes are not parsed on this thread, so there is nothing to validate here.
-      schema: { body: analysisBody, response: { 200: analysisResponse } },
-      validatorCompiler: () => () => true,
-      // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
-      config: { auth: { access: 'member', apiToken: 'read' } },
-      // Before the body is read: a caller's bodies held, waiting for the worker, are bounded.
-      preParsing: async (request, reply) => admit(request, reply),
-    },
-    async (request, reply): Promise<AiAnalysisResult> => {
-      const caller = callerOf(request);
-      if (!request.body) throw new HttpError(400, 'The request body is empty: send a JSON object');
-      const wait = modelConfigFrom(env) ? await limiter.hit(`user:${caller.user.id}`, now()) : 0;
-      if (wait > 0) {
-        reply.header('retry-after', String(wait));
-        throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
-      }
-      const { chunks, charset } = request.body;
-      const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log);
-      request.log.info({ engine: result.engine, ms: result.generatedInMs, by: caller.user.username }, 'AI analysis');
-      return result;
-    },
-  );
+    registerChunkedJsonBody(scope);
+    scope.post<{ Body: JsonChunks | undefined }>(
+      '/api/ai-analysis',
+      {
+        bodyLimit: LIMITS.bodyBytes,
+        // The schema describes the body; the worker checks it (request-body.ts) after parsing it
+        // there: the bytes are not parsed on this thread, so there is nothing to validate here.
+        schema: { body: analysisBody, response: { 200: analysisResponse } },
+        validatorCompiler: () => () => true,
+        // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
+        config: { auth: { access: 'member', apiToken: 'read' } },
+        // Before the body is read: a caller's bodies held, waiting for the worker, are bounded.
+        preParsing: async (request, reply) => admit(request, reply),
+      },
+      async (request, reply): Promise<AiAnalysisResult> => {
+        const caller = callerOf(request);
+        if (!request.body) throw new HttpError(400, 'The request body is empty: send a JSON object');
+        const wait = modelConfigFrom(env) ? await limiter.hit(`user:${caller.user.id}`, now()) : 0;
+        if (wait > 0) {
+          reply.header('retry-after', String(wait));
+          throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
+        }
+        const { chunks, charset } = request.body;
+        const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log);
+        request.log.info({ engine: result.engine, ms: result.generatedInMs, by: caller.user.username }, 'AI analysis');
+        return result;
+      },
+    );
   });
 }
