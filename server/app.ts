@@ -10,6 +10,7 @@ import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
+import { AI_PER_CALLER } from './ai/admission.js';
 import { createAiRunner, type AiRunner } from './ai/runner.js';
 import { DatabaseHealth } from './database-health.js';
 import { OutageLog } from './outage-log.js';
@@ -171,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });
-  registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true }) });
+  registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true, maxWaitingPerCaller: AI_PER_CALLER }) });
   registerGateRoutes(app, { analytics, now });
   registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
   registerQuarantineRoutes(app, { store: options.store, now });

@@ -19,7 +19,7 @@ export interface AiRunner {
    * One analysis for `caller` (callerKey), waiting its turn among the callers (FairQueue):
    * a caller with many waiting delays another's by at most one of its own per analysis running.
    */
-  analyse(caller: string, input: AnalysisInput, settings: AnalysisSettings, log?: Pick<FastifyBaseLogger, 'warn'>): Promise<AiAnalysisResult>;
+  analyse(caller: string, input: AnalysisInput, settings: AnalysisSettings, log?: Pick<FastifyBaseLogger, 'warn'>, signal?: AbortSignal): Promise<AiAnalysisResult>;
   /** Analyses waiting their turn, all callers together (tests, diagnostics). */
   readonly waiting: number;
   /** Worker threads running now (0 or 1): tests check that close() leaves none. */
@@ -47,9 +47,11 @@ export function createAiRunner(store: AnyStore, options: AiRunnerOptions = {}): 
   const queue = new FairQueue<AiAnalysisResult>(AI_IN_FLIGHT, options.maxWaitingPerCaller, (waiting) => `You have ${waiting} analyses waiting, as many as one caller may; try again when one has answered`);
   const baseLimit = options.timeLimitMs ?? AI_TIME_LIMIT_MS;
   return {
-    analyse(caller, input, settings, log) {
+    analyse(caller, input, settings, log, signal) {
       const limitMs = baseLimit + (settings.env ? (modelConfigFrom(settings.env)?.timeoutMs ?? 0) : 0);
       return queue.run(caller, async () => {
+        // Its client went away while it waited: nobody would read the answer.
+        if (signal?.aborted) throw new HttpError(503, 'The analysis was not run: its client went away');
         const job = { input, settings };
         const reply = worker ? await worker.run(job, limitMs) : await runAnalysisJob(store, { id: 0, ...job });
         for (const [object, message] of reply.warnings) log?.warn(object, message);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisResult } from '../../core/api/ai.js';
-import { aiAdmission } from '../ai/admission.js';
+import { AI_PER_CALLER, aiAdmission } from '../ai/admission.js';
 import { modelConfigFrom } from '../ai/model-engine.js';
 import { analysisBody } from '../ai/request-body.js';
 import { createAiRunner, type AiRunner } from '../ai/runner.js';
@@ -72,7 +72,9 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
   const rateLimit = options.rateLimit ?? { max: 20, windowMs: 60_000 };
   const limiter = new RateLimiter(options.store, 'ai', rateLimit.max, rateLimit.windowMs);
   const admit = aiAdmission();
-  const runner = options.runner ?? createAiRunner(options.store);
+  // Waiting as many as admitted: an analysis whose client went away leaves admission at once
+  // but its turn only when it comes, and must not let its caller queue more meanwhile.
+  const runner = options.runner ?? createAiRunner(options.store, { maxWaitingPerCaller: AI_PER_CALLER });
   app.addHook('onClose', () => runner.close());
 
   // Its own scope: its JSON parser keeps the body's chunks for the worker (chunked-json-body.ts).
@@ -100,7 +102,9 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
           throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
         }
         const { chunks, charset } = request.body;
-        const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log);
+        const gone = new AbortController();
+        reply.raw.once('close', () => gone.abort());
+        const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log, gone.signal);
         request.log.info({ engine: result.engine, ms: result.generatedInMs, by: caller.user.username }, 'AI analysis');
         return result;
       },
