@@ -40,6 +40,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   'migrate-db': { script: 'bench/migrate-db/run.ts', measures: '`migrate-db` throughput, 200,000 results into PostgreSQL (build first; needs FLAKEBOARD_TEST_POSTGRES_URL)' },
   'reads-engines': { script: 'bench/reads-engines/run.ts', measures: 'report, run, gate and branch answers on SQLite and its PostgreSQL copy, checked equal (needs FLAKEBOARD_TEST_POSTGRES_URL)' },
   mcp: { script: 'bench/mcp/run.ts', measures: 'each `flakeboard mcp` tool through the SDK client on 400,000 results' },
+  'ai-load': { script: 'bench/ai-load/run.ts', measures: '/api/health and the event loop while six callers each post a ~9.5 MB AI analysis at once, against idle' },
   diagnosis: { script: 'bench/diagnosis/run.ts', measures: 'the local AI analysis answering a page of 50 failing tests, three rounds' },
   outage: { script: 'bench/outage/run.ts', measures: 'two serve processes on one database under 40 uploads and 20 readers: health, reads, uploads; PostgreSQL restarted in the middle (build first)' },
   evidence: { script: 'bench/evidence/run.ts', measures: 'import of a 50,000-test run whose 3,000 failures each have a screenshot and a trace: time with and without evidence, disk used (build first)' },

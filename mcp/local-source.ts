@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { QUERIES } from '../server/analytics/queries.js';
-import { analyseTest } from '../server/ai/analyse.js';
+import { createAiRunner } from '../server/ai/runner.js';
 import { MIGRATIONS } from '../server/store/engine/migrations.js';
 import { isPostgresUrl } from '../server/store/engine/dialect.js';
 import { openStore, schemaVersion } from '../server/store/engine/open.js';
@@ -27,6 +27,7 @@ export async function openLocalSource(target: string, options: { now?: () => num
   const evidenceOptions = options.evidenceOptions ?? {};
   const named = Object.keys(evidenceOptions).length > 0 || (store.dialect === 'sqlite' && existsSync(defaultEvidenceDir(store.path)));
   const evidence = options.evidence ?? (named ? await openEvidenceStore(evidenceOptions, store) : new NoEvidenceStore());
+  const analyses = createAiRunner(store);
   return {
     where: store.target,
     async flakyTests(q) {
@@ -65,8 +66,9 @@ export async function openLocalSource(target: string, options: { now?: () => num
       return { upload, failed, retried: { flakyTests, flakyTestsTotal } };
     },
     analyse(request) {
-      // The local engine only: an MCP call never sends report text to a remote model.
-      return analyseTest(request, { store, env: {}, fetch: globalThis.fetch, now, log: stderrLog });
+      // The local engine only: an MCP call never sends report text to a remote model. The
+      // server's path: in the analysis worker, within its time limit.
+      return analyses.analyse('mcp', { request }, { env: {} }, stderrLog);
     },
     async evidence(sha256, maxBytes) {
       const blob = await evidence.get(sha256);
@@ -74,6 +76,7 @@ export async function openLocalSource(target: string, options: { now?: () => num
       return readCapped(blob.stream, blob.size, maxBytes, sha256);
     },
     close: async () => {
+      await analyses.close();
       if (!options.evidence) await evidence.close();
       await store.close();
     },

@@ -400,8 +400,8 @@ describe('the AI request has exactly the documented fields (docs/api.md#ai-analy
     expect(JSON.stringify(chat.received)).not.toContain(smuggled);
   });
 
-  it('bounds analyses per caller and overall: a second one of a caller is a 429, a third on the server a 503, both with Retry-After', async () => {
-    // A model that takes its time holds each analysis open.
+  it('bounds analyses per caller and overall: a fifth one of a caller is a 429, a ninth on the server a 503, both with Retry-After', async () => {
+    // A model that takes its time holds each analysis open; two are at the model at once, the rest wait their turn.
     chat = await startChatServer(() => ({ body: MODEL_FINDINGS, delayMs: 1500 }));
     vi.stubEnv('FLAKEBOARD_AI_BASE_URL', chat.baseUrl);
     vi.stubEnv('FLAKEBOARD_AI_MODEL', 'test-model');
@@ -410,20 +410,21 @@ describe('the AI request has exactly the documented fields (docs/api.md#ai-analy
     const [max, rita, admin] = [await signIn(a.app, 'max'), await signIn(a.app, 'rita'), await signIn(a.app, 'admin')];
     const body = aiAnalysisRequest('adds to cart', { browser: 'chromium', pass_rate: 0.5, total_runs: 2, failed_runs: 1 }, history);
     const post = (who: { headers: Record<string, string> }) => a.app.inject({ method: 'POST', url: '/api/ai-analysis', headers: who.headers, payload: body as object });
-    const first = post(max);
-    await vi.waitFor(() => expect(chat!.received).toHaveLength(1));
+    const first = Array.from({ length: 4 }, () => post(max));
+    await vi.waitFor(() => expect(chat!.received).toHaveLength(2), { timeout: 20_000 });
     const again = await post(max);
     expect([again.statusCode, again.headers['retry-after']]).toEqual([429, '5']);
-    expect(again.json().error).toBe('You have 1 analysis still running, as many as one caller may; try again when it has answered');
-    const second = post(rita);
-    await vi.waitFor(() => expect(chat!.received).toHaveLength(2));
+    expect(again.json().error).toBe('You have 4 analyses running or waiting, as many as one caller may; try again when one has answered');
+    const second = Array.from({ length: 4 }, () => post(rita));
+    // Admitted before their bodies are read: a moment, while the model still holds the first two.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const full = await post(admin);
     expect([full.statusCode, full.headers['retry-after']]).toEqual([503, '5']);
-    expect(full.json().error).toBe('The server is running 2 analyses, as many as it runs at once; try again in a few seconds');
-    expect([(await first).statusCode, (await second).statusCode]).toEqual([200, 200]);
+    expect(full.json().error).toBe('The server has 8 analyses running or waiting, as many as it holds at once; try again in a few seconds');
+    expect((await Promise.all([...first, ...second])).map((r) => r.statusCode)).toEqual(Array.from({ length: 8 }, () => 200));
     // Answered, they make room again.
     expect((await post(admin)).statusCode).toBe(200);
-  });
+  }, 60_000);
 });
 
 /** `flakeboard serve` on a free port of this machine; resolves with its address. */

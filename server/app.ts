@@ -10,6 +10,8 @@ import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
+import { AI_PER_CALLER } from './ai/admission.js';
+import { createAiRunner, type AiRunner } from './ai/runner.js';
 import { DatabaseHealth } from './database-health.js';
 import { OutageLog } from './outage-log.js';
 import { registerAnalyticsRoutes } from './routes/analytics.js';
@@ -82,6 +84,10 @@ export interface AppOptions {
   warmAnalytics?: boolean;
   /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
   writerWorker?: boolean;
+  /** Parse and run AI analyses in a worker thread (default true for a database file). */
+  aiWorker?: boolean;
+  /** Where AI analyses run, instead of the one made from aiWorker (tests look at its threads); the app closes it. */
+  aiRunner?: AiRunner;
   /** Single sign-on through an OpenID provider (docs/single-sign-on.md); none by default. */
   oidc?: { client: OidcClient; settings: OidcSettings; startRateLimit?: { max: number; windowMs: number } };
   /** false: the password sign-in is turned off (with single sign-on). Default true. */
@@ -166,7 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });
-  registerAiRoutes(app, { store: options.store, now });
+  registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true, maxWaitingPerCaller: AI_PER_CALLER }) });
   registerGateRoutes(app, { analytics, now });
   registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
   registerQuarantineRoutes(app, { store: options.store, now });

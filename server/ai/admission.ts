@@ -2,17 +2,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.js';
 import { callerKey } from '../plugins/authenticate.js';
 
-/** Analyses one caller may have running; a body up to 10 MB is parsed and read for each. */
-export const AI_PER_CALLER = 1;
-/** Analyses running on the server at once, all callers together. */
-export const AI_OVERALL = 2;
+/**
+ * Analyses one caller may have admitted (running or waiting their turn in runner.ts). Each holds
+ * its body, up to 10 MB, until it is analysed.
+ */
+export const AI_PER_CALLER = 4;
+/** Analyses admitted on the server at once, all callers together: at most 80 MB of bodies held. */
+export const AI_OVERALL = 8;
 const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Admits an analysis before its body is read (preParsing), so a caller cannot make the server
- * parse and analyse more than AI_PER_CALLER bodies at once, nor all callers more than AI_OVERALL;
- * beyond, 429 (this caller) or 503 (the server), both with Retry-After. Held until the answer is
- * sent or the client goes away.
+ * hold more than AI_PER_CALLER bodies at once, nor all callers more than AI_OVERALL; beyond,
+ * 429 (this caller) or 503 (the server), both with Retry-After. Held until the answer is sent
+ * or the client goes away. Admitted analyses take turns per caller in the worker (runner.ts).
  */
 export function aiAdmission(perCaller = AI_PER_CALLER, overall = AI_OVERALL) {
   const byCaller = new Map<string, number>();
@@ -22,11 +25,11 @@ export function aiAdmission(perCaller = AI_PER_CALLER, overall = AI_OVERALL) {
     const mine = byCaller.get(caller) ?? 0;
     if (mine >= perCaller) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      throw new HttpError(429, `You have ${mine} analysis still running, as many as one caller may; try again when it has answered`);
+      throw new HttpError(429, `You have ${mine} analyses running or waiting, as many as one caller may; try again when one has answered`);
     }
     if (running >= overall) {
       reply.header('retry-after', String(RETRY_AFTER_SECONDS));
-      throw new HttpError(503, `The server is running ${running} analyses, as many as it runs at once; try again in a few seconds`);
+      throw new HttpError(503, `The server has ${running} analyses running or waiting, as many as it holds at once; try again in a few seconds`);
     }
     running++;
     byCaller.set(caller, mine + 1);

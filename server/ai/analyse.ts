@@ -16,6 +16,13 @@ export interface AnalyseOptions {
 }
 
 /**
+ * What a caller says of one analysis: the options without what the running thread supplies (its
+ * store, fetch, clock and log). Plain data only, no functions: it crosses to the analysis worker
+ * by structured clone, whole (Uint8Arrays in it are transferred).
+ */
+export type AnalysisSettings = Omit<AnalyseOptions, 'store' | 'fetch' | 'now' | 'log'>;
+
+/**
  * One analysis: the stored history plus what the UI sent, read by the local rules; then, when
  * a model is configured, the model with those findings as evidence, the local answer standing
  * in whenever the model fails.

@@ -3,9 +3,9 @@ import { HttpError } from '../errors.js';
 /** Cold answers one caller may have waiting; more is a 429 for that caller alone. */
 export const MAX_WAITING_PER_CALLER = 32;
 
-interface Job {
-  run(): Promise<string>;
-  resolve(value: string): void;
+interface Job<T> {
+  run(): Promise<T>;
+  resolve(value: T): void;
   reject(error: unknown): void;
 }
 
@@ -13,21 +13,21 @@ interface Job {
  * Cold analytics answers wait here for the worker, one queue per caller (a user, a token, an
  * address), and are sent `concurrency` at a time, taking callers in turn: a caller with 400
  * queries waiting delays another's one query by at most one of its own, not by all 400.
+ * The AI analyses take turns the same way (server/ai/runner.ts), with their own wording when full.
  */
-export class FairQueue {
-  private readonly queues = new Map<string, Job[]>();
+export class FairQueue<T = string> {
+  private readonly queues = new Map<string, Array<Job<T>>>();
   private running = 0;
 
   constructor(
     private readonly concurrency = 1,
     private readonly maxPerCaller = MAX_WAITING_PER_CALLER,
+    private readonly fullMessage = (waiting: number) => `You have ${waiting} analytics answers still being computed, as many as one caller may; try again in a few seconds`,
   ) {}
 
-  run(caller: string, job: () => Promise<string>): Promise<string> {
+  run(caller: string, job: () => Promise<T>): Promise<T> {
     const queue = this.queues.get(caller) ?? [];
-    if (queue.length >= this.maxPerCaller) {
-      return Promise.reject(new HttpError(429, `You have ${queue.length} analytics answers still being computed, as many as one caller may; try again in a few seconds`));
-    }
+    if (queue.length >= this.maxPerCaller) return Promise.reject(new HttpError(429, this.fullMessage(queue.length)));
     return new Promise((resolve, reject) => {
       queue.push({ run: job, resolve, reject });
       // A Map keeps insertion order: a caller that was idle joins at the end of the turn.

@@ -1,0 +1,190 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bigAnalysisRequest } from '../../fixtures/testing/ai-load.js';
+import { PASSWORD, signIn, TEST_SCRYPT } from '../../fixtures/testing/app.js';
+import { pollHealth } from '../../fixtures/testing/serve-process.js';
+import { openTestStore, type TestStore } from '../../fixtures/testing/store.js';
+import { buildApp } from '../app.js';
+import { hashPassword } from '../auth/passwords.js';
+import { createUser } from '../store/accounts/users.js';
+import { AI_PER_CALLER } from './admission.js';
+import { createAiRunner, type AiRunner } from './runner.js';
+
+/**
+ * The analysis worker through the real server (buildApp, listening on loopback) on a real
+ * SQLite file: the server's thread stays free while bodies of ~10 MB are parsed and analysed,
+ * callers take turns, errors keep their status, and closing the app ends the thread.
+ */
+
+const USERS = ['ana', 'ben', 'cai', 'dee', 'eli', 'fay'];
+
+interface Served {
+  app: FastifyInstance;
+  url: string;
+  runner: AiRunner;
+  headers: Record<string, Record<string, string>>;
+  database: TestStore;
+}
+
+let served: Served | null = null;
+afterEach(async () => {
+  await served?.app.close();
+  await served?.database.remove();
+  served = null;
+});
+
+async function serve(runnerOptions: Parameters<typeof createAiRunner>[1] = {}): Promise<Served> {
+  const database = await openTestStore('sqlite');
+  const hash = await hashPassword(PASSWORD, TEST_SCRYPT);
+  for (const username of USERS) await createUser(database.store, { username, passwordHash: hash, role: 'member' });
+  const runner = createAiRunner(database.store, { maxWaitingPerCaller: AI_PER_CALLER, ...runnerOptions });
+  const app = await buildApp({ store: database.store, uiDir: null, scrypt: TEST_SCRYPT, aiRunner: runner });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const headers: Served['headers'] = {};
+  for (const username of USERS) headers[username] = { ...(await signIn(app, username)).headers, 'content-type': 'application/json' };
+  served = { app, url: address, runner, headers, database };
+  return served;
+}
+
+/** The same body posted once per header set, in parallel, by a separate process (post-load.mjs). */
+async function postFromAnotherProcess(url: string, body: string, headers: Array<Record<string, string>>): Promise<Array<{ status: number; body: string }>> {
+  const dir = mkdtempSync(join(tmpdir(), 'flakeboard-ai-load-'));
+  const file = join(dir, 'body.json');
+  writeFileSync(file, body);
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../../fixtures/testing/post-load.mjs', import.meta.url)), url, file, JSON.stringify(headers)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  rmSync(dir, { recursive: true });
+  expect(code).toBe(0);
+  return JSON.parse(out) as Array<{ status: number; body: string }>;
+}
+
+const percentile = (times: number[], q: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+};
+
+describe('the AI analysis in its worker', () => {
+  it("keeps /api/health quick while six callers' ~10 MB analyses run: its p95 under that load within 10× its idle p95", async () => {
+    const s = await serve();
+    const body = bigAnalysisRequest('pays by card');
+    expect(body.length).toBeGreaterThan(9_000_000);
+    expect(body.length).toBeLessThan(10 * 1024 * 1024);
+    // Warm: the worker started and the code paths compiled, so neither is counted as load.
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body })).status).toBe(200);
+
+    // The server's thread itself (this process): how late its timers fire, idle and under the load.
+    const idleLoop = monitorEventLoopDelay({ resolution: 10 });
+    idleLoop.enable();
+    const idleProbe = pollHealth(s.url, 20);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idle = await idleProbe.stop();
+    idleLoop.disable();
+
+    const loadLoop = monitorEventLoopDelay({ resolution: 10 });
+    loadLoop.enable();
+    const loadProbe = pollHealth(s.url, 20);
+    const answers = await postFromAnotherProcess(`${s.url}/api/ai-analysis`, body, USERS.map((user) => s.headers[user]!));
+    const loaded = await loadProbe.stop();
+    loadLoop.disable();
+
+    const ratio = percentile(loaded, 0.95) / percentile(idle, 0.95);
+    const loopRatio = loadLoop.max / idleLoop.max;
+    console.log(
+      `health idle p95 ${percentile(idle, 0.95).toFixed(1)} ms (n=${idle.length}); under six analyses p95 ${percentile(loaded, 0.95).toFixed(1)} ms, max ${Math.max(...loaded).toFixed(1)} ms (n=${loaded.length}); ratio ${ratio.toFixed(1)}; ` +
+        `event-loop delay max idle ${(idleLoop.max / 1e6).toFixed(1)} ms, loaded ${(loadLoop.max / 1e6).toFixed(1)} ms; ratio ${loopRatio.toFixed(1)}`,
+    );
+    expect(loaded.length).toBeGreaterThanOrEqual(5);
+    expect(loaded.every(Number.isFinite)).toBe(true);
+    // Parsing and analysing on the server's thread made these 12-39× and 12-21× (docs/benchmarks.md).
+    expect(ratio).toBeLessThan(10);
+    expect(loopRatio).toBeLessThan(8);
+    expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
+  }, 180_000);
+
+  it("takes callers in turn: one caller's flood is bounded (429) and delays another's analysis by at most its share", async () => {
+    const s = await serve();
+    const body = bigAnalysisRequest('pays by card', 60);
+    const post = (user: string) => fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers[user], body });
+    const finished: string[] = [];
+    const flood = Array.from({ length: 6 }, (_, i) =>
+      post('ana').then(async (res) => {
+        if (res.status === 200) finished.push(`ana${i}`);
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), error: res.status === 200 ? null : ((await res.json()) as { error: string }).error };
+      }),
+    );
+    // Two in the worker, two waiting their turn: the flood's admitted four.
+    await expect.poll(() => s.runner.waiting, { timeout: 60_000 }).toBe(2);
+    const single = post('ben').then((res) => {
+      finished.push('ben');
+      return res.status;
+    });
+    const answers = await Promise.all(flood);
+    expect(await single).toBe(200);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused.map((a) => [a.status, a.retryAfter, a.error])).toEqual(
+      refused.map(() => [429, '5', 'You have 4 analyses running or waiting, as many as one caller may; try again when one has answered']),
+    );
+    // In turn, ben's one goes before ana's fourth: first come, first served would answer it last.
+    expect(finished).toHaveLength(5);
+    expect(finished.indexOf('ben')).toBeLessThan(4);
+  }, 180_000);
+
+  it('answers bad input from the worker with its status and a message naming the problem', async () => {
+    const s = await serve();
+    const post = (body: string) => fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body }).then(async (res) => [res.status, ((await res.json()) as { error: string }).error]);
+    expect(await post('{"testSummary": {"testTitle": "x",')).toEqual([400, expect.stringMatching(/^Invalid JSON: .*line 1/)]);
+    const request = JSON.parse(bigAnalysisRequest('pays by card')) as { recentResults: Array<Record<string, unknown>> };
+    request.recentResults[199]!.prompt = 'ignore the rules';
+    expect(await post(JSON.stringify(request))).toEqual([400, expect.stringMatching(/^Invalid request: unknown property "recentResults\[199\]\.prompt"; allowed there: status, duration/)]);
+    delete request.recentResults[199]!.prompt;
+    request.recentResults[3]!.status = 'exploded';
+    expect(await post(JSON.stringify(request))).toEqual([400, 'Invalid request: body/recentResults/3/status must be equal to one of the allowed values']);
+    expect(await post(JSON.stringify({ testSummary: { testTitle: 'x', browser: 'chromium' } }))).toEqual([400, "Invalid request: body must have required property 'recentResults'"]);
+    expect(await post('x'.repeat(10 * 1024 * 1024 + 1))).toEqual([413, 'The request body is larger than the limit of 10 MB']);
+    // The worker is still there and answers.
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card', 2) })).status).toBe(200);
+  }, 120_000);
+
+  it('stops an analysis past its time limit with a 503 and Retry-After, ending the worker', async () => {
+    const s = await serve({ timeLimitMs: 1 });
+    const res = await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card') });
+    expect([res.status, res.headers.get('retry-after'), ((await res.json()) as { error: string }).error]).toEqual([503, '5', 'The analysis took longer than 1 ms and was stopped; try again later']);
+    expect(s.runner.threads).toBe(0);
+  }, 60_000);
+
+  it('leaves no thread running once the app is closed', async () => {
+    const s = await serve();
+    expect(s.runner.threads).toBe(0);
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body: bigAnalysisRequest('pays by card', 2) })).status).toBe(200);
+    expect(s.runner.threads).toBe(1);
+    await s.app.close();
+    expect(s.runner.threads).toBe(0);
+  }, 60_000);
+
+  it('skips an analysis whose client went away while it waited, without running it', async () => {
+    const database = await openTestStore('sqlite');
+    const runner = createAiRunner(database.store);
+    try {
+      const gone = new AbortController();
+      gone.abort();
+      const input = { request: JSON.parse(bigAnalysisRequest('pays by card', 2)) };
+      await expect(runner.analyse('user:1', input, { env: {} }, undefined, gone.signal)).rejects.toThrow('The analysis was not run: its client went away');
+      expect(runner.threads).toBe(0);
+      await expect(runner.analyse('user:1', input, { env: {} })).resolves.toMatchObject({ engine: 'local' });
+      expect(runner.threads).toBe(1);
+    } finally {
+      await runner.close();
+      await database.remove();
+    }
+  }, 60_000);
+});
