@@ -39,6 +39,11 @@ describe('/api/webhooks', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/http:\/\/ or https:\/\/|not a URL|user name or password/);
     }
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0:8080/api/clear-all']) {
+      const res = await add(admin, { name: 'bad', kind: 'generic', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error).toMatch(/link-local|unspecified/);
+    }
     expect((await add(admin, { name: 'bad', kind: 'slack', url: 'https://hooks.slack.com/services/T/B/X', secret: 'abcdefghijklmnopqrstuvwxyz' })).json().error).toMatch(/give a secret to generic hooks only/);
     expect((await add(admin, { name: 'bad', kind: 'generic', url: 'https://example.com', events: ['everything'] })).statusCode).toBe(400);
     expect(await count()).toBe(0);
