@@ -1,5 +1,5 @@
 import { MEMBER } from './support/cli.js';
-import { expect, signIn, test } from './support/fixtures.js';
+import { expect, settled, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 test.describe('admin screen: settings and the audit trail', () => {
@@ -31,7 +31,7 @@ test.describe('admin screen: settings and the audit trail', () => {
     await page.setViewportSize(PHONE);
     await expect(trail.locator('[data-layout="stacked"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await page.waitForTimeout(400);
+    await settled(page);
     await page.screenshot({ path: '/tmp/audit-screen-390.png', fullPage: true });
   });
 

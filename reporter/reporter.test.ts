@@ -108,7 +108,13 @@ describe('flakeboard/reporter', () => {
     const shardsDb = join(temp.dir, 'shards.db');
     // Two jobs of one GitHub Actions run: the build comes from the CI's variables, as `import` reads them.
     const ci = { GITHUB_ACTIONS: 'true', GITHUB_SHA: 'f00d', GITHUB_REF_NAME: 'main', GITHUB_RUN_ID: '4242', GITHUB_RUN_ATTEMPT: '1', GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'o/r' };
-    for (const shard of ['1/2', '2/2']) await playwright(['test', `--shard=${shard}`], { reporter: { db: shardsDb }, env: ci });
+    // Each job also keeps its shard's blob; CI then puts all of them in one folder for merge-reports.
+    const blobs = join(temp.dir, 'blobs');
+    for (const shard of [1, 2]) {
+      const own = join(temp.dir, `blob-${shard}`);
+      await playwright(['test', `--shard=${shard}/2`], { reporter: { db: shardsDb }, env: { ...ci, REPORTER_SUITE_BLOB_DIR: own } });
+      cpSync(own, blobs, { recursive: true });
+    }
     const shards = runsIn(shardsDb);
     expect(shards.map((r) => [r.file_name, r.shard_current, r.shard_total, r.build_id, r.build_url])).toEqual([
       ['project · main · build 4242 · shard 1/2', 1, 2, '4242', 'https://github.com/o/r/actions/runs/4242'],
@@ -128,13 +134,7 @@ describe('flakeboard/reporter', () => {
       await store.close();
     }
 
-    // As CI does it: each shard's blob in its own job, then all of them in one folder.
-    const blobs = join(temp.dir, 'blobs');
-    for (const shard of [1, 2]) {
-      const own = join(temp.dir, `blob-${shard}`);
-      await playwright(['test', `--shard=${shard}/2`], { env: { REPORTER_SUITE_BLOB_DIR: own } });
-      cpSync(own, blobs, { recursive: true });
-    }
+    // merge-reports over the shards' blobs: the whole run, stored once.
     const mergedDb = join(temp.dir, 'merged.db');
     const merged = await playwright(['merge-reports', '-c', 'playwright.config.ts', blobs], { reporter: { db: mergedDb } });
     expect(flakeboardLines(merged.stdout)).toEqual([`flakeboard: stored run 1 "project" (4 tests, 2 failed, 1 flaky; approved) in ${mergedDb}`]);

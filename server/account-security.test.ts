@@ -13,6 +13,7 @@ import { accountDelayMs } from './auth/lockout.js';
 import { startChatServer, MODEL_FINDINGS, type ChatServer } from '../fixtures/testing/ai.js';
 import { buildTestApp, PASSWORD, signIn, type TestApp } from '../fixtures/testing/app.js';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { itWithoutEngine } from '../fixtures/testing/store.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { aiAnalysisRequest } from '../ui/src/pages/flaky/ai-request.js';
 
@@ -131,7 +132,7 @@ describe('an anonymous caller cannot lock an account', () => {
     expect((await login(a, 'admin', 'guess guess', '192.0.2.204', { cookie: deviceCookie })).statusCode).toBe(401);
   });
 
-  it('the account-wide delay grows with the failures, up to a bound', () => {
+  itWithoutEngine('the account-wide delay grows with the failures, up to a bound', () => {
     expect([0, 19, 20, 39, 40, 60, 80, 99, 1000].map(accountDelayMs)).toEqual([0, 0, 1000, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
@@ -179,7 +180,7 @@ describe('an anonymous caller cannot lock an account', () => {
 });
 
 describe('the trusted proxy decides the client address', () => {
-  it('flakeboard serve --trust-proxy 1: rotating X-Forwarded-For through the proxy does not escape the sign-in limit', async () => {
+  itWithoutEngine('flakeboard serve --trust-proxy 1: rotating X-Forwarded-For through the proxy does not escape the sign-in limit', async () => {
     const temp = makeTempDir('flakeboard-issue12-');
     cleanups.push(temp.cleanup);
     const url = await startServe(temp.dir, ['--trust-proxy', '1']);
@@ -209,7 +210,7 @@ describe('the trusted proxy decides the client address', () => {
     expect(direct.at(-1)).toBe(429);
   });
 
-  it('--trust-proxy needs a value that names what to trust', async () => {
+  itWithoutEngine('--trust-proxy needs a value that names what to trust', async () => {
     const cwd = makeTempDir('flakeboard-issue12-');
     cleanups.push(cwd.cleanup);
     const run = (args: string[]) => runCli(['serve', '--port', '0', '--db', join(cwd.dir, 'f.db'), ...args], { cwd: cwd.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
@@ -306,7 +307,7 @@ describe('sessions, tokens, cookies and caching', () => {
     expect(xsrf(await login(forced, 'max', PASSWORD)).secure).toBe(true);
   });
 
-  it('flakeboard serve --trust-proxy 1 --hsts: answers over HTTPS (as the proxy says) carry HSTS and a Secure cookie', async () => {
+  itWithoutEngine('flakeboard serve --trust-proxy 1 --hsts: answers over HTTPS (as the proxy says) carry HSTS and a Secure cookie', async () => {
     const temp = makeTempDir('flakeboard-issue12-');
     cleanups.push(temp.cleanup);
     const { url, output } = await startServeWithOutput(temp.dir, ['--trust-proxy', '1', '--hsts', '--session-max-age', '2h']);

@@ -96,9 +96,23 @@ export async function shootBothThemes(page: Page, name: string, options: { fullP
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
-    // Charts animate in; let them settle before the picture.
-    await page.waitForTimeout(600);
+    await settled(page);
     await page.screenshot({ path: `test-results/screens/${name}-${colorScheme}.png`, fullPage: options.fullPage ?? true });
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * Waits until the page shows what it will show, for a picture: its fonts loaded, every CSS
+ * transition and finite animation ended (a spinner's endless one is left running), and two
+ * frames drawn (a chart sizes itself to its box a frame after it mounts). The charts draw
+ * without animating (Mantine turns Recharts' animation off), so nothing else is in motion.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().endTime !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  });
 }

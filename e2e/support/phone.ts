@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { settled } from './fixtures.js';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -38,7 +39,7 @@ async function stickyIndex(table: Locator): Promise<number> {
 }
 
 export async function shootPhone(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(400);
+  await settled(page);
   await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: true });
 }
 
