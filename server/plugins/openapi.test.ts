@@ -15,21 +15,12 @@ const NOT_YET_DESCRIBED = new Set<string>([
   'GET /api/auth/me',
   'GET /api/auth/methods',
   'GET /api/branches',
-  'GET /api/dashboard',
-  'GET /api/error-patterns',
   'GET /api/evidence/:sha256',
   'GET /api/evidence/:sha256/trace.zip',
-  'GET /api/flaky-tests',
-  'GET /api/flaky-tests/:testFile/:testTitle/:browser/daily-stats',
-  'GET /api/flaky-trends',
   'GET /api/health',
-  'GET /api/owners',
   'GET /api/quarantine',
   'GET /api/recent-uploads',
   'GET /api/settings',
-  'GET /api/slow-tests',
-  'GET /api/test-details/:testTitle/:browser',
-  'GET /api/trends',
   'GET /api/uploads/:id',
   'GET /api/uploads/:id/results',
   'GET /api/uploads/pending',
@@ -137,5 +128,31 @@ describe('every route declares its schemas', () => {
       const names = r.url.match(/:(\w+)/g)?.map((n) => n.slice(1)) ?? [];
       if (names.length > 0) expect(isZodSchema(r.schema?.params), `${r.method} ${r.url} params`).toBe(true);
     }
+  });
+});
+
+describe('a request its schema refuses', () => {
+  it('is a 400 that names the part, the field and the rule', async () => {
+    const error = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: member.headers });
+      expect(res.statusCode, url).toBe(400);
+      return (res.json() as { error: string }).error;
+    };
+    expect(await error('/api/dashboard?days=5000')).toBe('Invalid request: querystring/days must be <= 3650');
+    expect(await error('/api/dashboard?limit=0')).toBe('Invalid request: querystring/limit must be >= 1');
+    expect(await error('/api/slow-tests?days=soon')).toBe('Invalid request: querystring/days must be number');
+    expect(await error('/api/flaky-tests?sort=newest')).toBe('Invalid request: querystring/sort must be one of "score", "pass_rate", "runs", "last_failure", "open_age"');
+    expect(await error('/api/flaky-tests?critical=yes')).toBe('Invalid request: querystring/critical must be one of "true", "false"');
+    expect(await error(`/api/flaky-tests?search=${'x'.repeat(201)}`)).toBe('Invalid request: querystring/search must NOT have more than 200 characters');
+    expect(await error('/api/flaky-trends?pageSize=201')).toBe('Invalid request: querystring/pageSize must be <= 200');
+    // A check the route makes itself keeps its own words.
+    expect(await error('/api/flaky-trends?file=a.spec.ts')).toBe("file and test go together: give both to ask for one test's trend records");
+  });
+
+  it('applies the defaults and types of the query: a page without page is the bare list', async () => {
+    const bare = await t.app.inject({ method: 'GET', url: '/api/flaky-tests?critical=true&pageSize=3', headers: member.headers });
+    expect([bare.statusCode, Array.isArray(bare.json()), bare.headers['x-total-count']]).toEqual([200, true, '0']);
+    const paged = await t.app.inject({ method: 'GET', url: '/api/flaky-tests?page=1', headers: member.headers });
+    expect(paged.json()).toMatchObject({ items: [], total: 0, page: 1, pageSize: 50 });
   });
 });

@@ -23,8 +23,9 @@ function issueText(e: FastifySchemaValidationError, dataVar: string): string {
       return `${where} must be ${big ? '<' : '>'}${params.inclusive === false ? '' : '='} ${limit}`;
     }
     case 'invalid_type':
-      // A missing property: said of the object that lacks it, as Ajv said it.
-      if (params.input === undefined) {
+      // A missing property: said of the object that lacks it, as Ajv said it. Zod keeps no
+      // input in its issues, only its words: "expected string, received undefined".
+      if (/received undefined$/.test(e.message ?? '')) {
         const slash = where.lastIndexOf('/');
         return `${where.slice(0, slash)} must have required property '${where.slice(slash + 1)}'`;
       }
