@@ -9,9 +9,9 @@ test.describe('the API reference page', () => {
     await expect(page).toHaveURL(/#\/login$/);
 
     await signIn(page, server);
-    const document = page.waitForResponse((res) => res.url().endsWith('/api/docs/json'));
+    const documentAnswer = page.waitForResponse((res) => res.url().endsWith('/api/docs/json'));
     await page.goto(new URL('/api/docs', server.url).href);
-    expect((await document).status()).toBe(200);
+    expect((await documentAnswer).status()).toBe(200);
     await expect(page.getByRole('heading', { name: /flakeboard API/ })).toBeVisible();
     // Operations grouped by tag, each with its method and path.
     await expect(page.locator('.opblock-tag', { hasText: 'Analytics' })).toBeVisible();

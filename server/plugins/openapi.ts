@@ -117,6 +117,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     // The page sends the signed-in session's bearer token (and the XSRF header the state-changing
     // calls need) with every call, the document's included; without a session, to sign in.
     uiConfig: {
+      // No top bar: it offers to explore any URL, and this page shows one document.
+      layout: 'BaseLayout',
       docExpansion: 'list',
       deepLinking: true,
       tryItOutEnabled: false,
