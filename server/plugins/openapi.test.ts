@@ -23,7 +23,6 @@ const NOT_YET_DESCRIBED = new Set<string>([
   'POST /api/ai-analysis',
   'POST /api/auth/login',
   'POST /api/auth/logout',
-  'POST /api/check',
   'POST /api/evidence/:sha256/trace-link',
   'POST /api/evidence/missing',
   'POST /api/quarantine',
