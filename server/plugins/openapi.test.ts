@@ -9,8 +9,6 @@ import { API_DOCS_PREFIX, isZodSchema, OPENAPI_PATH, registeredRoutes } from './
 const NOT_YET_DESCRIBED = new Set<string>([
   'DELETE /api/webhooks/:id',
   'GET /api/audit',
-  'GET /api/auth/me',
-  'GET /api/auth/methods',
   'GET /api/branches',
   'GET /api/evidence/:sha256',
   'GET /api/evidence/:sha256/trace.zip',
@@ -19,8 +17,6 @@ const NOT_YET_DESCRIBED = new Set<string>([
   'GET /api/webhooks',
   'GET /api/webhooks/deliveries',
   'POST /api/ai-analysis',
-  'POST /api/auth/login',
-  'POST /api/auth/logout',
   'POST /api/evidence/:sha256/trace-link',
   'POST /api/evidence/missing',
   'POST /api/users/:username/unlock',
