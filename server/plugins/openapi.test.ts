@@ -13,17 +13,14 @@ const NOT_YET_DESCRIBED = new Set<string>([
   'GET /api/evidence/:sha256',
   'GET /api/evidence/:sha256/trace.zip',
   'GET /api/health',
-  'GET /api/settings',
   'GET /api/webhooks',
   'GET /api/webhooks/deliveries',
   'POST /api/ai-analysis',
   'POST /api/evidence/:sha256/trace-link',
   'POST /api/evidence/missing',
-  'POST /api/users/:username/unlock',
   'POST /api/webhooks',
   'POST /api/webhooks/:id/test',
   'PUT /api/evidence/:sha256',
-  'PUT /api/settings',
 ]);
 
 let t: TestApp;
