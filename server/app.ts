@@ -4,6 +4,7 @@ import { DEFAULT_SCRYPT, type ScryptParams } from './auth/passwords.js';
 import { registerAuthentication } from './plugins/authenticate.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { registerOpenApi } from './plugins/openapi.js';
 import { registerSecurity, trustHops } from './plugins/security.js';
 import { registerUploadAdmission, type UploadPace } from './plugins/upload-admission.js';
 import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
@@ -140,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
   registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
+  // Before every route: the document is made of the routes' schemas as they are added.
+  await registerOpenApi(app);
   registerHealthRoutes(app, { health, evidence: new EvidenceHealth(evidence), outages, bodyLimit });
   const sessionPolicy = { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, secureCookies: options.secureCookies ?? false, now };
   registerAuthRoutes(app, {

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type * as adminSchemas from './schemas/admin.js';
 /** The audit trail as the API and the UI see it (GET /api/audit, docs/audit.md). */
 
 /** Who acted: a signed-in user, an API token of a user, the command line on the database, or the server itself. */
@@ -54,7 +56,4 @@ export interface AuditPage {
 }
 
 /** The admin settings the API reads and changes (GET and PUT /api/settings). */
-export interface AdminSettings {
-  /** An upload is approved only by someone other than its uploader. */
-  secondPersonApproval: boolean;
-}
+export type AdminSettings = z.infer<typeof adminSchemas.adminSettings>;

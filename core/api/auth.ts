@@ -1,38 +1,24 @@
-/** The sign-in calls of docs/api.md#sign-in, shared by the server and the UI. */
+/**
+ * The sign-in calls of docs/api.md#sign-in, shared by the server and the UI: types inferred from
+ * the Zod schemas of schemas/auth.ts (type-only imports: the UI bundles no Zod).
+ */
+import type { z } from 'zod';
+import type * as s from './schemas/auth.js';
 
-export type Role = 'admin' | 'reviewer' | 'member';
+export type Role = z.infer<typeof s.role>;
 export const ROLES: readonly Role[] = ['admin', 'reviewer', 'member'];
 
-export interface User {
-  id: number;
-  username: string;
-  role: Role;
-}
+export type User = z.infer<typeof s.user>;
 
-export interface LoginRequest {
-  username: string;
-  password: string;
-}
+export type LoginRequest = z.infer<typeof s.loginRequest>;
 
-export interface LoginResponse {
-  token: string;
-  sessionToken: string;
-  user: User;
-}
+export type LoginResponse = z.infer<typeof s.loginResponse>;
 
 /** 401 for wrong credentials, 423 once locked; the same shape for unknown usernames. */
-export interface LoginFailure {
-  error: string;
-  attemptsRemaining: number;
-}
+export type LoginFailure = z.infer<typeof s.loginFailure>;
 
 /** GET /api/auth/methods: how this server lets people sign in. */
-export interface AuthMethodsResponse {
-  /** false: the password form is turned off (single sign-on only). */
-  password: boolean;
-  /** Single sign-on through an OpenID provider: the button's name and where it goes. */
-  sso: { name: string; startUrl: string } | null;
-}
+export type AuthMethodsResponse = z.infer<typeof s.authMethodsResponse>;
 
 /** POST /api/auth/oidc/session: the session of a finished single sign-on, and the page to open. */
 export interface SsoSessionResponse extends LoginResponse {
@@ -42,9 +28,7 @@ export interface SsoSessionResponse extends LoginResponse {
 /** Why a single sign-on came back without a session: the login page's `?sso_error=`. */
 export type SsoErrorCode = 'denied' | 'provider-error' | 'state' | 'expired' | 'invalid' | 'unreachable' | 'not-allowed' | 'no-account';
 
-export interface MeResponse {
-  user: User;
-}
+export type MeResponse = z.infer<typeof s.meResponse>;
 
 /** Every 4xx and 5xx answer of the API. */
 export interface ApiError {

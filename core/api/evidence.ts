@@ -3,7 +3,8 @@
  * error context), stored once each by SHA-256 and read through GET /api/evidence/{sha256}.
  */
 
-export type AttachmentKind = 'screenshot' | 'video' | 'trace' | 'error-context' | 'other';
+export const ATTACHMENT_KINDS = ['screenshot', 'video', 'trace', 'error-context', 'other'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 
 /**
  * Why an attachment has (or has no) blob:
@@ -13,7 +14,8 @@ export type AttachmentKind = 'screenshot' | 'video' | 'trace' | 'error-context' 
  * - `dropped`: removed later by the evidence quota or prune;
  * - `not-stored`: the store failed, or an upload referenced a blob the server never received.
  */
-export type AttachmentState = 'stored' | 'too-large' | 'not-found' | 'dropped' | 'not-stored';
+export const ATTACHMENT_STATES = ['stored', 'too-large', 'not-found', 'dropped', 'not-stored'] as const;
+export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
 
 export interface AttachmentInfo {
   name: string;
@@ -33,8 +35,6 @@ export interface AttemptEvidence {
   attachments: AttachmentInfo[];
 }
 
-export const ATTACHMENT_KINDS: readonly AttachmentKind[] = ['screenshot', 'video', 'trace', 'error-context', 'other'];
-export const ATTACHMENT_STATES: readonly AttachmentState[] = ['stored', 'too-large', 'not-found', 'dropped', 'not-stored'];
 
 /** 64 lowercase hex digits: the only blob names the API accepts. */
 export const SHA256_PATTERN = '^[0-9a-f]{64}$';

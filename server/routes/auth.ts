@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
+import * as s from '../../core/api/schemas/auth.js';
+import { successAnswer } from '../../core/api/schemas/uploads.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SESSION_HEADER, type AuthMethodsResponse, type LoginRequest } from '../../core/api/auth.js';
+import { SESSION_HEADER, type AuthMethodsResponse } from '../../core/api/auth.js';
 import { deviceCookie, isKnownDevice } from '../auth/device-cookie.js';
 import { ACCOUNT_CAP_FAILURES, accountDelayMs, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
 import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
@@ -32,14 +36,10 @@ export interface AuthRouteOptions extends SessionPolicy {
 const LOCKED = 'Account locked. Please contact an administrator.';
 const INVALID = 'Invalid username or password';
 
-const loginBody = {
-  type: 'object',
-  required: ['username', 'password'],
-  additionalProperties: true,
-  properties: { username: { type: 'string', maxLength: 200 }, password: { type: 'string', maxLength: 1024 } },
-} as const;
+const tags = ['Sign-in'];
 
-export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptions): void {
+export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { lockout } = options;
   const localLogin = options.localLogin ?? true;
   const oidcName = options.oidcName ?? null;
@@ -92,12 +92,25 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
 
   // The one body anyone may send: a name and a password fit in 64 KB, and nothing bigger is read.
   // What the login page offers: it asks before it draws the form (docs/api.md#sign-in).
-  app.get('/api/auth/methods', { config: { auth: { access: 'public' } } }, async (): Promise<AuthMethodsResponse> => ({
+  app.get('/api/auth/methods', {
+    schema: { summary: 'How this server lets people sign in', tags, security: [], response: { 200: s.authMethodsResponse } },
+    config: { auth: { access: 'public' } },
+  }, async (): Promise<AuthMethodsResponse> => ({
     password: localLogin,
     sso: oidcName === null ? null : { name: oidcName, startUrl: OIDC_START_PATH },
   }));
 
-  app.post<{ Body: LoginRequest }>('/api/auth/login', { bodyLimit: 64 * 1024, schema: { body: loginBody }, config: { auth: { access: 'public' } } }, async (request, reply) => {
+  app.post('/api/auth/login', {
+    bodyLimit: 64 * 1024,
+    schema: {
+      summary: 'Sign in with a password',
+      tags,
+      security: [],
+      body: s.loginRequest,
+      response: { 200: s.loginResponse, 400: errorAnswer, 401: s.loginRefusal, 403: errorAnswer, 423: s.loginRefusal, 429: errorAnswer },
+    },
+    config: { auth: { access: 'public' } },
+  }, async (request, reply) => {
     if (!localLogin) throw new HttpError(403, `Password sign-in is turned off on this server: sign in with ${oidcName ?? 'single sign-on'}.`);
     const address = addressKey(request.ip);
     const wait = await limiter.hit(address, options.now());
@@ -148,14 +161,14 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     return answer;
   });
 
-  app.get('/api/auth/me', { config: { auth: { access: 'member' } } }, async (request, reply) => {
+  app.get('/api/auth/me', { schema: { summary: 'The signed-in user', tags, response: { 200: s.meResponse } }, config: { auth: { access: 'member' } } }, async (request, reply) => {
     const caller = callerOf(request);
     // Re-issued so a page whose cookie was cleared can still make changes.
     if (caller.kind === 'session') setXsrfCookie(request, reply, caller.session.session_hash, options);
     return { user: caller.user };
   });
 
-  app.post('/api/auth/logout', { config: { auth: { access: 'member' } } }, async (request, reply) => {
+  app.post('/api/auth/logout', { schema: { summary: 'End the session', tags, response: { 200: successAnswer, 400: errorAnswer } }, config: { auth: { access: 'member' } } }, async (request, reply) => {
     const caller = callerOf(request);
     const header = request.headers[SESSION_HEADER];
     if (caller.kind !== 'session') throw new HttpError(400, 'API tokens have no session to end: revoke the token instead');
@@ -164,6 +177,6 @@ export function registerAuthRoutes(app: FastifyInstance, options: AuthRouteOptio
     if (typeof header === 'string' && header !== '') await deleteSession(options.store, hashToken(header), caller.user.id);
     setXsrfCookie(request, reply, null, options);
     await auditRequest(options.store, request, { action: 'session.sign-out', target: { type: 'user', id: caller.user.id, label: caller.user.username }, at: options.now() });
-    return { success: true };
+    return { success: true as const };
   });
 }

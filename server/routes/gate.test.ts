@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GateAnswer } from '../../core/gate/types.js';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import type { checkRequest, gateAnswer } from '../../core/api/schemas/gate.js';
+import type { GateAnswer, GateTest } from '../../core/gate/types.js';
 import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
 import { gateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { queryKey } from '../analytics/runner.js';
@@ -124,5 +126,12 @@ describe('small bodies everywhere but uploads', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/upload', headers: member.headers, payload: { testResults: gateReport({ a: 'passed' }, day(0)), metadata: { fileSize: 1e308 } } });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatch(/fileSize/);
+  });
+});
+
+describe('the schemas of POST /api/check', () => {
+  it('describe the same shapes as the gate\'s contract (core/gate/types.ts), which the CLI compiles against', () => {
+    expectTypeOf<z.infer<typeof gateAnswer>>().toEqualTypeOf<GateAnswer>();
+    expectTypeOf<z.infer<typeof checkRequest>['tests'][number]>().toEqualTypeOf<GateTest>();
   });
 });

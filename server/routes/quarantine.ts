@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { quarantineView, type AddQuarantineRequest, type QuarantineListResponse, type QuarantineView } from '../../core/api/quarantine.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { quarantineView, type QuarantineListResponse, type QuarantineView } from '../../core/api/quarantine.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
+import * as s from '../../core/api/schemas/quarantine.js';
+import { successAnswer } from '../../core/api/schemas/uploads.js';
 import { DEFAULT_QUARANTINE_EXPIRY, parseExpiry } from '../../core/gate/expiry.js';
-import { QUARANTINE_PATTERN_MAX } from '../../core/gate/classify.js';
 import { auditRequest } from '../audit.js';
 import { HttpError, notFound } from '../errors.js';
 import { callerOf } from '../plugins/authenticate.js';
@@ -9,39 +12,29 @@ import type { AnyStore } from '../store/engine/types.js';
 import { addQuarantine, listQuarantine, removeQuarantine } from '../store/read/quarantine.js';
 import { defaultOwner } from '../store/read/owners.js';
 
-const pattern = { type: 'string', minLength: 1, maxLength: QUARANTINE_PATTERN_MAX } as const;
-const optionalText = (max: number) => ({ anyOf: [{ type: 'string', maxLength: max }, { type: 'null' }] }) as const;
-
-const addBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'reason'],
-  properties: {
-    title: pattern,
-    file: { anyOf: [pattern, { type: 'null' }] },
-    project: optionalText(500),
-    reason: { type: 'string', minLength: 1, maxLength: 2_000 },
-    owner: optionalText(200),
-    expires: { type: 'string', maxLength: 20 },
-  },
-} as const;
-
-type AddBody = AddQuarantineRequest;
+const tags = ['CI gate and quarantine'];
 
 /**
  * The quarantine list: everyone signed in reads it (the flaky screen shows badges); reviewers
  * and admins add and lift entries, which change what the CI gate lets through.
  */
-export function registerQuarantineRoutes(app: FastifyInstance, options: { store: AnyStore; now: () => number }): void {
+export function registerQuarantineRoutes(fastify: FastifyInstance, options: { store: AnyStore; now: () => number }): void {
   const { store, now } = options;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/quarantine', { config: { auth: { access: 'member', apiToken: 'read' } } }, async (): Promise<QuarantineListResponse> => {
+  app.get('/api/quarantine', {
+    schema: { summary: 'The quarantine list', tags, response: { 200: s.quarantineListResponse } },
+    config: { auth: { access: 'member', apiToken: 'read' } },
+  }, async (): Promise<QuarantineListResponse> => {
     const t = now();
     const entries: QuarantineView[] = (await listQuarantine(store)).map((q) => quarantineView(q, t));
     return { entries, count: entries.length };
   });
 
-  app.post<{ Body: AddBody }>('/api/quarantine', { schema: { body: addBody }, config: { auth: { access: 'reviewer' } } }, async (request, reply) => {
+  app.post('/api/quarantine', {
+    schema: { summary: 'Quarantine a test (or a pattern)', tags, body: s.addQuarantineRequest, response: { 201: s.addQuarantineResponse, 400: errorAnswer } },
+    config: { auth: { access: 'reviewer' } },
+  }, async (request, reply) => {
     const t = now();
     let expiresAt: number | null;
     try {
@@ -76,15 +69,18 @@ export function registerQuarantineRoutes(app: FastifyInstance, options: { store:
     return reply.code(201).send({ entry: quarantineView(entry, t) });
   });
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/api/quarantine/:id',
-    { schema: { params: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } }, config: { auth: { access: 'reviewer' } } },
+    {
+      schema: { summary: 'Lift a quarantine entry', tags, params: s.quarantineIdParams, response: { 200: successAnswer, 404: errorAnswer } },
+      config: { auth: { access: 'reviewer' } },
+    },
     async (request) => {
       const { id } = request.params;
       if (!(await removeQuarantine(store, id, callerOf(request).user.id, now()))) throw notFound(`No quarantine entry ${id}`);
       const entry = (await listQuarantine(store, { includeRemoved: true })).find((q) => q.id === id);
       await auditRequest(store, request, { action: 'quarantine.remove', target: { type: 'quarantine', id, label: entry?.title ?? null }, detail: entry ? { file: entry.file, project: entry.project } : null });
-      return { success: true };
+      return { success: true as const };
     },
   );
 }

@@ -1,5 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { RUN_RESULT_SORTS, RUN_RESULT_STATUSES, type BulkReviewRequest, type ReviewRequest, type ReviewStatus, type RunResultSort, type RunResultStatus, type UploadResponse } from '../../core/api/uploads.js';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { listOrPage, pagedOf } from '../../core/api/schemas/analytics.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
+import * as uploadSchemas from '../../core/api/schemas/uploads.js';
+import type { UploadResponse } from '../../core/api/uploads.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { today } from '../analytics/windows.js';
 import { auditRequest } from '../audit.js';
@@ -10,55 +15,50 @@ import type { AnyStore } from '../store/engine/types.js';
 import { findUpload, pendingUploads, recentUploadCount, recentUploads } from '../store/write/uploads.js';
 import { bodyCharset } from '../upload-body.js';
 import type { Writer } from '../writer/runner.js';
-import { pageOf, pagingProperties, sendPage, type PagingQuery } from './paging.js';
+import { pageOf, sendPage } from './paging.js';
 import { createPolledAnswers } from './polled-answers.js';
 import { callerKey } from '../plugins/authenticate.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+// An answer already JSON text: Fastify sends a string as it is, without the route's serializer.
+const sendText = (reply: FastifyReply, json: string) => reply.type(JSON_TYPE).send(json);
 
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } } as const;
-
-const reviewBody = {
-  type: 'object',
-  required: ['action'],
-  properties: { action: { enum: ['approve', 'reject'] }, notes: { type: 'string', maxLength: 10_000 } },
-} as const;
-
-const bulkBody = {
-  type: 'object',
-  required: ['uploads'],
-  properties: {
-    uploads: {
-      type: 'array',
-      minItems: 1,
-      maxItems: 10_000,
-      items: { type: 'object', required: ['id', 'action'], properties: { id: { type: 'integer', minimum: 1 }, action: { enum: ['approve', 'reject'] } } },
-    },
-  },
-} as const;
-
-const resultsQuery = {
-  type: 'object',
-  properties: { ...pagingProperties, status: { enum: RUN_RESULT_STATUSES }, search: { type: 'string', maxLength: 200 }, sort: { enum: RUN_RESULT_SORTS } },
-} as const;
+const tags = ['Uploads and review'];
+const read = { auth: { access: 'member' as const, apiToken: 'read' as const } };
+const answers = <T extends z.ZodType>(ok: T) => ({ 200: ok, 400: errorAnswer, 404: errorAnswer });
 
 export function registerUploadRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   options: { store: AnyStore; bodyLimit: number; writer: Writer; analytics: AnalyticsRunner; now: () => number },
 ): void {
   const { store, writer, analytics, now } = options;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const polled = createPolledAnswers(store);
 
   // The body arrives as bytes and is parsed, checked and stored by the writer worker
   // (upload-body.ts, writer/): tens of megabytes of JSON would hold this thread for seconds.
-  app.post<{ Body: Buffer | undefined }>(
+  app.post(
     '/api/upload',
-    { bodyLimit: options.bodyLimit, config: { rawJsonBody: true, auth: { access: 'member', apiToken: 'upload' } } },
+    {
+      bodyLimit: options.bodyLimit,
+      schema: {
+        summary: 'Upload a Playwright JSON report',
+        tags,
+        rawBody: {
+          contentType: 'application/json',
+          description: '`{ testResults, metadata }`: testResults is the Playwright JSON report; metadata (all optional): project, gitCommit, gitBranch, buildId, buildUrl, browser, fileName, runName, fileSize, uploadTime, codeowners, evidence (docs/api.md#uploads-and-review). Read by the writer, never parsed here.',
+        },
+        response: { ...answers(uploadSchemas.uploadResponse), 413: errorAnswer, 503: errorAnswer },
+      },
+      config: { rawJsonBody: true, auth: { access: 'member', apiToken: 'upload' } },
+    },
     async (request) => {
       const caller = callerOf(request);
-      if (!Buffer.isBuffer(request.body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
+      // The raw JSON body parser (plugins/json-body.ts) hands over the bytes.
+      const body: unknown = request.body;
+      if (!Buffer.isBuffer(body)) throw new HttpError(400, 'The request body is empty: send a JSON object');
       const via = caller.kind === 'api-token' ? `token ${caller.tokenName}` : null;
-      const result = await writer.upload(request.body, bodyCharset(request.headers['content-type']), caller.user.id, via);
+      const result = await writer.upload(body, bodyCharset(request.headers['content-type']), caller.user.id, via);
       request.log.info({ runId: result.runId, tests: result.tests, duplicate: result.duplicate, by: caller.user.username }, 'report uploaded');
       // A token made with the approve scope, of a user who may review, keeps its runs at once
       // (a trusted CI job of the base branch); any other upload waits for a reviewer.
@@ -74,17 +74,22 @@ export function registerUploadRoutes(
     },
   );
 
-  app.get('/api/uploads/pending', { config: { auth: { access: 'member', apiToken: 'read' } } }, async (_request, reply) => {
+  // The read answers go out as JSON text (polled-answers.ts, the analytics worker), which Fastify
+  // sends as it is: their schemas describe them in the document and cost nothing per call.
+  app.get('/api/uploads/pending', { schema: { summary: 'Uploads waiting for review', tags, response: answers(uploadSchemas.pendingUploadsResponse) }, config: read }, async (_request, reply) => {
     const json = await polled(today(now()), 'pending', async () => {
       const uploads = await pendingUploads(store);
       return { uploads, count: uploads.length };
     });
-    return reply.type(JSON_TYPE).send(json);
+    return sendText(reply, json);
   });
 
-  app.patch<{ Params: { id: number }; Body: ReviewRequest }>(
+  app.patch(
     '/api/uploads/:id/review',
-    { schema: { params: idParams, body: reviewBody }, config: { auth: { access: 'reviewer' } } },
+    {
+      schema: { summary: 'Approve or reject an upload', tags, params: uploadSchemas.idParams, body: uploadSchemas.reviewRequest, response: { ...answers(uploadSchemas.reviewResponse), 409: errorAnswer } },
+      config: { auth: { access: 'reviewer' } },
+    },
     async (request) => {
       const caller = callerOf(request);
       const { id } = request.params;
@@ -92,11 +97,14 @@ export function registerUploadRoutes(
       await writer.review([{ id, action: request.body.action }], caller.user.id, request.body.notes || null, secondPersonApproval);
       const upload = (await findUpload(store, id))!;
       await auditRequest(store, request, { action: `run.${request.body.action}`, target: { type: 'run', id, label: runLabel(upload) }, detail: request.body.notes ? { notes: request.body.notes } : null });
-      return { success: true, upload: { id, status: upload.status, reviewed_by_username: upload.reviewed_by_username, reviewed_at: upload.reviewed_at } };
+      return { success: true as const, upload: { id, status: upload.status, reviewed_by_username: upload.reviewed_by_username, reviewed_at: upload.reviewed_at } };
     },
   );
 
-  app.post<{ Body: BulkReviewRequest }>('/api/uploads/bulk-review', { schema: { body: bulkBody }, config: { auth: { access: 'reviewer' } } }, async (request) => {
+  app.post('/api/uploads/bulk-review', {
+    schema: { summary: 'Review many uploads at once', tags, body: uploadSchemas.bulkReviewRequest, response: { ...answers(uploadSchemas.bulkReviewResponse), 409: errorAnswer } },
+    config: { auth: { access: 'reviewer' } },
+  }, async (request) => {
     const caller = callerOf(request);
     const { secondPersonApproval } = await readAdminSettings(store);
     await writer.review(request.body.uploads, caller.user.id, null, secondPersonApproval);
@@ -104,20 +112,20 @@ export function registerUploadRoutes(
       const upload = await findUpload(store, id);
       await auditRequest(store, request, { action: `run.${action}`, target: { type: 'run', id, label: upload ? runLabel(upload) : null }, detail: { bulk: true } });
     }
-    return { success: true, reviewed: request.body.uploads.length };
+    return { success: true as const, reviewed: request.body.uploads.length };
   });
 
   // Paged like every list (paging.ts); `limit` sizes the bare list as it always did.
-  app.get<{ Querystring: { status?: ReviewStatus; limit?: number } & PagingQuery }>(
+  app.get(
     '/api/recent-uploads',
     {
       schema: {
-        querystring: {
-          type: 'object',
-          properties: { status: { enum: ['pending', 'approved', 'rejected'] }, limit: { type: 'integer', minimum: 1, maximum: 1000 }, ...pagingProperties },
-        },
+        summary: 'Uploads, newest first',
+        tags,
+        querystring: uploadSchemas.recentUploadsQuery,
+        response: answers(listOrPage(uploadSchemas.recentUpload, pagedOf(uploadSchemas.recentUpload))),
       },
-      config: { auth: { access: 'member', apiToken: 'read' } },
+      config: read,
     },
     async (request, reply) => {
       const { status, limit } = request.query;
@@ -133,19 +141,31 @@ export function registerUploadRoutes(
 
   // The run, its counts and the table's first page; what grows with the run (its results) is
   // read in the analytics worker, bounded and cached like every analytics answer.
-  app.get<{ Params: { id: number } }>('/api/uploads/:id', { schema: { params: idParams }, config: { auth: { access: 'member', apiToken: 'read' } } }, async (request, reply) => {
+  app.get('/api/uploads/:id', {
+    schema: { summary: "A run's details", tags, params: uploadSchemas.idParams, response: answers(uploadSchemas.uploadDetailResponse) },
+    config: read,
+  }, async (request, reply) => {
     const day = today(now());
     const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
     if (!upload) throw notFound('Upload');
     // A duplicate has no results of its own: it shows the original's, which are the same.
     const summary = await analytics.json(day, 'runSummary', { runId: upload.id, resultsOf: upload.duplicate_of ?? upload.id }, callerKey(request));
-    return reply.type(JSON_TYPE).send(`{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
+    return sendText(reply, `{"upload":${JSON.stringify(upload)},${summary.slice(1)}`);
   });
 
   // The run details table: paged like every list (paging.ts), searched, filtered and sorted here.
-  app.get<{ Params: { id: number }; Querystring: PagingQuery & { status?: RunResultStatus; search?: string; sort?: RunResultSort } }>(
+  app.get(
     '/api/uploads/:id/results',
-    { schema: { params: idParams, querystring: resultsQuery }, config: { auth: { access: 'member', apiToken: 'read' } } },
+    {
+      schema: {
+        summary: "A page of a run's results",
+        tags,
+        params: uploadSchemas.idParams,
+        querystring: uploadSchemas.runResultsQuery,
+        response: answers(listOrPage(uploadSchemas.testResultRow, pagedOf(uploadSchemas.testResultRow))),
+      },
+      config: read,
+    },
     async (request, reply) => {
       const day = today(now());
       const upload = JSON.parse(await polled(day, `upload:${request.params.id}`, () => findUpload(store, request.params.id))) as Awaited<ReturnType<typeof findUpload>>;
@@ -156,20 +176,23 @@ export function registerUploadRoutes(
     },
   );
 
-  app.delete<{ Params: { id: number } }>('/api/test-run/:id', { schema: { params: idParams }, config: { auth: { access: 'reviewer' } } }, async (request) => {
+  app.delete('/api/test-run/:id', {
+    schema: { summary: 'Delete a run and everything under it', tags, params: uploadSchemas.idParams, response: answers(uploadSchemas.successAnswer) },
+    config: { auth: { access: 'reviewer' } },
+  }, async (request) => {
     // Read before it goes: the record says what the run was, not just its number.
     const upload = await findUpload(store, request.params.id);
     if (!(await writer.deleteRun(request.params.id))) throw notFound('Test run');
     await auditRequest(store, request, { action: 'run.delete', target: { type: 'run', id: request.params.id, label: upload ? runLabel(upload) : null }, detail: upload ? { status: upload.status, branch: upload.git_branch, commit: upload.git_commit, uploadedBy: upload.uploaded_by_username } : null });
     request.log.info({ runId: request.params.id, by: callerOf(request).user.username }, 'test run deleted');
-    return { success: true };
+    return { success: true as const };
   });
 
-  app.delete('/api/clear-all', { config: { auth: { access: 'admin' } } }, async (request) => {
+  app.delete('/api/clear-all', { schema: { summary: 'Delete every run', tags, response: answers(uploadSchemas.clearAllAnswer) }, config: { auth: { access: 'admin' } } }, async (request) => {
     const deleted = await writer.clearAll();
     await auditRequest(store, request, { action: 'runs.clear', detail: { runs: deleted } });
     request.log.warn({ runs: deleted, by: callerOf(request).user.username }, 'all test data cleared');
-    return { success: true, deletedRuns: deleted };
+    return { success: true as const, deletedRuns: deleted };
   });
 }
 

@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { unlockParams, unlockResponse } from '../../core/api/schemas/admin.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
 import { auditRequest } from '../audit.js';
 import { notFound } from '../errors.js';
 import { unlockAccount } from '../store/accounts/login-failures.js';
@@ -10,18 +13,16 @@ export interface UserRouteOptions {
   now: () => number;
 }
 
-const unlockParams = {
-  type: 'object',
-  required: ['username'],
-  properties: { username: { type: 'string', minLength: 1, maxLength: 200 } },
-} as const;
-
 /** What an admin does to accounts from the API; `flakeboard user` does the rest. */
-export function registerUserRoutes(app: FastifyInstance, options: UserRouteOptions): void {
+export function registerUserRoutes(fastify: FastifyInstance, options: UserRouteOptions): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   // Admin only, from a session with its XSRF token (API tokens cannot): the authenticate hook.
-  app.post<{ Params: { username: string } }>(
+  app.post(
     '/api/users/:username/unlock',
-    { schema: { params: unlockParams }, config: { auth: { access: 'admin' } } },
+    {
+      schema: { summary: "Lift an account's locks from every address", tags: ['Admin'], params: unlockParams, response: { 200: unlockResponse, 404: errorAnswer } },
+      config: { auth: { access: 'admin' } },
+    },
     async (request) => {
       const user = await findUser(options.store, request.params.username);
       if (!user) throw notFound(`User ${request.params.username}`);
