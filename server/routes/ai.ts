@@ -1,3 +1,5 @@
+import { normaliseBrowserName } from '../../core/browsers.js';
+import { loadTraces, type TraceBlobs } from '../ai/load-traces.js';
 import type { FastifyInstance } from 'fastify';
 import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisRequest, type AiAnalysisResult } from '../../core/api/ai.js';
 import { aiAdmission } from '../ai/admission.js';
@@ -130,6 +132,8 @@ export interface AiRouteOptions {
    * call. The local engine reads a bounded history (HISTORY_LIMIT rows) and is not limited.
    */
   rateLimit?: { max: number; windowMs: number };
+  /** The evidence store: the failing attempt's trace is read from it (none: no traces). */
+  evidence?: TraceBlobs;
 }
 
 export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions): void {
@@ -162,7 +166,10 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
         reply.header('retry-after', String(wait));
         throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
       }
-      const result = await analyseTest(request.body, { store: options.store, env, fetch: fetchImpl, now, log: request.log });
+      const { testSummary, recentResults } = request.body;
+      const file = recentResults.find((r) => r.testFile)?.testFile ?? null;
+      const traces = options.evidence ? await loadTraces(options.store, options.evidence, { title: testSummary.testTitle, file, browser: normaliseBrowserName(testSummary.browser) }) : undefined;
+      const result = await analyseTest(request.body, { store: options.store, env, fetch: fetchImpl, now, log: request.log, traces });
       request.log.info({ test: request.body.testSummary.testTitle.slice(0, 200), engine: result.engine, ms: result.generatedInMs, by: caller.user.username }, 'AI analysis');
       return result;
     },
