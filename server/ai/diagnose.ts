@@ -146,6 +146,8 @@ function traceCause(trace: TraceFindings | null, reading: FailureReading | null)
     const port = portOf(refused.url);
     return { causeClass: 'network-refused', reading: { ...base, kind: 'network-refused', port, url: refused.url, lines: [`${refused.method} ${refused.url}: ${refused.failure}`] } };
   }
+  const slower = trace.comparedWithPassing?.slowerRequests[0];
+  if (slower) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slower.url, method: slower.method, lines: [`${slower.method} ${slower.url} took ${slower.failingMs ?? '?'} ms`] } };
   const slow = trace.slowest;
   if (slow && /^(?:Navigate|GET|POST|PUT|PATCH|DELETE|HEAD|Fetch|Wait for (?:response|load|event))/i.test(slow.title)) {
     return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slow.locator ?? base.url, lines: [`${slow.title} took ${seconds(slow.durationMs)}`] } };
@@ -298,6 +300,11 @@ function traceClaims(d: Diagnosis, trace: TraceFindings | null, failures: readon
   }
   for (const e of trace.pageErrors.slice(0, 2)) out.push({ claim: `${lead}the page threw an error`, runs: latest, lines: [e] });
   for (const e of trace.consoleErrors.slice(0, 2)) out.push({ claim: `${lead}a console error`, runs: latest, lines: [e] });
+  const compared = trace.comparedWithPassing;
+  if (compared?.partedAt) out.push({ claim: `Beside the passing retry's trace, the failing attempt parted at ${compared.partedAt}`, runs: latest, lines: [] });
+  for (const r of compared?.slowerRequests.slice(0, 2) ?? []) {
+    out.push({ claim: `${lead}${r.method} ${pathOf(r.url)} took ${r.failingMs !== null ? seconds(r.failingMs) : 'longer'} against ${r.passingMs !== null ? seconds(r.passingMs) : 'less'} in the passing retry`, runs: latest, lines: [] });
+  }
   if (trace.slowest) out.push({ claim: `${lead}${trace.slowest.title}${trace.slowest.locator ? ` (${trace.slowest.locator})` : ''} took ${seconds(trace.slowest.durationMs)}, most of the attempt's time`, runs: latest, lines: [] });
   return out;
 }

@@ -62,6 +62,16 @@ describe('the diagnosis with a trace', () => {
     expect(d.confidence).toBeGreaterThan(analysed().d.confidence);
   });
 
+  it("with the passing retry's trace too: only what the failing attempt had counts, and where it parted is a claim", () => {
+    const failing = trace('checkout-keeps-the-total-without-a-code');
+    const alone = analysed({ failing });
+    const compared = analysed({ failing, passing: trace('checkout-keeps-the-total-without-a-code-retry1') });
+    expect(alone.evidence.trace!.comparedWithPassing).toBeNull();
+    expect(compared.evidence.trace!.comparedWithPassing).not.toBeNull();
+    expect(compared.d.evidence.map((e) => e.claim)).toContain("Beside the passing retry's trace, the failing attempt parted at Click on getByRole('button', { name: 'Remove code' }), which only the failing attempt did");
+    expect(alone.d.evidence.some((e) => e.claim.startsWith('Beside the passing'))).toBe(false);
+  });
+
   it('names the locator the assertion checked from the trace when the message does not', () => {
     const { d } = analysed({ failing: trace('checkout-applies-a-discount-code') });
     expect(d.reading?.locator).toBe("locator('#total')");
