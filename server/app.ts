@@ -175,7 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });
-  registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true, maxWaitingPerCaller: AI_PER_CALLER }) });
+  registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true, maxWaitingPerCaller: AI_PER_CALLER, evidence }) });
   registerGateRoutes(app, { analytics, now });
   registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
   registerQuarantineRoutes(app, { store: options.store, now });

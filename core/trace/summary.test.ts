@@ -59,7 +59,7 @@ describe('summariseTrace on hand-made traces', () => {
     const summary = summariseTrace(zipSync({ 'trace.trace': strToU8(text) }));
     expect(summary.playwrightVersion).toBe('1.99.0');
     expect(summary.formatVersion).toBe(99);
-    expect(summary.failingAction).toEqual({ title: 'Frame.click', locator: '#save', durationMs: 2000, error: 'Timeout 2000ms exceeded' });
+    expect(summary.failingAction).toEqual({ title: 'Frame.click', locator: '#save', durationMs: 2000, startMs: 0, error: 'Timeout 2000ms exceeded' });
   });
 
   it('keeps at most 50 console errors and says how many it left out', () => {

@@ -14,6 +14,8 @@ export interface TraceSummary {
   consoleErrors: TraceConsoleError[];
   pageErrors: string[];
   failedRequests: TraceFailedRequest[];
+  /** Every request the page made, answered or not, with how long it took: what a comparison of attempts reads. */
+  requests: TraceRequest[];
   /** How many actions, console errors, page errors or failed requests were left out over the limits. */
   omitted: number;
 }
@@ -23,6 +25,8 @@ export interface TraceAction {
   /** The locator the action used, as written in the test (or the selector for a library trace). */
   locator: string | null;
   durationMs: number | null;
+  /** When the action started, in ms after the first action of the trace (null when the trace does not say). */
+  startMs: number | null;
   error: string | null;
 }
 
@@ -41,10 +45,15 @@ export interface TraceFailedRequest {
   failure: string | null;
 }
 
+export interface TraceRequest extends TraceFailedRequest {
+  /** From the request to the end of its answer, when the trace says. */
+  durationMs: number | null;
+}
+
 /** A trace of a long test is large, but its text is a fraction: 64 MB of it is a real bound. */
 export const TRACE_CAPS: ZipCaps = { maxExpandedBytes: 64 * 1024 * 1024, maxEntries: 50_000 };
 
-const LIMITS = { actions: 200, consoleErrors: 50, pageErrors: 50, failedRequests: 50 };
+const LIMITS = { actions: 200, consoleErrors: 50, pageErrors: 50, failedRequests: 50, requests: 500 };
 // Long texts (a page's HTML set as content, a stack) are cut: the summary points, the trace shows.
 const MAX_TEXT = 2000;
 
@@ -73,7 +82,7 @@ export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): Tra
       }
     }
   }
-  const summary: TraceSummary = { playwrightVersion: null, formatVersion: null, failingAction: null, actions: [], consoleErrors: [], pageErrors: [], failedRequests: [], omitted: 0 };
+  const summary: TraceSummary = { playwrightVersion: null, formatVersion: null, failingAction: null, actions: [], consoleErrors: [], pageErrors: [], failedRequests: [], requests: [], omitted: 0 };
   for (const event of [...runnerEvents, ...libraryEvents]) {
     if (event.type !== 'context-options') continue;
     if (typeof event.version === 'number') summary.formatVersion = Math.max(summary.formatVersion ?? 0, event.version);
@@ -83,11 +92,14 @@ export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): Tra
   }
   const actions = runnerEvents.length > 0 ? runnerActions(runnerEvents) : libraryActions(libraryEvents);
   const failing = [...actions].reverse().find((action) => action.error !== null && !action.container) ?? [...actions].reverse().find((action) => action.error !== null);
-  summary.failingAction = failing ? withoutContainer(failing) : null;
-  summary.actions = keep(actions.map(withoutContainer), LIMITS.actions, summary);
+  const start = actions.find((action) => action.startTime > 0)?.startTime ?? null;
+  summary.failingAction = failing ? withoutContainer(failing, start) : null;
+  summary.actions = keep(actions.map((action) => withoutContainer(action, start)), LIMITS.actions, summary);
   summary.consoleErrors = keep(consoleErrors(libraryEvents), LIMITS.consoleErrors, summary);
   summary.pageErrors = keep(pageErrors(libraryEvents), LIMITS.pageErrors, summary);
-  summary.failedRequests = keep(failedRequests(networkEvents), LIMITS.failedRequests, summary);
+  const requests = allRequests(networkEvents);
+  summary.failedRequests = keep(requests.filter(isFailed).map(({ method, url, status, failure }) => ({ method, url, status, failure })), LIMITS.failedRequests, summary);
+  summary.requests = keep(requests, LIMITS.requests, summary);
   return summary;
 }
 
@@ -102,14 +114,14 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-interface FoundAction extends TraceAction {
+interface FoundAction extends Omit<TraceAction, 'startMs'> {
   startTime: number;
   /** A step or hook that fails because an action inside it did: not the failing action itself. */
   container: boolean;
 }
 
-function withoutContainer({ title, locator, durationMs, error }: FoundAction): TraceAction {
-  return { title, locator, durationMs, error };
+function withoutContainer({ title, locator, durationMs, error, startTime }: FoundAction, start: number | null): TraceAction {
+  return { title, locator, durationMs, startMs: start === null || startTime <= 0 ? null : Math.max(0, Math.round(startTime - start)), error };
 }
 
 function keep<T>(items: T[], limit: number, summary: TraceSummary): T[] {
@@ -200,8 +212,8 @@ function pageErrors(events: TraceEvent[]): string[] {
   return found;
 }
 
-function failedRequests(events: TraceEvent[]): TraceFailedRequest[] {
-  const found: TraceFailedRequest[] = [];
+function allRequests(events: TraceEvent[]): TraceRequest[] {
+  const found: TraceRequest[] = [];
   for (const event of events) {
     if (event.type !== 'resource-snapshot') continue;
     const snapshot = record(event.snapshot);
@@ -209,10 +221,20 @@ function failedRequests(events: TraceEvent[]): TraceFailedRequest[] {
     const response = record(snapshot.response);
     const status = num(response.status) ?? -1;
     const failure = text(response._failureText) ?? text(snapshot._failureText);
-    if (status < 400 && failure === null && status > 0) continue;
-    found.push({ method: text(request.method) ?? 'GET', url: text(request.url) ?? '', status: status > 0 ? status : null, failure });
+    const time = num(snapshot.time);
+    found.push({
+      method: text(request.method) ?? 'GET',
+      url: text(request.url) ?? '',
+      status: status > 0 ? status : null,
+      failure,
+      durationMs: time === null || time < 0 ? null : Math.round(time),
+    });
   }
   return found;
+}
+
+export function isFailed(request: TraceFailedRequest): boolean {
+  return request.failure !== null || request.status === null || request.status >= 400;
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { loadTestHistory } from '../store/read/test-history.js';
 import { analyseLocally } from './local-engine.js';
 import { askModel, modelConfigFrom } from './model-engine.js';
 import { readSignals } from './signals.js';
+import type { AnalysisTraces } from './trace-reading.js';
 
 export interface AnalyseOptions {
   store: AnyStore;
@@ -13,6 +14,11 @@ export interface AnalyseOptions {
   fetch: typeof fetch;
   now: () => number;
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /**
+   * The latest failing attempt's trace (and its passing retry's), as bytes the caller loaded
+   * under a cap: plain data, read inside the analysis, so the call can cross a thread boundary.
+   */
+  traces?: AnalysisTraces;
 }
 
 /**
@@ -31,7 +37,7 @@ export async function analyseTest(request: AiAnalysisRequest, options: AnalyseOp
   const started = options.now();
   const file = request.recentResults.find((r) => r.testFile)?.testFile ?? null;
   const history = await loadTestHistory(options.store, { title: request.testSummary.testTitle, file });
-  const evidence = gatherEvidence(request, history);
+  const evidence = gatherEvidence(request, history, options.traces);
   const signals = readSignals(evidence);
   const local = analyseLocally(evidence, signals);
   const config = modelConfigFrom(options.env);

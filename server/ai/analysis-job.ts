@@ -8,7 +8,9 @@ import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
 import { HttpError } from '../errors.js';
 import { queryErrorOf, queryFailureOf, type QueryFailure } from '../analytics/query-failure.js';
 import type { AnyStore } from '../store/engine/types.js';
+import { normaliseBrowserName } from '../../core/browsers.js';
 import { analyseTest, type AnalysisSettings } from './analyse.js';
+import { loadTraces, type TraceBlobs } from './load-traces.js';
 import { parseAnalysisRequest, type BodyCharset } from './request-body.js';
 
 /** The body as it came, in its chunks (joined and parsed where the analysis runs), or a request built by the caller (MCP). */
@@ -30,12 +32,18 @@ export interface AnalysisFailure extends QueryFailure {
 
 export type AnalysisReply = { id: number; result: AiAnalysisResult; warnings: Warning[] } | { id: number; failure: AnalysisFailure; warnings: Warning[] };
 
-export async function runAnalysisJob(store: AnyStore, job: AnalysisJob): Promise<AnalysisReply> {
+/**
+ * `evidence`: where the failing attempt's trace is read from (load-traces.ts), in this thread;
+ * none: the analysis reads no trace.
+ */
+export async function runAnalysisJob(store: AnyStore, job: AnalysisJob, evidence: TraceBlobs | null = null): Promise<AnalysisReply> {
   const warnings: Warning[] = [];
   const log = { warn: (object: unknown, message?: string) => void warnings.push([object, message]) } as Parameters<typeof analyseTest>[1]['log'];
   try {
     const request = 'chunks' in job.input ? parseAnalysisRequest(Buffer.concat(job.input.chunks), job.input.charset) : job.input.request;
-    const result = await analyseTest(request, { ...job.settings, store, fetch: globalThis.fetch, now: Date.now, log });
+    const file = request.recentResults.find((r) => r.testFile)?.testFile ?? null;
+    const traces = evidence ? await loadTraces(store, evidence, { title: request.testSummary.testTitle, file, browser: normaliseBrowserName(request.testSummary.browser) }) : undefined;
+    const result = await analyseTest(request, { ...job.settings, store, fetch: globalThis.fetch, now: Date.now, log, traces });
     return { id: job.id, result, warnings };
   } catch (error) {
     return { id: job.id, failure: analysisFailureOf(error), warnings };

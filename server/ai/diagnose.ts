@@ -23,6 +23,7 @@ import type { BrowserTally, Evidence, Observation } from './evidence.js';
 import { readFailure, type FailureKind, type FailureReading } from './failure-reading.js';
 import { settingsThatDiffer, type SettingDifference } from './project-settings.js';
 import type { Signals } from './signals.js';
+import { pathOf, type TraceFindings } from './trace-reading.js';
 
 export interface Diagnosis {
   causeClass: CauseClass;
@@ -42,6 +43,8 @@ export interface Diagnosis {
   agreement: number;
   confidence: number;
   evidence: AiEvidenceItem[];
+  /** The class was decided by the failing attempt's trace, not by the error text. */
+  fromTrace: boolean;
 }
 
 const MAX_RUNS_PER_CLAIM = 10;
@@ -52,7 +55,7 @@ export function diagnose(evidence: Evidence, signals: Signals): Diagnosis {
   const dominant = mostCommon(readings.map((r) => r.kind));
   const agreement = dominant && failures.length > 0 ? dominant.count / failures.length : 0;
   const ofKind = dominant ? readings.filter((r) => r.kind === dominant.value) : [];
-  const reading = ofKind[ofKind.length - 1] ?? null;
+  let reading = ofKind[ofKind.length - 1] ?? null;
   const rescued = failures.filter((r) => r.passedOnRetry).length;
   const firstFailure = evidence.runs.findIndex((r) => r.failed);
   const passedSince = firstFailure !== -1 && evidence.runs.slice(firstFailure).some((r) => !r.failed);
@@ -75,8 +78,15 @@ export function diagnose(evidence: Evidence, signals: Signals): Diagnosis {
     ({ causeClass, doubt } = classOfKind(dominant!.value, ofKind, { rescued, passedSince, failures: failures.length }));
   }
 
-  const confidence = confidenceOf({ causeClass, evidence, failures: failures.length, agreement, project, reading, rescued });
-  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, mixedCommits: signals.mixedCommits.length, agreement, confidence, evidence: [] };
+  // What the error text left open, the failing attempt's trace may decide: the answer was in the network log or the console.
+  const traced = causeClass === 'not-sure' || causeClass === 'locator-late' ? traceCause(evidence.trace, reading) : null;
+  if (traced) ({ causeClass, reading, doubt } = { ...traced, doubt: null });
+  // What the assertion or action was about: the trace names its locator when the message does not.
+  const traceLocator = evidence.trace?.failingAction?.locator ?? null;
+  if (reading && !reading.locator && traceLocator) reading = { ...reading, locator: traceLocator };
+
+  const confidence = confidenceOf({ causeClass, evidence, failures: failures.length, agreement: traced ? 1 : agreement, project, reading, rescued });
+  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, mixedCommits: signals.mixedCommits.length, agreement, confidence, evidence: [], fromTrace: traced !== null };
   diagnosis.evidence = claimsOf(diagnosis, evidence, signals, readings);
   return diagnosis;
 }
@@ -117,6 +127,42 @@ function classOfKind(kind: FailureKind, readings: readonly FailureReading[], h: 
       return { causeClass: 'not-sure', doubt: 'a wait ran out of time without saying what it waited for' };
     default:
       return { causeClass: 'not-sure', doubt: 'the failures carry no error message to read' };
+  }
+}
+
+/**
+ * The class the trace names when the error text does not: a request that answered an error
+ * status, one that got no answer (refused), a slow call that took most of the test's time,
+ * an error the page threw or logged. The reading is rebuilt from the trace, so the cause text
+ * names the status, URL or message.
+ */
+function traceCause(trace: TraceFindings | null, reading: FailureReading | null): { causeClass: CauseClass; reading: FailureReading } | null {
+  if (!trace || trace.unreadable) return null;
+  const base: FailureReading = reading ?? { kind: 'none', timeout: null, locator: null, matched: null, found: false, ready: false, notReady: null, port: null, status: null, method: null, url: null, expected: null, received: null, thrown: null, reason: null, lines: [] };
+  const answered = trace.failedRequests.find((r) => r.status !== null);
+  if (answered) return { causeClass: 'http-status', reading: { ...base, kind: 'http-status', status: answered.status, method: answered.method, url: answered.url, lines: [`${answered.method} ${answered.url} → ${answered.status}`] } };
+  const refused = trace.failedRequests.find((r) => r.failure !== null && /REFUSED/i.test(r.failure));
+  if (refused) {
+    const port = portOf(refused.url);
+    return { causeClass: 'network-refused', reading: { ...base, kind: 'network-refused', port, url: refused.url, lines: [`${refused.method} ${refused.url}: ${refused.failure}`] } };
+  }
+  const slower = trace.comparedWithPassing?.slowerRequests[0];
+  if (slower) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slower.url, method: slower.method, lines: [`${slower.method} ${slower.url} took ${slower.failingMs ?? '?'} ms`] } };
+  const slow = trace.slowest;
+  if (slow && /^(?:Navigate|GET|POST|PUT|PATCH|DELETE|HEAD|Fetch|Wait for (?:response|load|event))/i.test(slow.title)) {
+    return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slow.locator ?? base.url, lines: [`${slow.title} took ${seconds(slow.durationMs)}`] } };
+  }
+  const thrown = trace.pageErrors[0] ?? trace.consoleErrors[0];
+  if (thrown) return { causeClass: 'thrown-error', reading: { ...base, kind: 'thrown-error', thrown, lines: [thrown] } };
+  return null;
+}
+
+function portOf(url: string): number | null {
+  try {
+    const port = new URL(url).port;
+    return port ? Number(port) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -231,10 +277,34 @@ function claimsOf(d: Diagnosis, evidence: Evidence, signals: Signals, readings: 
       lines: [],
     });
   }
+  out.push(...traceClaims(d, evidence.trace, failures));
   const { limitMs, failuresNearLimit, failuresTimed, failMedianMs } = signals.timing;
   const limit = d.reading?.timeout?.ms ?? limitMs;
   if (limit && failMedianMs !== null && failuresNearLimit > 0 && failuresNearLimit * 2 >= failuresTimed) {
     out.push({ claim: `Failing attempts last about as long as the ${seconds(limit)} limit (median ${seconds(failMedianMs)})`, runs: refs(failures), lines: [] });
   }
+  return out;
+}
+
+/** What the failing attempt's trace showed, each a claim on the latest failure. */
+function traceClaims(d: Diagnosis, trace: TraceFindings | null, failures: readonly Observation[]): AiEvidenceItem[] {
+  if (!trace) return [];
+  const latest = refs(failures.slice(-1));
+  if (trace.unreadable) return [{ claim: `The failing attempt's trace could not be read (${trace.unreadable})`, runs: latest, lines: [] }];
+  const out: AiEvidenceItem[] = [];
+  const lead = d.fromTrace ? 'Decided by the trace of the failing attempt: ' : 'In the trace of the failing attempt: ';
+  const a = trace.failingAction;
+  if (a) out.push({ claim: `${lead}the action that failed was ${a.title}${a.locator ? ` on ${a.locator}` : ''}${a.durationMs !== null ? ` after ${seconds(a.durationMs)}` : ''}`, runs: latest, lines: [] });
+  for (const r of trace.failedRequests.slice(0, 3)) {
+    out.push({ claim: `${lead}${r.method} ${pathOf(r.url)} ${r.status !== null ? `answered HTTP ${r.status}` : `got no answer (${r.failure ?? 'failed'})`}`, runs: latest, lines: [`${r.method} ${r.url}`] });
+  }
+  for (const e of trace.pageErrors.slice(0, 2)) out.push({ claim: `${lead}the page threw an error`, runs: latest, lines: [e] });
+  for (const e of trace.consoleErrors.slice(0, 2)) out.push({ claim: `${lead}a console error`, runs: latest, lines: [e] });
+  const compared = trace.comparedWithPassing;
+  if (compared?.partedAt) out.push({ claim: `Beside the passing retry's trace, the failing attempt parted at ${compared.partedAt}`, runs: latest, lines: [] });
+  for (const r of compared?.slowerRequests.slice(0, 2) ?? []) {
+    out.push({ claim: `${lead}${r.method} ${pathOf(r.url)} took ${r.failingMs !== null ? seconds(r.failingMs) : 'longer'} against ${r.passingMs !== null ? seconds(r.passingMs) : 'less'} in the passing retry`, runs: latest, lines: [] });
+  }
+  if (trace.slowest) out.push({ claim: `${lead}${trace.slowest.title}${trace.slowest.locator ? ` (${trace.slowest.locator})` : ''} took ${seconds(trace.slowest.durationMs)}, most of the attempt's time`, runs: latest, lines: [] });
   return out;
 }

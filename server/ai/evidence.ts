@@ -12,6 +12,7 @@ import { normaliseBrowserName } from '../../core/browsers.js';
 import type { TestStatus } from '../../core/status.js';
 import { failingStepIn, lastStepIn, mostCommon } from './error-text.js';
 import type { HistoryEntry, TestHistory } from '../store/read/test-history.js';
+import { readTraceFindings, type AnalysisTraces, type TraceFindings } from './trace-reading.js';
 
 export interface Observation {
   status: TestStatus;
@@ -82,6 +83,8 @@ export interface Evidence {
   truncated: boolean;
   /** The UI's own figures, used only when there are no rows at all. */
   summary: AiAnalysisRequest['testSummary'];
+  /** What the latest failing attempt's trace says, when one was stored. */
+  trace: TraceFindings | null;
 }
 
 /**
@@ -95,7 +98,7 @@ const head = (text: string, max: number): string => stripAnsi(text.length > max 
 
 const isFailureStatus = (status: string): boolean => status === 'failed' || status === 'timedOut' || status === 'interrupted';
 
-export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory): Evidence {
+export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory, traces?: AnalysisTraces): Evidence {
   const browser = normaliseBrowserName(request.testSummary.browser);
   const counted = history.entries.filter((e) => !e.outageRun);
   const stored = counted.filter((e) => e.browser === browser && e.status !== 'skipped');
@@ -128,6 +131,7 @@ export function gatherEvidence(request: AiAnalysisRequest, history: TestHistory)
     sharedTitle: history.tests.length,
     truncated: history.truncated,
     summary: request.testSummary,
+    trace: readTraceFindings(traces),
   };
 }
 

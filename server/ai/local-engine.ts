@@ -220,6 +220,9 @@ function rootCauseOf(evidence: Evidence, s: Signals, d: Diagnosis, confidence: n
     text += ` Flaky: it passed and failed on the same commit (${plural(s.mixedCommits.length, 'commit')}), so timing or shared state decides the outcome, not the code.`;
   } else if (d.rescued > 0 && d.causeClass !== 'locator-late' && d.causeClass !== 'not-sure') {
     text += ` Flaky: ${d.rescued} of ${plural(d.failures.length, 'failing run')} passed on retry.`;
+  } else if (d.rescued > 0 && d.causeClass === 'not-sure') {
+    // Whatever else is uncertain, a failure a retry rescued is flaky: that much is known.
+    text = `Flaky: it failed and then passed on retry in ${d.rescued} of ${plural(d.failures.length, 'failing run')}, so the code alone does not decide the outcome. ${text}`;
   }
   const start = s.start;
   if (d.failures.length > 0 && start?.kind === 'broken-since') {

@@ -151,6 +151,8 @@ function reportData(input: MessageInput): unknown {
       category: r.category,
       durationMs: r.durationMs,
     })),
+    // Already bounded (a few items of a few hundred characters each), redacted with the rest.
+    failingAttemptTrace: evidence.trace,
     localFindings: {
       causeClass: local.causeClass,
       evidence: local.evidence.map((e) => e.claim),

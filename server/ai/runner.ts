@@ -7,6 +7,8 @@ import type { AnyStore } from '../store/engine/types.js';
 import type { AnalysisSettings } from './analyse.js';
 import { analysisErrorOf, runAnalysisJob, type AnalysisInput, type AnalysisJob, type AnalysisReply } from './analysis-job.js';
 import { modelConfigFrom } from './model-engine.js';
+import type { EvidenceReopen } from '../store/evidence/evidence-store.js';
+import type { TraceBlobs } from './load-traces.js';
 import type { AnalysisWorkerData } from './worker.js';
 
 /** Analyses sent to the worker at once: while one waits for a model's answer, the next runs. */
@@ -33,6 +35,8 @@ export interface AiRunnerOptions {
   timeLimitMs?: number;
   /** Waiting analyses one caller may have (beyond: 429); the route's admission bounds it first. */
   maxWaitingPerCaller?: number;
+  /** Where traces are read from: the worker opens the same store (`reopen`); none: no traces. */
+  evidence?: TraceBlobs & { reopen?: EvidenceReopen };
 }
 
 /**
@@ -43,7 +47,8 @@ export interface AiRunnerOptions {
  */
 export function createAiRunner(store: AnyStore, options: AiRunnerOptions = {}): AiRunner {
   const useWorker = (options.worker ?? true) && store.location !== ':memory:' && store.location !== '';
-  const worker = useWorker ? new AnalysisWorker({ location: store.location, statementTimeoutMs: store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0 }) : null;
+  const evidence = options.evidence ?? null;
+  const worker = useWorker ? new AnalysisWorker({ location: store.location, statementTimeoutMs: store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0, evidence: evidence?.reopen ?? null }) : null;
   const queue = new FairQueue<AiAnalysisResult>(AI_IN_FLIGHT, options.maxWaitingPerCaller, (waiting) => `You have ${waiting} analyses waiting, as many as one caller may; try again when one has answered`);
   const baseLimit = options.timeLimitMs ?? AI_TIME_LIMIT_MS;
   return {
@@ -53,7 +58,7 @@ export function createAiRunner(store: AnyStore, options: AiRunnerOptions = {}): 
         // Its client went away while it waited: nobody would read the answer.
         if (signal?.aborted) throw new HttpError(503, 'The analysis was not run: its client went away');
         const job = { input, settings };
-        const reply = worker ? await worker.run(job, limitMs) : await runAnalysisJob(store, { id: 0, ...job });
+        const reply = worker ? await worker.run(job, limitMs) : await runAnalysisJob(store, { id: 0, ...job }, evidence);
         for (const [object, message] of reply.warnings) log?.warn(object, message);
         if ('failure' in reply) throw analysisErrorOf(reply.failure);
         return reply.result;

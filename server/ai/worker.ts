@@ -5,6 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openAnyStore } from '../store/engine/open-any.js';
+import type { EvidenceReopen } from '../store/evidence/evidence-store.js';
+import { reopenEvidenceStore } from '../store/evidence/open-evidence.js';
 import { analysisFailureOf, runAnalysisJob, type AnalysisJob, type AnalysisReply } from './analysis-job.js';
 
 export interface AnalysisWorkerData {
@@ -12,6 +14,8 @@ export interface AnalysisWorkerData {
   location: string;
   /** PostgreSQL: the server's statement timeout (0: none). */
   statementTimeoutMs: number;
+  /** The server's evidence store, opened here too to read traces; null: none. */
+  evidence: EvidenceReopen | null;
 }
 
 const port = parentPort;
@@ -24,12 +28,15 @@ const open = () => {
   return store;
 };
 let opening = open();
+// Opened once; a bucket that is down fails the trace's read, which the analysis does without.
+const evidence = data.evidence ? reopenEvidenceStore(data.evidence) : Promise.resolve(null);
+evidence.catch(() => {});
 /** The open store; one that failed to open (PostgreSQL down) is opened again for the next job. */
 const storeForJob = () => opening.catch(() => (opening = open()));
 
 port.on('message', (job: AnalysisJob) => {
   storeForJob().then(
-    (store) => runAnalysisJob(store, job).then((reply) => port.postMessage(reply)),
+    async (store) => port.postMessage(await runAnalysisJob(store, job, await evidence.catch(() => null))),
     (error: unknown) => port.postMessage({ id: job.id, failure: analysisFailureOf(error), warnings: [] } satisfies AnalysisReply),
   );
 });

@@ -1,3 +1,4 @@
+import type { S3Target } from './s3-store.js';
 import type { Readable } from 'node:stream';
 
 /** A byte range of a blob, both ends included (as HTTP's Range header counts). */
@@ -30,9 +31,14 @@ export interface EvidenceStats {
  * The database's evidence_blobs row is written after `put` and removed before `delete`, so a
  * blob the table names is always there, and a blob the table lacks is an orphan (doctor).
  */
+/** How to open the same store in another thread (plain data; credentials come from the environment). */
+export type EvidenceReopen = { kind: 'folder'; dir: string } | { kind: 's3'; target: S3Target };
+
 export interface EvidenceStore {
   /** Where it is, for messages: a folder or s3://bucket/prefix. Holds no secret. */
   readonly location: string;
+  /** The same store from a worker thread (the AI analysis reads traces there); none: it cannot be. */
+  readonly reopen?: EvidenceReopen;
   has(sha256: string): Promise<boolean>;
   /**
    * Stores the bytes under their hash. They are checked against `sha256` and `size` as they are

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
+import { EvidenceIntegrityError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceReopen, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { VerifyingStream } from './hashing.js';
 
 /**
@@ -18,8 +18,11 @@ export class FolderEvidenceStore implements EvidenceStore {
   readonly location: string;
   private readonly partial: string;
 
+  readonly reopen: EvidenceReopen;
+
   constructor(readonly dir: string) {
     this.location = dir;
+    this.reopen = { kind: 'folder', dir };
     this.partial = join(dir, '.partial');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // An existing folder (made by hand, or by an older umask) is made private too.

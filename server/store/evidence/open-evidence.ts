@@ -1,6 +1,6 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import type { AnyStore } from '../engine/types.js';
-import type { EvidenceStore } from './evidence-store.js';
+import type { EvidenceReopen, EvidenceStore } from './evidence-store.js';
 import { FolderEvidenceStore } from './folder-store.js';
 import { NoEvidenceStore } from './no-store.js';
 import { parseS3Url } from './s3-url.js';
@@ -34,6 +34,12 @@ export function evidenceOptionsProblem(options: EvidenceOptions): string | null 
     if (url.username || url.password) return '--evidence-endpoint must not hold credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY';
   }
   return null;
+}
+
+/** The store `reopen` describes, opened in this thread. */
+export async function reopenEvidenceStore(reopen: EvidenceReopen): Promise<EvidenceStore> {
+  if (reopen.kind === 'folder') return new FolderEvidenceStore(reopen.dir);
+  return new (await import('./s3-store.js')).S3EvidenceStore(reopen.target);
 }
 
 /**

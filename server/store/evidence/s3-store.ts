@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { isSha256 } from '../../../core/api/evidence.js';
-import { EvidenceIntegrityError, EvidenceUnavailableError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
+import { EvidenceIntegrityError, EvidenceUnavailableError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceReopen, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
 
 export interface S3Target {
@@ -31,8 +31,11 @@ export class S3EvidenceStore implements EvidenceStore {
   readonly location: string;
   private readonly client: S3Client;
 
+  readonly reopen: EvidenceReopen;
+
   constructor(private readonly target: S3Target) {
     this.location = `s3://${target.bucket}/${target.prefix}`;
+    this.reopen = { kind: 's3', target };
     this.client = new S3Client({
       ...(target.endpoint ? { endpoint: target.endpoint } : {}),
       region: target.region ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
