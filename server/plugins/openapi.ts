@@ -59,6 +59,21 @@ function isZodPart(part: (typeof PARTS)[number], value: unknown): boolean {
 }
 
 /**
+ * A route whose schemas are Zod is validated and serialised by Zod; the others keep Ajv. Part of
+ * registerOpenApi; on its own for an app built of a few route sets (a test's).
+ */
+export function registerZodCompilers(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as FastifySchema | undefined;
+    if (schema && PARTS.some((part) => isZodPart(part, schema[part]))) {
+      route.validatorCompiler ??= validatorCompiler as FastifySchemaCompiler<FastifySchema>;
+      route.serializerCompiler ??= serializerCompiler as FastifySerializerCompiler<FastifySchema>;
+      route.schemaErrorFormatter ??= formatSchemaErrors;
+    }
+  });
+}
+
+/**
  * The OpenAPI document of every route (`@fastify/swagger`, from the routes' schemas) at
  * OPENAPI_PATH, and its reference page (`@fastify/swagger-ui`) under API_DOCS_PREFIX. Must be
  * registered before the routes: both collect routes as they are added.
@@ -69,14 +84,9 @@ function isZodPart(part: (typeof PARTS)[number], value: unknown): boolean {
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   const routes: RegisteredRoute[] = [];
   registered.set(app, routes);
+  registerZodCompilers(app);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, schema: route.schema as FastifySchema | undefined });
-    const schema = route.schema as FastifySchema | undefined;
-    if (schema && PARTS.some((part) => isZodPart(part, schema[part]))) {
-      route.validatorCompiler ??= validatorCompiler as FastifySchemaCompiler<FastifySchema>;
-      route.serializerCompiler ??= serializerCompiler as FastifySerializerCompiler<FastifySchema>;
-      route.schemaErrorFormatter ??= formatSchemaErrors;
-    }
     // The page's own files hold nothing of this server (the swagger-ui bundle, our initializer):
     // a browser opens them without a bearer header. The document they show is a member call.
     if (route.url.startsWith(API_DOCS_PREFIX) && !/\/(json|yaml)$/.test(route.url)) {

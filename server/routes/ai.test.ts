@@ -13,6 +13,7 @@ import type { AnyStore } from '../store/engine/types.js';
 import { databaseSecret } from '../store/accounts/settings.js';
 import { createUser } from '../store/accounts/users.js';
 import { registerAuthRoutes } from './auth.js';
+import { registerZodCompilers } from '../plugins/openapi.js';
 import { registerAiRoutes, type AiRouteOptions } from './ai.js';
 
 /**
@@ -28,6 +29,7 @@ async function buildAiApp(options: Partial<AiRouteOptions> = {}): Promise<{ app:
   const xsrfSecret = await databaseSecret(store, 'xsrf_secret');
   const sessionIdleMs = 60 * 60 * 1000;
   registerErrorHandler(app);
+  registerZodCompilers(app);
   registerJsonBodyParser(app);
   const sessionMaxAgeMs = 24 * sessionIdleMs;
   registerAuthentication(app, { store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now: Date.now });
