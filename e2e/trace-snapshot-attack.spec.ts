@@ -15,10 +15,14 @@ import { expect, signIn, test } from './support/fixtures.js';
 const EVIDENCE = fileURLToPath(new URL('../fixtures/reports/evidence/', import.meta.url));
 const TRACE = 'output/checkout-applies-a-discount-code/trace.zip';
 
-/** Script that leaves three marks if it runs: the top window's name, localStorage, and a hit on the recorder. */
+/**
+ * Script that leaves three marks if it runs: the top window's name, localStorage, and a hit on the
+ * recorder. It ends in `void 0` so that, as a `javascript:` URL, it does not replace the page (and
+ * cancel its own request) with its value.
+ */
 const payload = (recorder: string, via: string) =>
   `try{window.top.name='pwned-${via}'}catch(e){};try{localStorage.setItem('pwned','${via}')}catch(e){};` +
-  `try{fetch('${recorder}/ran?${via}',{mode:'no-cors'})}catch(e){};try{new Image().src='${recorder}/ran-img?${via}'}catch(e){}`;
+  `try{fetch('${recorder}/ran?${via}',{mode:'no-cors'})}catch(e){};try{new Image().src='${recorder}/ran-img?${via}'}catch(e){};void 0`;
 
 /** The hostile page as Playwright's snapshot node tree: [tag, attributes, ...children]. */
 function hostileTree(recorder: string): unknown[] {
