@@ -102,6 +102,34 @@ describe('PUT /api/evidence/{sha256}', () => {
     expect((await get(`/api/evidence/${sha(blob)}`)).statusCode).toBe(404);
   });
 
+  it('cannot be made to store more than the limit by how the bytes are framed on a real connection', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = Number(new URL(address).port);
+    const big = Buffer.alloc(10_000, 5);
+    const head = (extra: string) =>
+      `PUT /api/evidence/${sha(big)} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${max.headers.authorization}\r\nX-XSRF-TOKEN: ${max.xsrf}\r\nCookie: XSRF-TOKEN=${max.xsrf}\r\nContent-Type: image/png\r\nConnection: close\r\n${extra}\r\n`;
+    const chunked = `${big.length.toString(16)}\r\n${big.toString('latin1')}\r\n0\r\n\r\n`;
+    /** The status line the server answered with, or what ended the connection. */
+    const raw = (request: string) =>
+      new Promise<string>((resolve) => {
+        let answer = '';
+        const socket = connect(port, '127.0.0.1', () => socket.write(request, 'latin1'));
+        socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+        socket.on('close', () => resolve(answer.split('\r\n')[0] || 'closed without an answer'));
+        socket.on('error', () => resolve('reset'));
+      });
+    // No length announced: the limit cannot be checked before reading, so nothing is read.
+    expect(await raw(head('Transfer-Encoding: chunked\r\n') + chunked)).toBe('HTTP/1.1 411 Length Required');
+    // A small length beside chunked framing (request smuggling's trick): refused by the parser.
+    expect(await raw(head('Transfer-Encoding: chunked\r\nContent-Length: 100\r\n') + chunked)).toMatch(/^HTTP\/1\.1 400/);
+    // A small length and the whole blob after it: only the announced bytes are read, which do not match the hash.
+    expect(await raw(head('Content-Length: 100\r\n') + big.toString('latin1'))).toMatch(/^HTTP\/1\.1 400/);
+    // Two lengths, a small one first.
+    expect(await raw(head('Content-Length: 100\r\nContent-Length: 10000\r\n') + big.toString('latin1'))).toMatch(/^HTTP\/1\.1 400/);
+    expect(await evidence.has(sha(big))).toBe(false);
+    expect(readdirSync(join(temp.dir, 'evidence', '.partial'))).toEqual([]);
+  });
+
   it('is for members only, and names blobs by SHA-256 alone', async () => {
     await put(PNG, 'image/png');
     expect((await t.app.inject({ method: 'GET', url: `/api/evidence/${sha(PNG)}` })).statusCode).toBe(401);
