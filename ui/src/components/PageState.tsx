@@ -38,3 +38,11 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </Center>
   );
 }
+
+/** The loading → error → empty → content chain every page repeats, in that order. */
+export function PageStates({ error, loading, empty, children }: { error?: { text: string; onRetry?(): void } | null; loading?: string | null; empty?: { title: string; body?: ReactNode } | null; children: ReactNode }) {
+  if (error) return <ErrorState text={error.text} action={error.onRetry ? { label: 'Try Again', onClick: error.onRetry } : undefined} />;
+  if (loading) return <LoadingState text={loading} />;
+  if (empty) return <EmptyState title={empty.title}>{empty.body}</EmptyState>;
+  return <>{children}</>;
+}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { slowTestsPage } from '../api/calls.js';
 import { ListPager } from '../components/ListPager.js';
 import { PageHeader } from '../components/PageHeader.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { PageStates } from '../components/PageState.js';
 import { StatCard } from '../components/StatCard.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
@@ -19,20 +19,22 @@ export function SlowTestsPage() {
   const data = answer?.items;
   useReloadOnTestDataUpdated(reload);
 
-  let content;
-  if (error) content = <ErrorState text="Failed to load slow tests" action={{ label: 'Try Again', onClick: reload }} />;
-  else if (!data || (loading && data.length === 0)) content = <LoadingState text="Loading slow tests..." />;
-  else if (data.length === 0) {
-    content = (
-      <EmptyState title="No test performance data yet">
-        <Text c="dimmed">Run some tests and upload their results to see which tests are slow.</Text>
-      </EmptyState>
-    );
-  } else {
+  const empty = data?.length === 0 && !loading ? { title: 'No test performance data yet', body: <Text c="dimmed">Run some tests and upload their results to see which tests are slow.</Text> } : null;
+  return (
+    <>
+      <PageHeader title="Test Performance Analysis" subtitle="Tests by average duration, slowest first" />
+      <PageStates error={error ? { text: 'Failed to load slow tests', onRetry: reload } : null} loading={!data || (loading && data.length === 0) ? 'Loading slow tests...' : null} empty={empty}>
+        {answer && <SlowTestsContent answer={answer} onPage={setPage} />}
+      </PageStates>
+    </>
+  );
+}
+
+function SlowTestsContent({ answer, onPage }: { answer: NonNullable<Awaited<ReturnType<typeof slowTestsPage>>>; onPage(page: number): void }) {
     // Over every test of the window, not this page.
-    const { total } = answer!;
-    const { slow, very_slow: verySlow } = answer!.counts;
-    content = (
+    const { total } = answer;
+    const { slow, very_slow: verySlow } = answer.counts;
+    return (
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <StatCard label="Tests Analyzed" value={total.toLocaleString()} />
@@ -40,16 +42,8 @@ export function SlowTestsPage() {
           <StatCard label="Very Slow Tests (>30s)" value={verySlow.toLocaleString()} color={verySlow > 0 ? 'red' : undefined} />
         </SimpleGrid>
         {slow > 0 && <OptimisationTips />}
-        <SlowTestsTable tests={data} />
-        <ListPager page={answer!.page} pageSize={answer!.pageSize} total={total} noun="tests" onPage={setPage} testId="slow-pager" />
+        <SlowTestsTable tests={answer.items} />
+        <ListPager page={answer.page} pageSize={answer.pageSize} total={total} noun="tests" onPage={onPage} testId="slow-pager" />
       </Stack>
     );
-  }
-
-  return (
-    <>
-      <PageHeader title="Test Performance Analysis" subtitle="Tests by average duration, slowest first" />
-      {content}
-    </>
-  );
 }
