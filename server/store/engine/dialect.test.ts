@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, HAS_POSTGRES, POSTGRES_SKIP, type TestDatabase } from '../../../fixtures/testing/postgres.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
-import { contains, databaseTrouble, escapeLike, greatestOf, inJsonNumbers, isPostgresUrl, isReadOnlyTrouble, leastOf, likeIgnoringCase, nowMs, postgresText, redactUrl, totalOf, utcDay, type DialectName } from './dialect.js';
+import { databaseTrouble, escapeLike, isPostgresUrl, isReadOnlyTrouble, postgresText, readsText, redactUrl, sqlText, type DialectName } from './dialect.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
 import type { PostgresStore, Store } from './types.js';
@@ -89,39 +89,42 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
     return rows[0]!.v;
   }
 
-  it('LIKE ignores case and honours escapes the same way on both', async () => {
+  it('text search and LIKE escapes give the same answers on both', async () => {
     for (const [dialect, db] of both()) {
-      const like = (value: string, text: string) => valueOn(db, sql<number>`CASE WHEN ${likeIgnoringCase(dialect, sql.val(value), `%${escapeLike(text)}%`)} THEN 1 ELSE 0 END`);
-      expect(await like('Checkout_Flow', 'out_fl'), dialect).toBe(1);
-      expect(await like('CheckoutXFlow', 'out_fl'), dialect).toBe(0);
-      expect(await like('100% done', '0% D'), dialect).toBe(1);
-      expect(await like('1000 done', '0% d'), dialect).toBe(0);
-      expect(await like('a\\b', 'A\\B'), dialect).toBe(1);
-      const has = (h: string, n: string) => valueOn(db, sql<number>`CASE WHEN ${contains(dialect, sql.val(h), n)} THEN 1 ELSE 0 END`);
+      const r = readsText(dialect);
+      const has = (h: string, n: string) => valueOn(db, sql.raw<number>(`CASE WHEN ${r.contains(`'${h}'`, `'${n}'`)} THEN 1 ELSE 0 END`));
       expect(await has('login.spec.ts', '.spec'), dialect).toBe(1);
       expect(await has('login.spec.ts', '%'), dialect).toBe(0);
+      expect(await valueOn(db, sql.raw<string>(r.asciiLower("'ÄBC'"))), dialect).toBe('Äbc');
+      const like = (value: string, text: string) => valueOn(db, sql<number>`CASE WHEN ${value} LIKE ${`${escapeLike(text)}%`} ESCAPE '\\' THEN 1 ELSE 0 END`);
+      expect(await like('api_token.create', 'api_token.'), dialect).toBe(1);
+      expect(await like('apiXtoken.create', 'api_token.'), dialect).toBe(0);
+      expect(await like('100% done', '100%'), dialect).toBe(1);
     }
   });
 
-  it('greatest, least, total, JSON id lists, UTC days and the clock give the same values on both', async () => {
+  it('greatest, least, total, JSON lists and UTC days give the same values on both', async () => {
     const day = Date.UTC(2026, 10, 23, 23, 59, 59, 999);
     for (const [dialect, db] of both()) {
-      // Typed as columns are (an untyped parameter is text to PostgreSQL); BIGINT is INTEGER to SQLite.
-      const n = (v: number | null) => sql<number | null>`CAST(${v} AS BIGINT)`;
-      expect(await valueOn(db, greatestOf(dialect, n(2), n(5))), dialect).toBe(5);
-      expect(await valueOn(db, greatestOf(dialect, n(null), n(3))), dialect).toBe(3);
-      expect(await valueOn(db, greatestOf(dialect, n(4), n(null))), dialect).toBe(4);
-      expect(await valueOn(db, leastOf(dialect, n(null), n(3))), dialect).toBe(3);
-      expect(await valueOn(db, leastOf(dialect, n(2), n(5))), dialect).toBe(2);
-      expect(await valueOn(db, utcDay(dialect, sql<number>`CAST(${day} AS BIGINT)`)), dialect).toBe(Math.floor(day / 86_400_000));
-      const clock = await valueOn(db, nowMs(dialect));
-      expect(Math.abs(Number(clock) - Date.now()), dialect).toBeLessThan(60_000);
+      const t = sqlText(dialect);
+      const value = (text: string) => valueOn(db, sql.raw<number | null>(text));
+      // Typed as columns are (an untyped NULL is text to PostgreSQL); BIGINT is INTEGER to SQLite.
+      const n = (v: number | null) => `CAST(${v} AS BIGINT)`;
+      expect(Number(await value(t.greatest(n(2), n(5)))), dialect).toBe(5);
+      expect(Number(await value(t.greatest(n(null), n(3)))), dialect).toBe(3);
+      expect(Number(await value(t.greatest(n(4), n(null)))), dialect).toBe(4);
+      expect(Number(await value(t.least(n(null), n(3)))), dialect).toBe(3);
+      expect(Number(await value(t.least(n(2), n(5)))), dialect).toBe(2);
+      expect(await value(t.greatest(n(null), n(null))), dialect).toBeNull();
+      expect(Number(await value(t.utcDay(n(day)))), dialect).toBe(Math.floor(day / 86_400_000));
 
-      const empty = await db.selectFrom('runs').select(totalOf(dialect, sql.ref('total_tests')).as('t')).executeTakeFirstOrThrow();
-      expect(Number(empty.t), dialect).toBe(0);
+      const empty = await sql.raw<{ t: number }>(`SELECT ${t.total('total_tests')} AS t FROM runs`).execute(db);
+      expect(Number(empty.rows[0]!.t), dialect).toBe(0);
       await db.insertInto('tests').values([1, 2, 3].map((i) => ({ file: `f${i}.spec.ts`, title_path: `t${i}`, title: `t${i}` }))).execute();
-      const ids = await db.selectFrom('tests').select('id').where(inJsonNumbers(dialect, sql.ref('id'), JSON.stringify([1, 3]))).orderBy('id').execute();
-      expect(ids.map((r) => r.id), dialect).toEqual([1, 3]);
+      const ids = await sql.raw<{ id: number }>(`SELECT id FROM tests WHERE ${t.inJsonNumbers('id', "'[1,3]'")} ORDER BY id`).execute(db);
+      expect(ids.rows.map((r) => Number(r.id)), dialect).toEqual([1, 3]);
+      const files = await sql.raw<{ file: string }>(`SELECT file FROM tests WHERE ${readsText(dialect).inJsonTexts('file', `'["f2.spec.ts"]'`)}`).execute(db);
+      expect(files.rows.map((r) => r.file), dialect).toEqual(['f2.spec.ts']);
     }
   });
 

@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 
 /**
  * The ONE place where SQLite and PostgreSQL differ. Migrations and queries are
@@ -130,73 +130,6 @@ export function postgresText(value: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
-// ---------------------------------------------------------------------------------------------
-// Query pieces (Kysely raw builders) where the two engines' SQL differs.
-
-/**
- * Case-insensitive LIKE with backslash as the escape character. SQLite's LIKE ignores the case
- * of A-Z by default and has no escape character unless told; PostgreSQL's LIKE is
- * case-sensitive (ILIKE is not) and escapes with a backslash by default. Escape the pattern's
- * text with escapeLike.
- */
-export function likeIgnoringCase(dialect: DialectName, value: Expression<string | null>, pattern: string): RawBuilder<SqlBool> {
-  return dialect === 'postgres' ? sql<SqlBool>`${value} ILIKE ${pattern} ESCAPE '\\'` : sql<SqlBool>`${value} LIKE ${pattern} ESCAPE '\\'`;
-}
-
-/** The text as a LIKE pattern that matches only itself (both engines, with ESCAPE '\'). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** Whether `needle` occurs in `haystack` (no pattern characters): SQLite's instr, PostgreSQL's strpos. */
-export function contains(dialect: DialectName, haystack: Expression<string | null>, needle: Expression<string | null> | string): RawBuilder<SqlBool> {
-  return dialect === 'postgres' ? sql<SqlBool>`strpos(${haystack}, ${needle}) > 0` : sql<SqlBool>`instr(${haystack}, ${needle}) > 0`;
-}
-
-/**
- * The larger of two values of one row, NULL only when both are. SQLite's two-argument max()
- * returns NULL when either is NULL; PostgreSQL's greatest() ignores NULLs. Used by upserts
- * (`... DO UPDATE SET last = <greatest(last, excluded.last)>`).
- */
-export function greatestOf(dialect: DialectName, a: Expression<number | null>, b: Expression<number | null>): RawBuilder<number | null> {
-  return dialect === 'postgres' ? sql<number | null>`greatest(${a}, ${b})` : sql<number | null>`max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`;
-}
-
-/** The smaller of two values of one row, NULL only when both are (see greatestOf). */
-export function leastOf(dialect: DialectName, a: Expression<number | null>, b: Expression<number | null>): RawBuilder<number | null> {
-  return dialect === 'postgres' ? sql<number | null>`least(${a}, ${b})` : sql<number | null>`min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`;
-}
-
-/** A sum that is 0 over no rows: SQLite's total() (PostgreSQL has none; its sum of no rows is NULL). */
-export function totalOf(dialect: DialectName, value: Expression<number | null>): RawBuilder<number> {
-  return dialect === 'postgres' ? sql<number>`coalesce(sum(${value}), 0)` : sql<number>`total(${value})`;
-}
-
-/**
- * `column IN (the numbers of a JSON array)`: one parameter for a list of any length (an IN list
- * of placeholders has a limit: 32,766 in SQLite, 65,535 in PostgreSQL). SQLite reads the array
- * with json_each; PostgreSQL with json_array_elements_text, cast back to numbers.
- */
-export function inJsonNumbers(dialect: DialectName, column: Expression<number | null>, jsonArray: string): RawBuilder<SqlBool> {
-  return dialect === 'postgres'
-    ? sql<SqlBool>`${column} IN (SELECT value::bigint FROM json_array_elements_text(${jsonArray}::json))`
-    : sql<SqlBool>`${column} IN (SELECT value FROM json_each(${jsonArray}))`;
-}
-
-/** The current time in epoch milliseconds by the database's clock: no common function (SQLite's julianday/unixepoch, PostgreSQL's extract). */
-export function nowMs(dialect: DialectName): RawBuilder<number> {
-  return dialect === 'postgres' ? sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint` : sql<number>`CAST(unixepoch('subsec') * 1000 AS INTEGER)`;
-}
-
-/**
- * The UTC day (days since 1970-01-01) of epoch milliseconds. Both divide integers as integers,
- * but PostgreSQL keeps the fraction when the value is NUMERIC (a sum, a parameter it typed so):
- * floor() makes it whole on both.
- */
-export function utcDay(dialect: DialectName, epochMs: Expression<number>): RawBuilder<number> {
-  return dialect === 'postgres' ? sql<number>`floor(${epochMs} / 86400000)::bigint` : sql<number>`CAST(${epochMs} / 86400000 AS INTEGER)`;
-}
-
 /*
  * The same on both, so written directly (no helper):
  * - Upserts: INSERT ... ON CONFLICT (columns) DO UPDATE SET c = excluded.c (SQLite 3.24+).
@@ -213,12 +146,12 @@ export function utcDay(dialect: DialectName, epochMs: Expression<number>): RawBu
  */
 
 // ---------------------------------------------------------------------------------------------
-// Pieces of SQL texts (sql.ts) where the two engines differ: the same differences as the
-// builders above, for queries written as text with @name parameters.
+// Pieces of SQL texts (sql.ts) where the two engines differ, for queries written as text with
+// @name parameters.
 
 export interface SqlText {
   readonly dialect: DialectName;
-  /** A sum that is 0 over no rows (totalOf). */
+  /** A sum that is 0 over no rows: SQLite's total() (PostgreSQL has none; its sum of no rows is NULL). */
   total(expression: string): string;
   /** A condition as 0/1 (Ddl.boolInt). */
   boolInt(condition: string): string;
@@ -230,7 +163,10 @@ export interface SqlText {
    * keeps no order, so it sorts anyway.
    */
   concatInOrder(expression: string, orderBy: string, arriving?: 'inOrder'): string;
-  /** `column IN` the numbers of a JSON array parameter (inJsonNumbers). */
+  /**
+   * `column IN (the numbers of a JSON array)`: one parameter for a list of any length (an IN list
+   * of placeholders has a limit: 32,766 in SQLite, 65,535 in PostgreSQL).
+   */
   inJsonNumbers(column: string, param: string): string;
   /**
    * A column compared without its index: SQLite's unary + is a planner hint (window-scan.ts
@@ -244,9 +180,16 @@ export interface SqlText {
    * nothing on PostgreSQL, whose planner chooses on its statistics.
    */
   through(table: string, index: string): string;
-  /** The UTC day of epoch milliseconds (utcDay). */
+  /**
+   * The UTC day (days since 1970-01-01) of epoch milliseconds. Both divide integers as integers,
+   * but PostgreSQL keeps the fraction when the value is NUMERIC (a sum, a parameter it typed so):
+   * floor() makes it whole on both.
+   */
   utcDay(epochMs: string): string;
-  /** The larger / smaller of two values of one row, NULL only when both are (greatestOf, leastOf). */
+  /**
+   * The larger / smaller of two values of one row, NULL only when both are: SQLite's two-argument
+   * max() returns NULL when either is NULL; PostgreSQL's greatest() ignores NULLs.
+   */
   greatest(a: string, b: string): string;
   least(a: string, b: string): string;
   /**
@@ -289,7 +232,7 @@ export function sqlText(dialect: DialectName): SqlText {
   return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
 }
 
-// --- writes ---
+// ---------------------------------------------------------------------------------------------
 // Writers of one database at once. SQLite has one writer at a time (an import's IMMEDIATE
 // transaction holds the file's only write lock), so these exist for PostgreSQL alone, where
 // many servers and CLI imports write together; each lock is held until its transaction ends.
@@ -321,7 +264,8 @@ export const POSTGRES_LOCK_ROLLUPS = `SELECT pg_advisory_xact_lock(${ROLLUP_LOCK
  */
 export const POSTGRES_LOCK_NEW_TESTS = `SELECT pg_advisory_xact_lock(${TESTS_LOCK_CLASS}, 0)`;
 
-// --- ops2 ---
+// ---------------------------------------------------------------------------------------------
+// What a database error means, and serialising a read-then-write on one key.
 
 /**
  * A unique constraint refused the row (a user name taken). The engines report it differently:
@@ -382,9 +326,16 @@ export function isReadOnlyTrouble(error: unknown): boolean {
   return code.startsWith('SQLITE_READONLY') || code === '25006';
 }
 
-// --- reads1 ---
+// ---------------------------------------------------------------------------------------------
+// Pieces of the reads' SQL texts (reports, runs, gates, dashboard, flaky list, trends) where the
+// engines differ in how text is compared, ordered, searched and gathered into JSON.
 
-/** Pieces of the report, run and gate reads' SQL texts where the engines differ (reads1). */
+/** The text as a LIKE pattern that matches only itself (with ESCAPE '\\'). */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The reads' text pieces (readsText). */
 export interface ReadsText {
   /**
    * Text compared byte by byte, for ORDER BY and min(): SQLite's default (BINARY); PostgreSQL's
@@ -418,55 +369,10 @@ export interface ReadsText {
   chr(code: number): string;
   /** A-Z folded to a-z and nothing else: SQLite's lower() (PostgreSQL's folds every alphabet by its locale). */
   asciiLower(expression: string): string;
-  /** Whether `needle` occurs in `haystack`: instr, strpos (as contains() above, for texts). */
+  /** Whether `needle` occurs in `haystack` (no pattern characters): SQLite's instr, PostgreSQL's strpos. */
   contains(haystack: string, needle: string): string;
-}
-
-const SQLITE_READS: ReadsText = {
-  bytes: (e) => e,
-  asciiNocase: (e) => `${e} COLLATE NOCASE`,
-  groupedToo: () => '',
-  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
-  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
-  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
-  jsonObject: (pairs) => `json_object(${pairs})`,
-  chr: (code) => `char(${code})`,
-  asciiLower: (e) => `lower(${e})`,
-  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
-};
-
-const POSTGRES_READS: ReadsText = {
-  bytes: (e) => `${e} COLLATE "C"`,
-  asciiNocase: (e) => `${POSTGRES_READS.asciiLower(e)} COLLATE "C"`,
-  groupedToo: (columns) => `, ${columns}`,
-  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
-  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
-  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
-  jsonObject: (pairs) => `json_build_object(${pairs})`,
-  chr: (code) => `chr(${code})`,
-  asciiLower: (e) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
-  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
-};
-
-export function readsText(dialect: DialectName): ReadsText {
-  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
-}
-
-// --- reads2 ---
-// Pieces of the dashboard, flaky and trend reads (window-scan.ts, flaky-page.ts, branch-days.ts).
-
-export interface DashboardText {
-  /**
-   * A text column in ORDER BY: SQLite compares bytes (BINARY); PostgreSQL's default collation
-   * may be a locale (en_US sorts 'a' and 'B' apart from bytes), so "C" makes its order SQLite's.
-   */
-  byBytes(column: string): string;
-  /** lower() of A-Z only: SQLite's lower() folds ASCII; PostgreSQL's folds every letter of its locale. */
-  lowerAscii(text: string): string;
-  /** `expression IN` the strings of a JSON array parameter (inJsonNumbers, for texts). */
+  /** `expression IN` the strings of a JSON array parameter (SqlText.inJsonNumbers, for texts). */
   inJsonTexts(expression: string, param: string): string;
-  /** Whether `needle` occurs in `haystack` (contains: SQLite's instr, PostgreSQL's strpos). */
-  contains(haystack: string, needle: string): string;
   /**
    * A parameter whose type PostgreSQL cannot tell from its place (`@x IS NULL`): cast there.
    * SQLite takes it bare: a cast parameter made its planner's choices many times slower.
@@ -480,24 +386,38 @@ export interface DashboardText {
   tempTableEnd: string;
 }
 
-export const SQLITE_DASHBOARD: DashboardText = {
-  byBytes: (column) => column,
-  lowerAscii: (text) => `lower(${text})`,
-  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
+const SQLITE_READS: ReadsText = {
+  bytes: (e) => e,
+  asciiNocase: (e) => `${e} COLLATE NOCASE`,
+  groupedToo: () => '',
+  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
+  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
+  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
+  jsonObject: (pairs) => `json_object(${pairs})`,
+  chr: (code) => `char(${code})`,
+  asciiLower: (e) => `lower(${e})`,
   contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
   typed: (param) => param,
   tempTableEnd: '',
 };
 
-export const POSTGRES_DASHBOARD: DashboardText = {
-  byBytes: (column) => `${column} COLLATE "C"`,
-  lowerAscii: (text) => `translate(${text}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
-  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
+const POSTGRES_READS: ReadsText = {
+  bytes: (e) => `${e} COLLATE "C"`,
+  asciiNocase: (e) => `${POSTGRES_READS.asciiLower(e)} COLLATE "C"`,
+  groupedToo: (columns) => `, ${columns}`,
+  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
+  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
+  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
+  jsonObject: (pairs) => `json_build_object(${pairs})`,
+  chr: (code) => `chr(${code})`,
+  asciiLower: (e) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
   contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
   typed: (param, type) => `CAST(${param} AS ${type})`,
   tempTableEnd: ' ON COMMIT DELETE ROWS',
 };
 
-export function dashboardText(dialect: DialectName): DashboardText {
-  return dialect === 'postgres' ? POSTGRES_DASHBOARD : SQLITE_DASHBOARD;
+export function readsText(dialect: DialectName): ReadsText {
+  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
 }

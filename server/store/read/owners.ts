@@ -1,5 +1,5 @@
 import { UNOWNED, type TestOwner } from '../../../core/owners/test-owners.js';
-import { dashboardText, sqlText } from '../engine/dialect.js';
+import { readsText, sqlText } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 const OWNERS_OF = (inIds: string) => `SELECT test_id, owner, source FROM test_owners WHERE ${inIds} ORDER BY test_id, owner`;
@@ -24,7 +24,7 @@ export async function ownersOf(store: AnyStore, testIds: readonly number[]): Pro
 
 /** The owners of the tests with this title (in this file, when given), each once: quarantine's default owner. */
 export async function ownersOfTitle(store: AnyStore, title: string, file: string | null): Promise<string[]> {
-  const fileParam = dashboardText(store.dialect).typed('@file', 'TEXT');
+  const fileParam = readsText(store.dialect).typed('@file', 'TEXT');
   const rows = await store.sql.all<{ owner: string }>(
     `SELECT DISTINCT o.owner FROM test_owners o JOIN tests t ON t.id = o.test_id
      WHERE t.title = @title AND (${fileParam} IS NULL OR t.file = ${fileParam}) ORDER BY o.owner`,

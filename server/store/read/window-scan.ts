@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { dashboardText, sqlText, type DialectName, type SqlText } from '../engine/dialect.js';
+import { readsText, sqlText, type DialectName, type SqlText } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
@@ -98,7 +98,7 @@ const readings = (t: SqlText, columns: (t: SqlText, read: Read) => string) => ({
   branch: onBranch(grouped(t, columns, 'byKey'), t.dialect),
 });
 
-const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${dashboardText(t.dialect).byBytes('browser')}` : '');
+const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${readsText(t.dialect).bytes('browser')}` : '');
 
 // The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
 // list's migration) holds a window that covers every stored day: one row per pair instead of

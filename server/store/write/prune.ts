@@ -8,6 +8,7 @@ import type { AnyStore, Store, PostgresStore } from '../engine/types.js';
 import { fileSpace } from '../engine/maintenance.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { withRollupRefresh } from './rollups.js';
+import { POSTGRES_TEXT, SQLITE_TEXT, type SqlText } from '../engine/dialect.js';
 import { lockRollups, withRollupRefreshPostgres } from './rollups-postgres.js';
 
 export interface PruneCounts {
@@ -32,16 +33,40 @@ export interface PruneBatch extends PruneCounts {
   days: number[];
 }
 
+/** What planPrune counts, on either engine: runs that started before @before, their results and attempts, and all result and attempt rows. */
+const PLAN = {
+  runs: 'SELECT count(*) AS n, min(started_at) AS oldest, max(started_at) AS newest FROM runs WHERE started_at < @before',
+  results: 'SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < @before)',
+  attempts: 'SELECT count(*) FROM attempts WHERE result_id IN (SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.started_at < @before)',
+  allRows: 'SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM attempts)',
+};
+
+/**
+ * What pruneBatch runs on the runs of a batch (@ids, a JSON array), on either engine. A run goes
+ * with its duplicates, as deleteRun does: they are copies that show its results.
+ */
+const batchSql = (t: SqlText) => {
+  const inBatch = t.inJsonNumbers('run_id', '@ids');
+  return {
+    days: `SELECT DISTINCT started_at / ${DAY_MS} AS day FROM results WHERE ${inBatch} ORDER BY 1`,
+    attempts: `SELECT count(*) FROM attempts WHERE result_id IN (SELECT id FROM results WHERE ${inBatch})`,
+    deleteResults: `DELETE FROM results WHERE ${inBatch}`,
+    deleteRuns: `DELETE FROM runs WHERE ${t.inJsonNumbers('id', '@ids')} OR ${t.inJsonNumbers('duplicate_of', '@ids')}`,
+  };
+};
+const BATCH_SQLITE = batchSql(SQLITE_TEXT);
+const BATCH_POSTGRES = batchSql(POSTGRES_TEXT);
+
 /** What a prune would remove, read without a write lock. On SQLite synchronous; on PostgreSQL a promise. */
 export function planPrune(store: Store, before: number): PrunePlan;
 export function planPrune(store: AnyStore, before: number): PrunePlan | Promise<PrunePlan>;
 export function planPrune(store: AnyStore, before: number): PrunePlan | Promise<PrunePlan> {
   if (store.dialect === 'postgres') return planPrunePostgres(store, before);
   const s = store.sqlite;
-  const runs = s.prepare('SELECT count(*) AS n, min(started_at) AS oldest, max(started_at) AS newest FROM runs WHERE started_at < ?').get(before) as { n: number; oldest: number | null; newest: number | null };
-  const results = s.prepare('SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < ?)').pluck().get(before) as number;
-  const attempts = s.prepare('SELECT count(*) FROM attempts WHERE result_id IN (SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.started_at < ?)').pluck().get(before) as number;
-  const totalRows = (s.prepare('SELECT count(*) FROM results').pluck().get() as number) + (s.prepare('SELECT count(*) FROM attempts').pluck().get() as number);
+  const runs = s.prepare(PLAN.runs).get({ before }) as { n: number; oldest: number | null; newest: number | null };
+  const results = s.prepare(PLAN.results).pluck().get({ before }) as number;
+  const attempts = s.prepare(PLAN.attempts).pluck().get({ before }) as number;
+  const totalRows = s.prepare(PLAN.allRows).pluck().get() as number;
   const { used } = fileSpace(s);
   return {
     before,
@@ -79,18 +104,16 @@ export function pruneBatch(store: AnyStore, before: number, maxResults: number):
       const candidates = s.prepare(CANDIDATES).all({ before }) as Array<{ id: number; started_at: number; results: number }>;
       if (candidates.length === 0) return null;
       const ids = batchOf(candidates, maxResults);
-      const list = JSON.stringify(ids);
-      const inBatch = 'SELECT value FROM json_each(?)';
-      const days = s.prepare(`SELECT DISTINCT started_at / ${DAY_MS} FROM results WHERE run_id IN (${inBatch}) ORDER BY 1`).pluck().all(list) as number[];
-      const attempts = s.prepare(`SELECT count(*) FROM attempts WHERE result_id IN (SELECT id FROM results WHERE run_id IN (${inBatch}))`).pluck().get(list) as number;
+      const list = { ids: JSON.stringify(ids) };
+      const days = s.prepare(BATCH_SQLITE.days).pluck().all(list) as number[];
+      const attempts = s.prepare(BATCH_SQLITE.attempts).pluck().get(list) as number;
       s.prepare('DELETE FROM temp.prune_tests').run();
-      s.prepare(`INSERT OR IGNORE INTO temp.prune_tests SELECT DISTINCT test_id FROM results WHERE run_id IN (${inBatch})`).run(list);
+      s.prepare(`INSERT OR IGNORE INTO temp.prune_tests SELECT DISTINCT test_id FROM results WHERE ${SQLITE_TEXT.inJsonNumbers('run_id', '@ids')}`).run(list);
       let results = 0;
       let runs = 0;
       withRollupRefresh(s, ids, () => {
-        results = s.prepare(`DELETE FROM results WHERE run_id IN (${inBatch})`).run(list).changes;
-        // A run goes with its duplicates, as deleteRun does: they are copies that show its results.
-        runs = s.prepare(`DELETE FROM runs WHERE id IN (${inBatch}) OR duplicate_of IN (${inBatch})`).run(list, list).changes;
+        results = s.prepare(BATCH_SQLITE.deleteResults).run(list).changes;
+        runs = s.prepare(BATCH_SQLITE.deleteRuns).run(list).changes;
       });
       // A test identity whose last result went is under the runs too; others keep theirs.
       const tests = s.prepare('DELETE FROM tests WHERE id IN (SELECT test_id FROM temp.prune_tests) AND NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)').run().changes;
@@ -126,13 +149,10 @@ function batchOf(candidates: ReadonlyArray<{ id: number; started_at: number; res
  */
 async function planPrunePostgres(store: PostgresStore, before: number): Promise<PrunePlan> {
   const sql = store.sql;
-  const runs = (await sql.get<{ n: number; oldest: number | null; newest: number | null }>(
-    'SELECT count(*) AS n, min(started_at) AS oldest, max(started_at) AS newest FROM runs WHERE started_at < @before',
-    { before },
-  ))!;
-  const results = Number(await sql.value('SELECT count(*) FROM results WHERE run_id IN (SELECT id FROM runs WHERE started_at < @before)', { before }));
-  const attempts = Number(await sql.value('SELECT count(*) FROM attempts WHERE result_id IN (SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.started_at < @before)', { before }));
-  const totalRows = Number(await sql.value('SELECT (SELECT count(*) FROM results) + (SELECT count(*) FROM attempts)'));
+  const runs = (await sql.get<{ n: number; oldest: number | null; newest: number | null }>(PLAN.runs, { before }))!;
+  const results = Number(await sql.value(PLAN.results, { before }));
+  const attempts = Number(await sql.value(PLAN.attempts, { before }));
+  const totalRows = Number(await sql.value(PLAN.allRows));
   const used = Number(await sql.value(`SELECT pg_total_relation_size('results') + pg_total_relation_size('attempts')`));
   return { before, runs: Number(runs.n), oldest: runs.oldest, newest: runs.newest, results, attempts, bytesEstimate: totalRows === 0 ? 0 : Math.round((used * (results + attempts)) / totalRows) };
 }
@@ -144,16 +164,15 @@ async function pruneBatchPostgres(store: PostgresStore, before: number, maxResul
     const candidates = await sql.all<{ id: number; started_at: number; results: number }>(CANDIDATES, { before });
     if (candidates.length === 0) return null;
     const ids = batchOf(candidates, maxResults);
-    const inBatch = 'run_id = ANY(CAST(@ids AS BIGINT[]))';
-    const days = (await sql.all<{ day: number }>(`SELECT DISTINCT started_at / ${DAY_MS} AS day FROM results WHERE ${inBatch} ORDER BY 1`, { ids })).map((row) => Number(row.day));
-    const attempts = Number(await sql.value(`SELECT count(*) FROM attempts WHERE result_id IN (SELECT id FROM results WHERE ${inBatch})`, { ids }));
-    const tests = (await sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM results WHERE ${inBatch}`, { ids })).map((row) => Number(row.test_id));
+    const list = { ids: JSON.stringify(ids) };
+    const days = (await sql.all<{ day: number }>(BATCH_POSTGRES.days, list)).map((row) => Number(row.day));
+    const attempts = Number(await sql.value(BATCH_POSTGRES.attempts, list));
+    const tests = (await sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM results WHERE ${POSTGRES_TEXT.inJsonNumbers('run_id', '@ids')}`, list)).map((row) => Number(row.test_id));
     let results = 0;
     let runs = 0;
     await withRollupRefreshPostgres(sql, ids, async () => {
-      results = await sql.run(`DELETE FROM results WHERE ${inBatch}`, { ids });
-      // A run goes with its duplicates, as deleteRun does: they are copies that show its results.
-      runs = await sql.run('DELETE FROM runs WHERE id = ANY(CAST(@ids AS BIGINT[])) OR duplicate_of = ANY(CAST(@ids AS BIGINT[]))', { ids });
+      results = await sql.run(BATCH_POSTGRES.deleteResults, list);
+      runs = await sql.run(BATCH_POSTGRES.deleteRuns, list);
     });
     // A test identity whose last result went is under the runs too; others keep theirs.
     const gone = await sql.run('DELETE FROM tests WHERE id = ANY(CAST(@tests AS BIGINT[])) AND NOT EXISTS (SELECT 1 FROM results r WHERE r.test_id = tests.id)', { tests });

@@ -170,7 +170,3 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
   }
   withRollupRefresh(sqlite, [runId], () => undefined);
 }
-
-export function clearRollups(sqlite: SqliteDatabase): void {
-  sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM test_totals; DELETE FROM daily_error_stats; DELETE FROM error_samples; DELETE FROM browser_projects;');
-}

@@ -1,6 +1,6 @@
 import type { PendingUpload, RecentUpload, ReviewStatus } from '../../../core/api/uploads.js';
 import type { AnyStore, Store, PostgresStore } from '../engine/types.js';
-import { clearRollups, withRollupRefresh } from './rollups.js';
+import { withRollupRefresh } from './rollups.js';
 import { lockRollups, withRollupRefreshPostgres } from './rollups-postgres.js';
 import type { Sql } from '../engine/sql.js';
 
@@ -143,29 +143,40 @@ export function reviewUploads(store: Store, reviews: ReadonlyArray<Review>, revi
 export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now?: number): void | Promise<void>;
 export function reviewUploads(store: AnyStore, reviews: ReadonlyArray<Review>, reviewer: Reviewer, now = Date.now()): void | Promise<void> {
   if (store.dialect === 'postgres') return reviewUploadsPostgres(store, reviews, reviewer, now);
-  const find = store.sqlite.prepare('SELECT id, status, is_duplicate, uploaded_by FROM runs WHERE id = ?');
-  const update = store.sqlite.prepare('UPDATE runs SET status = ?, reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE id = ?');
-  const dropResults = store.sqlite.prepare('DELETE FROM results WHERE run_id = ?');
-  // Copies of a rejected original share its verdict: they would otherwise hang pending with
-  // no results to show and no way to be approved.
-  const rejectCopies = store.sqlite.prepare(`UPDATE runs SET status = 'rejected', reviewed_by = ?, reviewed_at = ?, review_notes = ? WHERE duplicate_of = ? AND status = 'pending'`);
+  const find = store.sqlite.prepare(REVIEW.find);
+  const update = store.sqlite.prepare(REVIEW.update);
+  const dropResults = store.sqlite.prepare(REVIEW.dropResults);
+  const rejectCopies = store.sqlite.prepare(REVIEW.rejectCopies);
   store.sqlite
     .transaction(() => {
       const seen = new Set<number>();
       const rejectedOriginals: number[] = [];
       for (const { id, action } of reviews) {
-        const run = checkReview(seen, id, action, find.get(id) as ReviewedRun | undefined, reviewer);
-        update.run(action === 'approve' ? 'approved' : 'rejected', reviewer.id, now, reviewer.notes, id);
+        const run = checkReview(seen, id, action, find.get({ id }) as ReviewedRun | undefined, reviewer);
+        update.run(reviewed(id, action, reviewer, now));
         if (action === 'reject') {
-          withRollupRefresh(store.sqlite, [id], () => dropResults.run(id));
+          withRollupRefresh(store.sqlite, [id], () => dropResults.run({ id }));
           if (!run.is_duplicate) rejectedOriginals.push(id);
         }
       }
       // After the listed reviews, so a batch may name the copies itself.
-      for (const id of rejectedOriginals) rejectCopies.run(reviewer.id, now, reviewer.notes ?? `duplicate of upload ${id}, rejected with it`, id);
+      for (const id of rejectedOriginals) rejectCopies.run(copiesRejected(id, reviewer, now));
     })
     .immediate();
 }
+
+/** A review's statements, on either engine (PostgreSQL also locks the row it reads: FOR UPDATE). */
+const REVIEW = {
+  find: 'SELECT id, status, is_duplicate, uploaded_by FROM runs WHERE id = @id',
+  update: 'UPDATE runs SET status = @status, reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE id = @id',
+  dropResults: 'DELETE FROM results WHERE run_id = @id',
+  // Copies of a rejected original share its verdict: they would otherwise hang pending with
+  // no results to show and no way to be approved.
+  rejectCopies: `UPDATE runs SET status = 'rejected', reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE duplicate_of = @id AND status = 'pending'`,
+};
+
+const reviewed = (id: number, action: Review['action'], reviewer: Reviewer, now: number) => ({ id, status: action === 'approve' ? 'approved' : 'rejected', by: reviewer.id, at: now, notes: reviewer.notes });
+const copiesRejected = (id: number, reviewer: Reviewer, now: number) => ({ id, by: reviewer.id, at: now, notes: reviewer.notes ?? `duplicate of upload ${id}, rejected with it` });
 
 type ReviewedRun = { id: number; status: ReviewStatus; is_duplicate: number; uploaded_by: number | null };
 
@@ -194,40 +205,32 @@ async function reviewUploadsPostgres(store: PostgresStore, reviews: ReadonlyArra
     const seen = new Set<number>();
     const rejectedOriginals: number[] = [];
     for (const { id, action } of reviews) {
-      const run = checkReview(seen, id, action, await sql.get<ReviewedRun>('SELECT id, status, is_duplicate, uploaded_by FROM runs WHERE id = @id FOR UPDATE', { id }), reviewer);
-      await sql.run('UPDATE runs SET status = @status, reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE id = @id', {
-        status: action === 'approve' ? 'approved' : 'rejected',
-        by: reviewer.id,
-        at: now,
-        notes: reviewer.notes,
-        id,
-      });
+      const run = checkReview(seen, id, action, await sql.get<ReviewedRun>(`${REVIEW.find} FOR UPDATE`, { id }), reviewer);
+      await sql.run(REVIEW.update, reviewed(id, action, reviewer, now));
       if (action === 'reject') {
-        await withRollupRefreshPostgres(sql, [id], () => sql.run('DELETE FROM results WHERE run_id = @id', { id }));
+        await withRollupRefreshPostgres(sql, [id], () => sql.run(REVIEW.dropResults, { id }));
         if (!run.is_duplicate) rejectedOriginals.push(id);
       }
     }
-    for (const id of rejectedOriginals) {
-      await sql.run(`UPDATE runs SET status = 'rejected', reviewed_by = @by, reviewed_at = @at, review_notes = @notes WHERE duplicate_of = @id AND status = 'pending'`, {
-        by: reviewer.id,
-        at: now,
-        notes: reviewer.notes ?? `duplicate of upload ${id}, rejected with it`,
-        id,
-      });
-    }
+    for (const id of rejectedOriginals) await sql.run(REVIEW.rejectCopies, copiesRejected(id, reviewer, now));
   });
 }
+
+const DELETE_RUN = 'DELETE FROM runs WHERE id = @id OR duplicate_of = @id';
 
 /** A run goes with its duplicates: they are copies that show its results. */
 export function deleteRun(store: Store, id: number): boolean;
 export function deleteRun(store: AnyStore, id: number): boolean | Promise<boolean>;
 export function deleteRun(store: AnyStore, id: number): boolean | Promise<boolean> {
   if (store.dialect === 'postgres') {
-    return store.transaction((sql) => withRollupRefreshPostgres(sql, [id], async () => (await sql.run('DELETE FROM runs WHERE id = @id OR duplicate_of = @id', { id })) > 0));
+    return store.transaction((sql) => withRollupRefreshPostgres(sql, [id], async () => (await sql.run(DELETE_RUN, { id })) > 0));
   }
-  const remove = store.sqlite.prepare('DELETE FROM runs WHERE id = ? OR duplicate_of = ?');
-  return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run(id, id).changes > 0)).immediate();
+  const remove = store.sqlite.prepare(DELETE_RUN);
+  return store.sqlite.transaction(() => withRollupRefresh(store.sqlite, [id], () => remove.run({ id }).changes > 0)).immediate();
 }
+
+/** What clearAllData empties, rollups first (nothing refers to them), then the rows results refer to last. */
+const CLEARED = ['daily_test_stats', 'test_totals', 'daily_error_stats', 'error_samples', 'browser_projects', 'attempts', 'results', 'runs', 'tests'];
 
 /** Every run, result and test identity; users, sessions and tokens stay. */
 export function clearAllData(store: Store): number;
@@ -237,19 +240,16 @@ export function clearAllData(store: AnyStore): number | Promise<number> {
   return store.sqlite
     .transaction(() => {
       const runs = (store.sqlite.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
-      clearRollups(store.sqlite);
-      store.sqlite.exec('DELETE FROM attempts; DELETE FROM results; DELETE FROM runs; DELETE FROM tests;');
+      for (const table of CLEARED) store.sqlite.exec(`DELETE FROM ${table}`);
       return runs;
     })
     .immediate();
 }
 
-/** clearAllData on PostgreSQL: the same tables in the same order (rollups.ts clearRollups first), after the rollup lock. */
+/** clearAllData on PostgreSQL: the same tables in the same order, after the rollup lock. */
 async function clearAllPostgres(sql: Sql): Promise<number> {
   await lockRollups(sql);
   const runs = Number(await sql.value('SELECT count(*) FROM runs'));
-  for (const table of ['daily_test_stats', 'test_totals', 'daily_error_stats', 'error_samples', 'browser_projects', 'attempts', 'results', 'runs', 'tests']) {
-    await sql.run(`DELETE FROM ${table}`);
-  }
+  for (const table of CLEARED) await sql.run(`DELETE FROM ${table}`);
   return runs;
 }

@@ -3,6 +3,7 @@ import type { SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
 import { attachmentRowsOf, failingBlobs, writeAttachmentsSqlite, type AttachmentRow } from './attachment-rows.js';
 import { RunFigures } from './run-figures.js';
+import { ATTEMPT_ROW, ERROR_SAMPLE_ROW, PROJECT_ROW, pushAttempt, pushResult, RESULT_ROW } from './result-row.js';
 
 /**
  * A result whose test never started gets the run's start time, which a report read in parts
@@ -13,8 +14,6 @@ export const NO_START = Number.MIN_SAFE_INTEGER;
 
 /** Rows per INSERT: one statement per 64 results costs a fraction of 64 statements. */
 const BATCH = 64;
-const RESULT_COLUMNS = 24;
-const ATTEMPT_COLUMNS = 11;
 
 /**
  * Writes the results and attempts of one run, in batches, in the caller's transaction. Test
@@ -59,32 +58,7 @@ export class ResultWriter {
     }
     const startedAt = test.startedAt ?? NO_START;
     this.figures.add(testId, test, startedAt);
-    this.params.push(
-      this.runId,
-      testId,
-      test.browser,
-      test.projectName,
-      test.repeatIndex,
-      test.line,
-      test.column,
-      startedAt,
-      test.status,
-      test.finalStatus,
-      test.outcome,
-      test.expectedStatus,
-      test.passedOnRetry ? 1 : 0,
-      test.retries,
-      test.durationMs,
-      error?.message ?? null,
-      error?.category ?? null,
-      error?.fingerprint ?? null,
-      error?.summary ?? null,
-      error?.location ?? null,
-      error?.snippet ?? null,
-      error?.stack ?? null,
-      test.tags.length > 0 ? JSON.stringify(test.tags) : null,
-      test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
-    );
+    pushResult(this.params, this.runId, testId, test, startedAt);
     this.tests.push(test);
     if (this.tests.length === BATCH) this.flush();
   }
@@ -105,7 +79,7 @@ export class ResultWriter {
   flush(): void {
     const count = this.tests.length;
     if (count === 0) return;
-    const info = insertRows(this.sqlite, 'results', RESULT_COLUMNS, count).run(this.params);
+    const info = insertRows(this.sqlite, 'results', count).run(this.params);
     // Rows of one INSERT get consecutive ids (each max(id) + 1) while this transaction holds the lock.
     let resultId = Number(info.lastInsertRowid) - count + 1;
     let attempts: unknown[] = [];
@@ -114,29 +88,16 @@ export class ResultWriter {
     for (const test of this.tests) {
       if (test.attempts.some((a) => a.evidence)) evidence.push(...attachmentRowsOf(resultId, test));
       for (let i = 0; i < test.attempts.length; i++) {
-        const a = test.attempts[i]!;
-        attempts.push(
-          resultId,
-          i,
-          a.status,
-          a.durationMs,
-          a.startedAt,
-          a.error?.message ?? null,
-          a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
-          a.steps.length > 0 ? JSON.stringify(a.steps) : null,
-          a.stdout || null,
-          a.stderr || null,
-          a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
-        );
+        pushAttempt(attempts, resultId, i, test.attempts[i]!);
         if (++rows === BATCH) {
-          insertRows(this.sqlite, 'attempts', ATTEMPT_COLUMNS, rows).run(attempts);
+          insertRows(this.sqlite, 'attempts', rows).run(attempts);
           attempts = [];
           rows = 0;
         }
       }
       resultId++;
     }
-    if (rows > 0) insertRows(this.sqlite, 'attempts', ATTEMPT_COLUMNS, rows).run(attempts);
+    if (rows > 0) insertRows(this.sqlite, 'attempts', rows).run(attempts);
     if (evidence.length > 0) {
       const failing = new Set<string>();
       failingBlobs(this.tests, failing);
@@ -147,12 +108,7 @@ export class ResultWriter {
   }
 }
 
-const COLUMNS = {
-  results: `run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
-    expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
-    error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json`,
-  attempts: 'result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json',
-};
+const ROWS = { results: RESULT_ROW, attempts: ATTEMPT_ROW };
 
 
 const statementsFor = perConnection(prepare);
@@ -161,20 +117,20 @@ function prepare(sqlite: SqliteDatabase) {
   return {
     findTest: sqlite.prepare(`SELECT id FROM tests WHERE file = ? AND title_path = ?`),
     insertTest: sqlite.prepare(`INSERT INTO tests (file, title_path, title) VALUES (?, ?, ?)`),
-    rememberError: sqlite.prepare('INSERT OR IGNORE INTO error_samples (fingerprint, category, summary, message) VALUES (?, ?, ?, ?)'),
-    rememberProject: sqlite.prepare('INSERT OR IGNORE INTO browser_projects (browser, project_name) VALUES (?, ?)'),
+    rememberError: sqlite.prepare(`INSERT INTO error_samples (${ERROR_SAMPLE_ROW.columns}) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+    rememberProject: sqlite.prepare(`INSERT INTO browser_projects (${PROJECT_ROW.columns}) VALUES (?, ?) ON CONFLICT DO NOTHING`),
     rows: new Map<string, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
 
 /** INSERT of `count` rows, prepared once per table and size (a full batch, or a run's last rows). */
-function insertRows(sqlite: SqliteDatabase, table: keyof typeof COLUMNS, columns: number, count: number) {
+function insertRows(sqlite: SqliteDatabase, table: keyof typeof ROWS, count: number) {
   const { rows } = statementsFor(sqlite);
   const key = `${table}:${count}`;
   let statement = rows.get(key);
   if (!statement) {
-    const row = `(${new Array<string>(columns).fill('?').join(', ')})`;
-    statement = sqlite.prepare(`INSERT INTO ${table} (${COLUMNS[table]}) VALUES ${new Array<string>(count).fill(row).join(', ')}`);
+    const row = `(${new Array<string>(ROWS[table].types.length).fill('?').join(', ')})`;
+    statement = sqlite.prepare(`INSERT INTO ${table} (${ROWS[table].columns}) VALUES ${new Array<string>(count).fill(row).join(', ')}`);
     rows.set(key, statement);
   }
   return statement;

@@ -10,17 +10,12 @@ import { addRunToRollupsPostgres } from './rollups-postgres.js';
 import { RunFigures } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
 import { UNNEST_BATCH, UnnestWriter } from '../engine/unnest-writer.js';
-import { FINISH_RUN_SQL, finishedRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
+import { FINISH_RUN_SQL, finishedRunRow, pendingRunRow, type RunEnding, type RunHeader, type StoredRun } from './write-run.js';
+import { ATTEMPT_ROW, ERROR_SAMPLE_ROW, FIND_ORIGINAL, FIX_STARTS, INSERT_PENDING_RUN, PROJECT_ROW, pushAttempt, pushResult, RESULT_ROW } from './result-row.js';
 import { attachmentRowsOf, failingBlobs, writeAttachmentsPostgres, type AttachmentRow } from './attachment-rows.js';
 import { NO_START } from './write-results.js';
 import { writeOwnersPostgres } from './owners.js';
 
-const INSERT_RUN = `INSERT INTO runs (
-    status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by, uploaded_via,
-    total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
-  ) VALUES ('pending', 0, '', @file_name, @file_size, '', 0, 0, @uploaded_at, @uploaded_by, @uploaded_via, 0, 0, 0, 0, 0, 0, 0) RETURNING id`;
-const FIND_BY_HASH = `SELECT id FROM runs WHERE content_hash = @hash AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`;
-const FIX_STARTS = 'UPDATE results SET started_at = @start WHERE run_id = @run AND started_at = @none';
 /**
  * A duplicate's run row, renumbered after the original: its id came at the start of its
  * transaction, and an identical upload that began later may have committed first and become the
@@ -45,13 +40,13 @@ export async function writeRunPostgres(
 ): Promise<StoredRun> {
   const now = header.now ?? Date.now();
   return store.transaction(async (sql) => {
-    let runId = Number(await sql.value(INSERT_RUN, { file_name: postgresText(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy, uploaded_via: header.uploadedVia == null ? null : postgresText(header.uploadedVia) }));
+    let runId = Number(await sql.value(INSERT_PENDING_RUN, pendingRunRow(header, now, postgresText)));
     await sql.run('SAVEPOINT run_results');
     const writer = new PostgresResultWriter(sql, runId);
     const ending = await read((test) => writer.add(test));
     await writer.flush();
     await sql.value(POSTGRES_LOCK_REPORT, { hash: ending.contentHash });
-    const original = await sql.get<{ id: number }>(FIND_BY_HASH, { hash: ending.contentHash });
+    const original = await sql.get<{ id: number }>(FIND_ORIGINAL, { hash: ending.contentHash });
     const duplicate = original !== undefined;
     const { run } = ending;
     const runStart = run.startedAt ?? header.fallbackStartedAt;
@@ -76,13 +71,6 @@ const FIND_TESTS = `SELECT t.id, t.file, t.title_path FROM tests t
   JOIN unnest(CAST(@files AS text[]), CAST(@paths AS text[])) AS k(file, title_path) ON t.file = k.file AND t.title_path = k.title_path`;
 const NEW_IDS = `SELECT nextval(pg_get_serial_sequence('results', 'id')) AS id FROM generate_series(1, CAST(@n AS BIGINT))`;
 
-const RESULT_COLUMNS = `id, run_id, test_id, browser, project_name, repeat_index, line, col, started_at, status, final_status, outcome,
-    expected_status, passed_on_retry, retries, duration_ms, error_message, error_category, error_fingerprint,
-    error_summary, error_location, error_snippet, error_stack, tags_json, annotations_json`;
-const RESULT_TYPES = ['bigint', 'bigint', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'text', 'text', 'text', 'text', 'bigint', 'bigint', 'float8', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'];
-const ATTEMPT_COLUMNS = 'result_id, retry, status, duration_ms, started_at, error_message, other_errors_json, steps_json, stdout, stderr, attachments_json';
-const ATTEMPT_TYPES = ['bigint', 'bigint', 'text', 'float8', 'bigint', 'text', 'text', 'text', 'text', 'text', 'text'];
-
 /** write-results.ts ResultWriter on PostgreSQL: the same rows and figures, UNNEST_BATCH results per round of statements. */
 class PostgresResultWriter {
   private readonly testIds = new Map<string, number>();
@@ -99,8 +87,9 @@ class PostgresResultWriter {
     private readonly sql: Sql,
     private readonly runId: number,
   ) {
-    this.results = new UnnestWriter(sql, 'results', RESULT_COLUMNS, RESULT_TYPES);
-    this.attempts = new UnnestWriter(sql, 'attempts', ATTEMPT_COLUMNS, ATTEMPT_TYPES);
+    // The ids come first, from the sequence (NEW_IDS): attempts and evidence refer to them.
+    this.results = new UnnestWriter(sql, 'results', `id, ${RESULT_ROW.columns}`, ['bigint', ...RESULT_ROW.types]);
+    this.attempts = new UnnestWriter(sql, 'attempts', ATTEMPT_ROW.columns, ATTEMPT_ROW.types);
   }
 
   add(test: NormalisedTest): Promise<void> | undefined {
@@ -123,21 +112,16 @@ class PostgresResultWriter {
     tests.forEach((test, i) => {
       const resultId = ids[i]!;
       const testId = this.testIds.get(testKey(test))!;
-      const error = test.error;
       const startedAt = test.startedAt ?? NO_START;
       this.figures.add(testId, test, startedAt);
-      results.push([
-        resultId, this.runId, testId, test.browser, test.projectName, test.repeatIndex, test.line, test.column, startedAt, test.status, test.finalStatus,
-        test.outcome, test.expectedStatus, test.passedOnRetry ? 1 : 0, test.retries, test.durationMs, error?.message ?? null, error?.category ?? null,
-        error?.fingerprint ?? null, error?.summary ?? null, error?.location ?? null, error?.snippet ?? null, error?.stack ?? null,
-        test.tags.length > 0 ? JSON.stringify(test.tags) : null, test.annotations.length > 0 ? JSON.stringify(test.annotations) : null,
-      ]);
+      const row: unknown[] = [resultId];
+      pushResult(row, this.runId, testId, test, startedAt);
+      results.push(row);
       if (test.attempts.some((a) => a.evidence)) evidence.push(...attachmentRowsOf(resultId, test));
       test.attempts.forEach((a, retry) => {
-        attempts.push([
-          resultId, retry, a.status, a.durationMs, a.startedAt, a.error?.message ?? null, a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
-          a.steps.length > 0 ? JSON.stringify(a.steps) : null, a.stdout || null, a.stderr || null, a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
-        ]);
+        const row: unknown[] = [];
+        pushAttempt(row, resultId, retry, a);
+        attempts.push(row);
       });
     });
     await this.results.writeAll(results);
@@ -189,8 +173,8 @@ class PostgresResultWriter {
   /** Error samples and project names, one statement each in key order: after the rollup lock, so concurrent writers never wait on each other's. */
   async writeNames(): Promise<void> {
     const byKey = <T extends unknown[]>(rows: Map<string, T>) => [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-    await new UnnestWriter(this.sql, 'error_samples', 'fingerprint, category, summary, message', ['text', 'text', 'text', 'text'], 'ON CONFLICT DO NOTHING').writeAll(byKey(this.errors));
-    await new UnnestWriter(this.sql, 'browser_projects', 'browser, project_name', ['text', 'text'], 'ON CONFLICT DO NOTHING').writeAll(byKey(this.projects));
+    await new UnnestWriter(this.sql, 'error_samples', ERROR_SAMPLE_ROW.columns, ERROR_SAMPLE_ROW.types, 'ON CONFLICT DO NOTHING').writeAll(byKey(this.errors));
+    await new UnnestWriter(this.sql, 'browser_projects', PROJECT_ROW.columns, PROJECT_ROW.types, 'ON CONFLICT DO NOTHING').writeAll(byKey(this.projects));
   }
 }
 

@@ -8,6 +8,7 @@ import type { ReviewStatus } from '../engine/schema.js';
 import { OwnersCollector, type FileOwners, type ReportOwners } from '../../../core/owners/test-owners.js';
 import { writeOwnersSqlite } from './owners.js';
 import { perConnection } from '../engine/per-connection.js';
+import { FIND_ORIGINAL, FIX_STARTS, INSERT_PENDING_RUN } from './result-row.js';
 
 export interface RunToStore {
   run: NormalisedRun;
@@ -98,7 +99,7 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   const statements = preparedFor(store.sqlite);
   const now = header.now ?? Date.now();
   const insert = store.sqlite.transaction((): StoredRun => {
-    const runId = Number(statements.insertRun.run(header.fileName, header.fileSize, now, header.uploadedBy, header.uploadedVia ?? null).lastInsertRowid);
+    const runId = Number(statements.insertRun.get(pendingRunRow(header, now)));
     let ending: RunEnding | undefined;
     let runStart = 0;
     let original: { id: number } | undefined;
@@ -106,11 +107,11 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
     const results = store.sqlite.transaction(() => {
       ending = read((test) => writer.add(test));
       writer.flush();
-      original = statements.findByHash.get(ending.contentHash) as { id: number } | undefined;
+      original = statements.findOriginal.get({ hash: ending.contentHash }) as { id: number } | undefined;
       if (original) throw DUPLICATE;
       // Tests that never started take the run's start, known only now (see NO_START).
       runStart = ending.run.startedAt ?? header.fallbackStartedAt;
-      statements.fixStarts.run(runStart, runId, NO_START);
+      statements.fixStarts.run({ start: runStart, run: runId, none: NO_START });
     });
     try {
       results();
@@ -133,19 +134,22 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
 
 
 const preparedFor = perConnection(prepare);
-
 // Kysely compiles a query per call; the bulk path of an import uses prepared statements.
 function prepare(sqlite: SqliteDatabase) {
   return {
-    findByHash: sqlite.prepare(`SELECT id FROM runs WHERE content_hash = ? AND status != 'rejected' AND is_duplicate = 0 ORDER BY id LIMIT 1`),
-    // The row exists from the start (results refer to it); what the report says is set at the end.
-    insertRun: sqlite.prepare(`INSERT INTO runs (
-        status, is_duplicate, content_hash, file_name, file_size, browser, started_at, duration_ms, uploaded_at, uploaded_by, uploaded_via,
-        total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, load_failed, outage
-      ) VALUES ('pending', 0, '', ?, ?, '', 0, 0, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0)`),
+    findOriginal: sqlite.prepare(FIND_ORIGINAL),
+    insertRun: sqlite.prepare(INSERT_PENDING_RUN).pluck(),
     finishRun: sqlite.prepare(FINISH_RUN_SQL),
-    fixStarts: sqlite.prepare('UPDATE results SET started_at = ? WHERE run_id = ? AND started_at = ?'),
+    fixStarts: sqlite.prepare(FIX_STARTS),
   };
+}
+
+/**
+ * The parameters of INSERT_PENDING_RUN, on either engine; `text` makes report text storable
+ * (PostgreSQL's postgresText; SQLite stores it as it is).
+ */
+export function pendingRunRow(header: RunHeader, now: number, text: (value: string) => string = (value) => value) {
+  return { file_name: text(header.fileName), file_size: header.fileSize, uploaded_at: now, uploaded_by: header.uploadedBy, uploaded_via: header.uploadedVia == null ? null : text(header.uploadedVia) };
 }
 
 /** Sets finishedRunRow's columns (both engines). */
