@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { redactEveryAnswer } from './redact-answers.js';
 import type { HistorySource } from './source.js';
 import { registerDiagnoseTest } from './tools/diagnose-test.js';
+import { registerCompareAttempts } from './tools/compare-attempts.js';
 import { registerFailureEvidence } from './tools/failure-evidence.js';
 import { registerLastRunFailures } from './tools/last-run-failures.js';
 import { registerListFlakyTests } from './tools/list-flaky-tests.js';
@@ -22,5 +23,6 @@ export function createMcpServer(source: HistorySource, options: { version: strin
   registerDiagnoseTest(server, source);
   registerLastRunFailures(server, source);
   registerFailureEvidence(server, source);
+  registerCompareAttempts(server, source);
   return server;
 }

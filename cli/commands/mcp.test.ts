@@ -58,7 +58,7 @@ const ODD_TITLE = 'search for "quotes" / slashes #hash 100% ünïcødé — 日�
 /** Every tool once, with what the fixture history holds. */
 async function expectEveryTool(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['compare_attempts', 'diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
 
   const flaky = data(await call(client, 'list_flaky_tests', { days: 0 }));
   expect(flaky.total).toBe(1);

@@ -15,6 +15,8 @@ import { attemptPair, type AttemptForComparison } from '../store/read/attempt-pa
 export const MAX_COMPARED_TRACE_BYTES = 32 * 1024 * 1024;
 /** Expanded text of one compared trace: a tighter cap than a summary's own, for the same reason. */
 const COMPARE_CAPS = { maxExpandedBytes: 48 * 1024 * 1024, maxEntries: 20_000 };
+/** Said when the comparison is of the report alone. */
+export const TRACES_WOULD_TELL_MORE = 'Compared from the report’s steps and errors: traces of both attempts would tell more (requests, console, frames)';
 /** Steps of a report read per attempt when there is no trace. */
 const MAX_STEPS = 200;
 
@@ -44,7 +46,7 @@ export async function attemptComparison(store: AnyStore, evidence: EvidenceStore
     passing: side(pair.passing, !tracesMissing),
     partner: pair.partner,
     tracesMissing,
-    note: failingTrace.note ?? passingTrace.note,
+    note: failingTrace.note ?? passingTrace.note ?? (tracesMissing ? TRACES_WOULD_TELL_MORE : null),
     comparison: compareAttempts(a, b),
   };
 }

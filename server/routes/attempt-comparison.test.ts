@@ -83,6 +83,7 @@ describe('GET /api/evidence/compare', () => {
     });
     const body = (await get(`/api/evidence/compare?result=${ids.get('keeps the total without a code')}`)).json() as AttemptComparisonResponse;
     expect(body.tracesMissing).toBe(true);
+    expect(body.note).toMatch(/traces of both attempts would tell more/);
     expect(body.failing.traceSha256).toBeNull();
     expect(body.comparison!.aligned.map(({ failing, passing }) => [failing?.title ?? null, passing?.title ?? null])).toEqual([
       ['Set content', 'Set content'],
