@@ -76,7 +76,7 @@ function Section({ label, children }: { label: string; children: React.ReactNode
 function Outcome({ label, action }: { label: string; action: TraceAction | null }) {
   return (
     <Text size="sm" style={wrap}>
-      {label}: {action ? `${firstLine(action.error)}${action.durationMs !== null ? ` after ${action.durationMs} ms` : ''}` : 'did not do it'}
+      {label}: {action ? `${firstLine(action.error)}${action.durationMs !== null ? ` (after ${action.durationMs} ms)` : ''}` : 'did not do it'}
     </Text>
   );
 }
