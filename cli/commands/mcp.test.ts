@@ -107,7 +107,7 @@ describe('flakeboard mcp (built binary)', () => {
     expect([command, ...args.slice(0, 4)]).toEqual(['npx', 'flakeboard', 'mcp', '--db', '.flakeboard/flakeboard.db']);
     // `npx flakeboard` is the binary; the default database path is resolved in the working directory.
     const { client } = await connect(args.slice(2).map((a) => (a === '.flakeboard/flakeboard.db' ? history.db : a)));
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(7);
   });
 
   it('failure_evidence: a run imported with its evidence by the CLI, its screenshot and trace read from the folder beside the database', async () => {
