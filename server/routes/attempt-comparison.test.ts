@@ -34,8 +34,9 @@ type Report = { suites: Array<{ specs: Array<{ title: string; tests: Array<{ res
  * Uploads the report, its traces sent by hash (or, with `traces: false`, named but never sent),
  * each attempt with `steps` when given; the results by test title.
  */
-async function upload(options: { traces: boolean; steps?: (title: string, retry: number) => Step[] }): Promise<Map<string, number>> {
+async function upload(options: { traces: boolean; steps?: (title: string, retry: number) => Step[]; edit?: (report: Report) => void }): Promise<Map<string, number>> {
   const report = JSON.parse(readFileSync(new URL('report.json', EVIDENCE), 'utf8')) as Report;
+  options.edit?.(report);
   for (const spec of report.suites[0]!.specs) {
     for (const [retry, result] of spec.tests[0]!.results.entries()) {
       if (options.steps) result.steps = options.steps(spec.title, retry);
@@ -92,6 +93,25 @@ describe('GET /api/evidence/compare', () => {
     ]);
     expect(body.comparison!.partedAt).toMatchObject({ index: 1, reason: 'only-failing', failing: { title: 'Click', error: 'TimeoutError: locator.click: Timeout 1000ms exceeded.' } });
     expect(body.comparison!.slowerActions).toEqual([{ title: 'Set content', locator: null, failingMs: 68, passingMs: 72 }]);
+  });
+
+  it('a test without a passing retry is laid beside its newest passing result on the same browser', async () => {
+    const ids = await upload({ traces: true });
+    // Another run in which the discount test passed at once (its first attempt only, without error).
+    const later = await upload({
+      traces: true,
+      edit: (report) => {
+        const results = report.suites[0]!.specs[0]!.tests[0]!.results as Array<Record<string, unknown>>;
+        results.splice(1);
+        Object.assign(results[0]!, { status: 'passed', errors: [] });
+        delete results[0]!.error;
+        (report.suites[0]!.specs[0] as Record<string, unknown>).ok = true;
+      },
+    });
+    const body = (await get(`/api/evidence/compare?result=${ids.get('applies a discount code')}`)).json() as AttemptComparisonResponse;
+    expect(body).toMatchObject({ partner: 'earlier-pass', passing: { resultId: later.get('applies a discount code'), retry: 0, status: 'passed' }, tracesMissing: false });
+    // The same trace on both sides: nothing only the failing attempt had.
+    expect(body.comparison!.requestsOnlyFailing).toEqual([]);
   });
 
   it('a test that never passed has no partner; bad ids are refused by name', async () => {
