@@ -57,3 +57,23 @@ test.describe('failure evidence', () => {
     await expect.poll(async () => (await passing.boundingBox())!.y).toBeGreaterThan((await failing.boundingBox())!.y + 50);
   });
 });
+
+test.describe('attempt comparison', () => {
+  test("the flaky test's dialog says where the failing attempt parted from its passing retry, stacked on a phone", async ({ page, flakeboard }) => {
+    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [EVIDENCE_REPORT], approve: true }] });
+    await page.setViewportSize({ width: 1440, height: 1000 });
+    await signIn(page, server, { hash: '/flaky-tests' });
+    await page.getByTestId('flaky-group').first().getByTestId('group-details').click();
+    const comparison = page.getByRole('dialog').getByTestId('attempt-comparison').first();
+    await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText("Click · getByRole('button', { name: 'Remove code' })");
+    await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText('Failing attempt: TimeoutError: locator.click: Timeout 1000ms exceeded. (after ');
+    await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText('Passing attempt: did not do it');
+    await comparison.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/compare-1440.png' });
+    await page.setViewportSize(PHONE);
+    await comparison.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/compare-390.png' });
+    // Nothing wider than the phone's screen.
+    expect((await comparison.boundingBox())!.width).toBeLessThanOrEqual(PHONE.width);
+  });
+});

@@ -50,9 +50,9 @@ const CHECKOUT = 'checkout.spec.ts';
 const ASSERTION = 'expect(locator).toHaveText(expected) failed';
 
 describe('flakeboard mcp tools over a local database', () => {
-  it('lists six read-only tools, each with bounded inputs and an output schema', async () => {
+  it('lists seven read-only tools, each with bounded inputs and an output schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['compare_attempts', 'diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.outputSchema?.type, tool.name).toBe('object');

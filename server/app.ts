@@ -22,6 +22,7 @@ import { registerOidcRoutes } from './routes/oidc.js';
 import type { OidcClient } from './auth/oidc-client.js';
 import type { OidcSettings } from './auth/oidc-settings.js';
 import { registerBranchRoutes } from './routes/branches.js';
+import { registerAttemptComparisonRoutes } from './routes/attempt-comparison.js';
 import { registerEvidenceRoutes } from './routes/evidence.js';
 import { registerGateRoutes } from './routes/gate.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -178,6 +179,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAiRoutes(app, { store: options.store, now, runner: options.aiRunner ?? createAiRunner(options.store, { worker: options.aiWorker ?? true, maxWaitingPerCaller: AI_PER_CALLER, evidence }) });
   registerGateRoutes(app, { analytics, now });
   registerEvidenceRoutes(app, { store: options.store, evidence, maxBytes: options.evidenceMaxBytes ?? DEFAULT_BODY_LIMIT, now });
+  registerAttemptComparisonRoutes(app, { store: options.store, evidence });
   registerQuarantineRoutes(app, { store: options.store, now });
   registerAuditRoutes(app, { store: options.store });
   registerSettingsRoutes(app, { store: options.store });

@@ -58,7 +58,7 @@ const ODD_TITLE = 'search for "quotes" / slashes #hash 100% ünïcødé — 日�
 /** Every tool once, with what the fixture history holds. */
 async function expectEveryTool(client: Client): Promise<void> {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(['diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
+  expect(tools.map((t) => t.name).sort()).toEqual(['compare_attempts', 'diagnose_test', 'failure_evidence', 'last_run_failures', 'list_flaky_tests', 'test_errors', 'test_history']);
 
   const flaky = data(await call(client, 'list_flaky_tests', { days: 0 }));
   expect(flaky.total).toBe(1);
@@ -107,7 +107,7 @@ describe('flakeboard mcp (built binary)', () => {
     expect([command, ...args.slice(0, 4)]).toEqual(['npx', 'flakeboard', 'mcp', '--db', '.flakeboard/flakeboard.db']);
     // `npx flakeboard` is the binary; the default database path is resolved in the working directory.
     const { client } = await connect(args.slice(2).map((a) => (a === '.flakeboard/flakeboard.db' ? history.db : a)));
-    expect((await client.listTools()).tools).toHaveLength(6);
+    expect((await client.listTools()).tools).toHaveLength(7);
   });
 
   it('failure_evidence: a run imported with its evidence by the CLI, its screenshot and trace read from the folder beside the database', async () => {

@@ -108,7 +108,7 @@ async function screenshotOf(source: HistorySource, attempt: AttemptEvidence, ima
 /** Traces are read whole to be summarised; a larger one is left to the viewer. */
 const MAX_TRACE_BYTES = 200 * 1024 * 1024;
 
-async function traceOf(source: HistorySource, attempt: AttemptEvidence): Promise<{ state: string; summary: TraceSummary | null; note: string | null } | null> {
+export async function traceOf(source: HistorySource, attempt: AttemptEvidence): Promise<{ state: string; summary: TraceSummary | null; note: string | null } | null> {
   const attachment = attempt.attachments.find((a) => a.kind === 'trace');
   if (!attachment) return null;
   const missing = missingNote(attachment);

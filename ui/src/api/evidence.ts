@@ -1,3 +1,4 @@
+import type { AttemptComparisonResponse } from '../../../core/api/attempt-comparison.js';
 import type { TraceLinkResponse } from '../../../core/api/trace-link.js';
 import { AUTH_TOKEN_KEY } from '../session/storage.js';
 import { ApiError, request } from './client.js';
@@ -23,3 +24,6 @@ export async function fetchEvidence(sha256: string, signal?: AbortSignal): Promi
 }
 
 export const traceLink = (sha256: string) => request<TraceLinkResponse>(`/api/evidence/${encodeURIComponent(sha256)}/trace-link`, { method: 'POST' });
+
+/** A failed attempt of a result beside its passing partner (GET /api/evidence/compare). */
+export const attemptComparison = (resultId: number) => request<AttemptComparisonResponse>(`/api/evidence/compare?result=${resultId}`);

@@ -6,7 +6,7 @@ import { attemptsToShow } from './attachment-state.js';
 import { EvidencePanel } from './EvidencePanel.js';
 
 /** "Evidence" beside a result that failed an attempt: its screenshots, video, trace and error context in a dialog. */
-export function EvidenceButton({ title, attempts }: { title: string; attempts: readonly AttemptEvidence[] | undefined }) {
+export function EvidenceButton({ title, attempts, resultId }: { title: string; attempts: readonly AttemptEvidence[] | undefined; resultId?: number }) {
   const [open, setOpen] = useState(false);
   const phone = usePhone();
   if (!attempts || attemptsToShow(attempts).failed.length === 0) return null;
@@ -28,7 +28,7 @@ export function EvidenceButton({ title, attempts }: { title: string; attempts: r
           </Text>
         }
       >
-        <EvidencePanel attempts={attempts} />
+        <EvidencePanel attempts={attempts} resultId={resultId} />
       </Modal>
     </>
   );

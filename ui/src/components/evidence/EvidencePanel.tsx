@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
 import type { AttemptEvidence } from '../../../../core/api/evidence.js';
 import { attemptsToShow } from './attachment-state.js';
+import { AttemptComparison } from './AttemptComparison.js';
 import { AttemptEvidenceCard } from './AttemptEvidenceCard.js';
 
 const attemptLabel = (attempt: AttemptEvidence) => (attempt.retry === 0 ? 'First attempt' : `Retry ${attempt.retry}`);
@@ -9,7 +10,7 @@ const attemptLabel = (attempt: AttemptEvidence) => (attempt.retry === 0 ? 'First
  * The evidence of one result: each failed attempt; for a flaky result, the last failing attempt
  * and the passing retry side by side (stacked on a phone), the earlier failures after them.
  */
-export function EvidencePanel({ attempts }: { attempts: readonly AttemptEvidence[] }) {
+export function EvidencePanel({ attempts, resultId }: { attempts: readonly AttemptEvidence[]; resultId?: number }) {
   const { failed, passingRetry } = attemptsToShow(attempts);
   if (failed.length === 0) return null;
   if (!failed.some((attempt) => attempt.attachments.length > 0) && !(passingRetry && passingRetry.attachments.length > 0)) {
@@ -28,6 +29,7 @@ export function EvidencePanel({ attempts }: { attempts: readonly AttemptEvidence
           <AttemptEvidenceCard attempt={lastFailure} label={`${attemptLabel(lastFailure)} (failed)`} />
           <AttemptEvidenceCard attempt={passingRetry} label={`${attemptLabel(passingRetry)} (passed)`} />
         </SimpleGrid>
+        {resultId !== undefined && <AttemptComparison resultId={resultId} />}
         {earlier.map((attempt) => (
           <AttemptEvidenceCard key={attempt.retry} attempt={attempt} label={attemptLabel(attempt)} />
         ))}

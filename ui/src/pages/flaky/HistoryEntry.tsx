@@ -64,7 +64,7 @@ export function HistoryEntry({ result }: { result: TestResultDetail }) {
           )}
           {result.attempts?.some((attempt) => attempt.status !== 'passed' && attempt.status !== 'skipped') && (
             <Section label="Evidence">
-              <EvidencePanel attempts={result.attempts} />
+              <EvidencePanel attempts={result.attempts} resultId={result.id} />
             </Section>
           )}
           <TestSteps text={result.test_steps} />

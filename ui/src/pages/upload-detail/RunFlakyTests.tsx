@@ -41,7 +41,7 @@ export function RunFlakyTests({ tests, total, failedAfterRetries = 0 }: { tests:
                   </Text>
                 </Stack>
                 <Group gap={6} wrap="nowrap">
-                  <EvidenceButton title={test.test_title} attempts={test.attempts} />
+                  <EvidenceButton title={test.test_title} attempts={test.attempts} resultId={test.id} />
                   <BrowserLabel browser={test.browser} />
                   <TestStatusBadge status={test.status} />
                 </Group>

@@ -29,7 +29,7 @@ export const TestResultRowView = memo(function TestResultRowView({ row }: { row:
                 Retried {row.retry_count} time(s)
               </Text>
             )}
-            <EvidenceButton title={row.test_title} attempts={row.attempts} />
+            <EvidenceButton title={row.test_title} attempts={row.attempts} resultId={row.id} />
           </Group>
         </Stack>
       </Table.Td>

@@ -1,0 +1,111 @@
+import type { Readable } from 'node:stream';
+import type { AttemptComparisonResponse, ComparedAttempt } from '../../core/api/attempt-comparison.js';
+import { ZipRefused } from '../../core/trace/capped-zip.js';
+import { compareAttempts } from '../../core/trace/compare.js';
+import { summariseTrace, type TraceAction, type TraceSummary } from '../../core/trace/summary.js';
+import { HttpError, notFound } from '../errors.js';
+import type { AnyStore } from '../store/engine/types.js';
+import type { EvidenceStore } from '../store/evidence/evidence-store.js';
+import { attemptPair, type AttemptForComparison } from '../store/read/attempt-partner.js';
+
+/**
+ * A trace read for a comparison is read whole and expanded on the request's thread: past this
+ * size the comparison falls back to the report's steps (the viewer still opens the trace).
+ */
+export const MAX_COMPARED_TRACE_BYTES = 32 * 1024 * 1024;
+/** Expanded text of one compared trace: a tighter cap than a summary's own, for the same reason. */
+const COMPARE_CAPS = { maxExpandedBytes: 48 * 1024 * 1024, maxEntries: 20_000 };
+/** Said when the comparison is of the report alone. */
+export const TRACES_WOULD_TELL_MORE = 'Compared from the report’s steps and errors: traces of both attempts would tell more (requests, console, frames)';
+/** Steps of a report read per attempt when there is no trace. */
+const MAX_STEPS = 200;
+
+/** The failing attempt of a result beside its passing partner, from their traces when both kept one. */
+export async function attemptComparison(store: AnyStore, evidence: EvidenceStore, resultId: number, retry: number | null): Promise<AttemptComparisonResponse> {
+  const pair = await attemptPair(store, resultId, retry);
+  if (pair.found === 'no-result') throw notFound('Result');
+  if (pair.found === 'no-failed-attempt') {
+    throw new HttpError(404, retry === null ? `Result ${resultId} has no failed attempt to compare` : `Result ${resultId} has no failed attempt ${retry} (retries count from 0)`);
+  }
+  const side = (a: AttemptForComparison, traceRead: boolean): ComparedAttempt => ({
+    resultId: a.resultId,
+    runId: a.runId,
+    retry: a.retry,
+    status: a.status,
+    durationMs: a.durationMs,
+    traceSha256: traceRead ? a.traceSha256 : null,
+  });
+  if (!pair.passing) {
+    return { failing: side(pair.failing, false), passing: null, partner: null, tracesMissing: pair.failing.traceSha256 === null, note: null, comparison: null };
+  }
+  const [failingTrace, passingTrace] = await Promise.all([traceOf(evidence, pair.failing), traceOf(evidence, pair.passing)]);
+  const tracesMissing = !failingTrace.summary || !passingTrace.summary;
+  const [a, b] = tracesMissing ? [fromReport(pair.failing), fromReport(pair.passing)] : [failingTrace.summary!, passingTrace.summary!];
+  return {
+    failing: side(pair.failing, !tracesMissing),
+    passing: side(pair.passing, !tracesMissing),
+    partner: pair.partner,
+    tracesMissing,
+    note: failingTrace.note ?? passingTrace.note ?? (tracesMissing ? TRACES_WOULD_TELL_MORE : null),
+    comparison: compareAttempts(a, b),
+  };
+}
+
+async function traceOf(evidence: EvidenceStore, attempt: AttemptForComparison): Promise<{ summary: TraceSummary | null; note: string | null }> {
+  const which = attempt.status === 'passed' ? 'the passing attempt' : 'the failing attempt';
+  if (!attempt.traceSha256) return { summary: null, note: null };
+  if ((attempt.traceSize ?? 0) > MAX_COMPARED_TRACE_BYTES) return { summary: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
+  const blob = await evidence.get(attempt.traceSha256);
+  if (!blob) return { summary: null, note: `The trace of ${which} is no longer in the evidence store` };
+  if (blob.size > MAX_COMPARED_TRACE_BYTES) {
+    (blob.stream as Readable).destroy();
+    return { summary: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of blob.stream as Readable) chunks.push(chunk as Buffer);
+  try {
+    return { summary: summariseTrace(Buffer.concat(chunks), COMPARE_CAPS), note: null };
+  } catch (error) {
+    if (error instanceof ZipRefused) return { summary: null, note: `The trace of ${which} was not read: ${error.message}` };
+    throw error;
+  }
+}
+
+interface ReportStep {
+  title?: unknown;
+  duration?: unknown;
+  error?: unknown;
+  steps?: unknown;
+}
+
+/** What the report itself says of an attempt: its steps (depth first) with their durations and errors. */
+export function fromReport(attempt: AttemptForComparison): TraceSummary {
+  const actions: TraceAction[] = [];
+  const walk = (steps: unknown, depth: number) => {
+    if (!Array.isArray(steps) || depth > 20) return;
+    for (const step of steps as ReportStep[]) {
+      if (actions.length >= MAX_STEPS) return;
+      if (!step || typeof step !== 'object' || typeof step.title !== 'string') continue;
+      const error = typeof step.error === 'string' ? step.error : step.error && typeof step.error === 'object' && typeof (step.error as { message?: unknown }).message === 'string' ? (step.error as { message: string }).message : null;
+      actions.push({ title: step.title, locator: null, durationMs: typeof step.duration === 'number' ? Math.round(step.duration) : null, startMs: null, error });
+      walk(step.steps, depth + 1);
+    }
+  };
+  try {
+    walk(attempt.stepsJson ? JSON.parse(attempt.stepsJson) : [], 0);
+  } catch {
+    // Steps the store could not parse back say nothing: the comparison is of what was read.
+  }
+  const failing = [...actions].reverse().find((a) => a.error !== null) ?? null;
+  return {
+    playwrightVersion: null,
+    formatVersion: null,
+    failingAction: failing,
+    actions,
+    consoleErrors: [],
+    pageErrors: [],
+    failedRequests: [],
+    requests: [],
+    omitted: 0,
+  };
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { AttemptComparisonResponse } from '../../core/api/attempt-comparison.js';
+import { attemptComparison } from '../evidence/compare-attempts.js';
+import { HttpError } from '../errors.js';
+import type { AnyStore } from '../store/engine/types.js';
+import type { EvidenceStore } from '../store/evidence/evidence-store.js';
+
+const WHOLE = /^\d{1,15}$/;
+
+/**
+ * GET /api/evidence/compare?result={id}[&retry={n}]: a failed attempt laid beside the passing
+ * retry of the same run (else the newest passing result of the test on that browser), from their
+ * traces when both kept one, else from the report's steps.
+ */
+export function registerAttemptComparisonRoutes(app: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore }): void {
+  app.get<{ Querystring: { result?: string; retry?: string } }>(
+    '/api/evidence/compare',
+    {
+      schema: { querystring: { type: 'object', properties: { result: { type: 'string', maxLength: 20 }, retry: { type: 'string', maxLength: 5 } } } },
+      config: { auth: { access: 'member', apiToken: 'read' } },
+    },
+    async (request): Promise<AttemptComparisonResponse> => {
+      const { result, retry } = request.query;
+      if (result === undefined || !WHOLE.test(result) || Number(result) < 1) throw new HttpError(400, 'result must be the id of a test result (a whole number from 1)');
+      if (retry !== undefined && !WHOLE.test(retry)) throw new HttpError(400, 'retry must be a whole number from 0 (the first attempt)');
+      return attemptComparison(options.store, options.evidence, Number(result), retry === undefined ? null : Number(retry));
+    },
+  );
+}
