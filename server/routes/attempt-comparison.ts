@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as s from '../../core/api/schemas/attempt-comparison.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
 import type { AttemptComparisonResponse } from '../../core/api/attempt-comparison.js';
 import { attemptComparison } from '../evidence/compare-attempts.js';
 import { HttpError } from '../errors.js';
@@ -12,11 +15,12 @@ const WHOLE = /^\d{1,15}$/;
  * retry of the same run (else the newest passing result of the test on that browser), from their
  * traces when both kept one, else from the report's steps.
  */
-export function registerAttemptComparisonRoutes(app: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore }): void {
-  app.get<{ Querystring: { result?: string; retry?: string } }>(
+export function registerAttemptComparisonRoutes(fastify: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/evidence/compare',
     {
-      schema: { querystring: { type: 'object', properties: { result: { type: 'string', maxLength: 20 }, retry: { type: 'string', maxLength: 5 } } } },
+      schema: { summary: 'A failed attempt beside a passing one', tags: ['Failure evidence'], querystring: s.attemptComparisonQuery, response: { 200: s.attemptComparisonResponse, 400: errorAnswer, 404: errorAnswer } },
       config: { auth: { access: 'member', apiToken: 'read' } },
     },
     async (request): Promise<AttemptComparisonResponse> => {
