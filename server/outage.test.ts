@@ -203,7 +203,9 @@ onCluster('PostgreSQL outages under a server', () => {
     } finally {
       await locker.end().catch(() => {});
     }
-    expect((await get('/api/dashboard?days=7')).status).toBe(200);
+    // Without a restart: a pooled connection the kill left dead answers its read 503 and is
+    // replaced, so the worker serves again within moments (two workers of tests share the cores).
+    expect(await within(5_000, async () => (await get('/api/dashboard?days=7')).status === 200)).toBe(true);
   });
 
   it('health answers at once while the pool is exhausted, and a read waits for it', async () => {
