@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -72,43 +72,46 @@ const percentile = (times: number[], q: number) => {
 };
 
 describe('the AI analysis in its worker', () => {
-  it("keeps /api/health quick while six callers' ~10 MB analyses run: its p95 under that load within 10× its idle p95", async () => {
-    const s = await serve();
+  /** Health's answer times and how late this thread's timers fired while six callers' analyses ran. */
+  async function underLoad(s: Served, body: string) {
+    // Warm: the worker started and the code paths compiled, so neither is counted as load.
+    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body })).status).toBe(200);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const busyFrom = performance.eventLoopUtilization();
+    const probe = pollHealth(s.url, 20);
+    const answers = await postFromAnotherProcess(`${s.url}/api/ai-analysis`, body, USERS.map((user) => s.headers[user]!));
+    const busy = performance.eventLoopUtilization(busyFrom).utilization;
+    const health = await probe.stop();
+    loop.disable();
+    expect(health.length).toBeGreaterThanOrEqual(5);
+    expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
+    return { p95: percentile(health, 0.95), max: Math.max(...health), loopMaxMs: loop.max / 1e6, busy, n: health.length };
+  }
+
+  it("keeps the server's thread free while six callers' ~10 MB analyses run, where analysing on that thread stalls it", async () => {
     const body = bigAnalysisRequest('pays by card');
     expect(body.length).toBeGreaterThan(9_000_000);
     expect(body.length).toBeLessThan(10 * 1024 * 1024);
-    // Warm: the worker started and the code paths compiled, so neither is counted as load.
-    expect((await fetch(`${s.url}/api/ai-analysis`, { method: 'POST', headers: s.headers.ana, body })).status).toBe(200);
-
-    // The server's thread itself (this process): how late its timers fire, idle and under the load.
-    const idleLoop = monitorEventLoopDelay({ resolution: 10 });
-    idleLoop.enable();
-    const idleProbe = pollHealth(s.url, 20);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const idle = await idleProbe.stop();
-    idleLoop.disable();
-
-    const loadLoop = monitorEventLoopDelay({ resolution: 10 });
-    loadLoop.enable();
-    const loadProbe = pollHealth(s.url, 20);
-    const answers = await postFromAnotherProcess(`${s.url}/api/ai-analysis`, body, USERS.map((user) => s.headers[user]!));
-    const loaded = await loadProbe.stop();
-    loadLoop.disable();
-
-    const ratio = percentile(loaded, 0.95) / percentile(idle, 0.95);
-    const loopRatio = loadLoop.max / idleLoop.max;
+    // The same load twice in one run, against the worker and against the same analyses on the
+    // server's thread (the runner's `worker: false`), so a busy machine slows both alike.
+    const inWorker = await underLoad(await serve(), body);
+    await served!.app.close();
+    await served!.database.remove();
+    served = null;
+    const onThread = await underLoad(await serve({ worker: false }), body);
     console.log(
-      `health idle p95 ${percentile(idle, 0.95).toFixed(1)} ms (n=${idle.length}); under six analyses p95 ${percentile(loaded, 0.95).toFixed(1)} ms, max ${Math.max(...loaded).toFixed(1)} ms (n=${loaded.length}); ratio ${ratio.toFixed(1)}; ` +
-        `event-loop delay max idle ${(idleLoop.max / 1e6).toFixed(1)} ms, loaded ${(loadLoop.max / 1e6).toFixed(1)} ms; ratio ${loopRatio.toFixed(1)}`,
+      `six ~10 MB analyses: in the worker health p95 ${inWorker.p95.toFixed(1)} ms, max ${inWorker.max.toFixed(1)} ms, loop late at most ${inWorker.loopMaxMs.toFixed(1)} ms, busy ${(inWorker.busy * 100).toFixed(0)}% (n=${inWorker.n}); ` +
+        `on the server's thread p95 ${onThread.p95.toFixed(1)} ms, max ${onThread.max.toFixed(1)} ms, loop late at most ${onThread.loopMaxMs.toFixed(1)} ms, busy ${(onThread.busy * 100).toFixed(0)}% (n=${onThread.n})`,
     );
-    expect(loaded.length).toBeGreaterThanOrEqual(5);
-    expect(loaded.every(Number.isFinite)).toBe(true);
-    // Parsing and analysing on the server's thread made these 12-39× and 12-21× (docs/benchmarks.md).
-    expect(ratio).toBeLessThan(10);
-    expect(loopRatio).toBeLessThan(8);
-    expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
-    expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
-  }, 180_000);
+    // On the thread, each analysis holds the loop for its whole parse and analysis (docs/benchmarks.md
+    // "AI analysis under load"); with the worker the thread only takes in the bytes and answers health.
+    // Measured 26-30% busy against 65-67%, loop late 27-42 ms against 142-432 ms, health p95 28-51 ms against 241-445 ms.
+    expect(inWorker.busy * 1.5).toBeLessThan(onThread.busy);
+    expect(inWorker.loopMaxMs * 2).toBeLessThan(onThread.loopMaxMs);
+    expect(inWorker.p95 * 2).toBeLessThan(onThread.p95);
+  }, 240_000);
 
   it("takes callers in turn: one caller's flood is bounded (429) and delays another's analysis by at most its share", async () => {
     const s = await serve();

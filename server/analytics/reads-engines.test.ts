@@ -43,11 +43,14 @@ beforeAll(async () => {
   history = built;
   sqlite = openStore(built.db);
   // Public reports on two branches, the sharded ones under one build id (and commit) per branch.
+  // Those without a start time are dated the day before the own runs, not the day the test runs:
+  // the windows below end at the newest run, and must hold the same runs whatever today is.
+  const undated = Date.parse('2026-11-20T12:00:00Z');
   publicReports().forEach((path, i) => {
     const branch = i % 2 === 0 ? 'main' : 'release/Two';
     const sharded = /shard/.test(path);
     try {
-      ingestFile(sqlite, path, { fileName: path, gitBranch: branch, gitCommit: sharded ? 'shards' : `c${i}`, buildId: sharded ? `build-${branch}` : null, approve: true, fallbackGit: () => ({ branch: null, commit: null }) });
+      ingestFile(sqlite, path, { fileName: path, gitBranch: branch, gitCommit: sharded ? 'shards' : `c${i}`, buildId: sharded ? `build-${branch}` : null, fallbackStartedAt: undated, approve: true, fallbackGit: () => ({ branch: null, commit: null }) });
     } catch {
       // A sample that is not a storable report (its test elsewhere says so) adds nothing here.
     }
@@ -57,7 +60,7 @@ beforeAll(async () => {
   const own = JSON.parse(readFileSync(join(OWN_REPORTS_DIR, 'run-1.json'), 'utf8')) as { config: Record<string, unknown> };
   writeFileSync(second, JSON.stringify({ ...own, config: { ...own.config, shard: { current: 2, total: 2 } } }));
   if (publicReports().some((path) => /shard1of2/.test(path))) {
-    ingestFile(sqlite, second, { fileName: 'shard-2-of-2.json', gitBranch: 'release/Two', gitCommit: 'shards', buildId: 'build-release/Two', approve: true, fallbackGit: () => ({ branch: null, commit: null }) });
+    ingestFile(sqlite, second, { fileName: 'shard-2-of-2.json', gitBranch: 'release/Two', gitCommit: 'shards', buildId: 'build-release/Two', fallbackStartedAt: undated, approve: true, fallbackGit: () => ({ branch: null, commit: null }) });
   }
   const q = <T>(text: string) => sqlite.sqlite.prepare(text).get() as T;
   const newest = q<{ m: number }>('SELECT max(started_at) AS m FROM runs').m;
