@@ -121,6 +121,12 @@ describe('a request its schema refuses', () => {
     expect(await error('/api/dashboard?days=5000')).toBe('Invalid request: querystring/days must be <= 3650');
     expect(await error('/api/dashboard?limit=0')).toBe('Invalid request: querystring/limit must be >= 1');
     expect(await error('/api/slow-tests?days=soon')).toBe('Invalid request: querystring/days must be number');
+    // Empty is not 0: `?days=` would otherwise mean all history, `?page=` a page that is not there.
+    expect(await error('/api/dashboard?days=')).toBe('Invalid request: querystring/days must be number');
+    expect(await error('/api/flaky-tests?days=%20')).toBe('Invalid request: querystring/days must be number');
+    expect(await error('/api/slow-tests?page=')).toBe('Invalid request: querystring/page must be number');
+    expect(await error('/api/recent-uploads?pageSize=')).toBe('Invalid request: querystring/pageSize must be number');
+    expect(await error('/api/uploads/%20')).toBe('Invalid request: params/id must be number');
     expect(await error('/api/flaky-tests?sort=newest')).toBe('Invalid request: querystring/sort must be one of "score", "pass_rate", "runs", "last_failure", "open_age"');
     expect(await error('/api/flaky-tests?critical=yes')).toBe('Invalid request: querystring/critical must be one of "true", "false"');
     expect(await error(`/api/flaky-tests?search=${'x'.repeat(201)}`)).toBe('Invalid request: querystring/search must NOT have more than 200 characters');

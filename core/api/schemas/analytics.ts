@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { FLAKY_SORT_KEYS } from '../analytics.js';
 import { attemptEvidence } from './evidence.js';
-import { pageSize, pageNumber } from './paging.js';
+import { pageSize, pageNumber, queryWhole } from './paging.js';
 
 export const trendDirection = z.enum(['declining', 'improving', 'stable', 'new']);
 const isoDay = z.string().describe('An ISO day (UTC), YYYY-MM-DD');
@@ -15,7 +15,7 @@ const isoTime = z.string().describe('ISO 8601, UTC');
 // ---- Requests -------------------------------------------------------------------------------
 
 const days = (defaultDays: number) =>
-  z.coerce.number().int().min(0).max(3650).default(defaultDays).describe(`The window in days up to today; 0 = all history (default ${defaultDays})`);
+  queryWhole(0, 3650).default(defaultDays).describe(`The window in days up to today; 0 = all history (default ${defaultDays})`);
 // The dashboard's and flaky screen's branch filter (absent: every branch), as runs store it.
 const branch = z.string().min(1).max(1000).optional().describe("Only this branch's runs");
 // The owner filter: an owner as stored ('@team', 'dev@example.com'), or 'unowned'; the route checks its form.
@@ -27,7 +27,7 @@ const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const dashboardQuery = z.object({
   days: days(30),
-  limit: z.coerce.number().int().min(1).max(100).default(5).describe('How many of the most critical flaky and broken tests to list'),
+  limit: queryWhole(1, 100).default(5).describe('How many of the most critical flaky and broken tests to list'),
   branch,
   owner,
 });
@@ -49,7 +49,7 @@ export const flakyTestsQuery = pagingQuery.extend({
 });
 
 export const flakyTrendsQuery = z.object({
-  period: z.coerce.number().int().min(1).max(365).default(7),
+  period: queryWhole(1, 365).default(7),
   page: pageNumber,
   pageSize,
   counts: queryBoolean.default(false).describe('The counts per direction alone (the page object without items)'),

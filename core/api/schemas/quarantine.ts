@@ -1,6 +1,7 @@
 /** The quarantine calls (docs/api.md#ci-gate-and-quarantine) as Zod schemas; core/api/quarantine.ts infers its types from them. */
 import { z } from 'zod';
 import { QUARANTINE_PATTERN_MAX } from '../../gate/classify.js';
+import { queryWhole } from './paging.js';
 
 const pattern = z.string().min(1).max(QUARANTINE_PATTERN_MAX);
 
@@ -32,4 +33,4 @@ export const addQuarantineRequest = z.object({
 });
 
 export const addQuarantineResponse = z.object({ entry: quarantineView });
-export const quarantineIdParams = z.object({ id: z.coerce.number().int().min(1) });
+export const quarantineIdParams = z.object({ id: queryWhole(1, Number.MAX_SAFE_INTEGER) });

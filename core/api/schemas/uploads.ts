@@ -5,14 +5,14 @@
 import { z } from 'zod';
 import { RUN_RESULT_SORTS, RUN_RESULT_STATUSES } from '../uploads.js';
 import { attemptEvidence } from './evidence.js';
-import { pageNumber, pageSize } from './paging.js';
+import { pageNumber, pageSize, queryWhole } from './paging.js';
 
 export const reviewStatus = z.enum(['pending', 'approved', 'rejected']);
 const isoTime = z.string().describe('ISO 8601, UTC');
 const zeroOrOne = z.union([z.literal(0), z.literal(1)]);
 const action = z.enum(['approve', 'reject']);
 
-export const idParams = z.object({ id: z.coerce.number().int().min(1) });
+export const idParams = z.object({ id: queryWhole(1, Number.MAX_SAFE_INTEGER) });
 
 export const uploadResponse = z.object({
   success: z.literal(true),
@@ -81,7 +81,7 @@ export const reviewResponse = z.object({
 
 export const recentUploadsQuery = z.object({
   status: reviewStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional().describe('The bare list only: how many'),
+  limit: queryWhole(1, 1000).optional().describe('The bare list only: how many'),
   page: pageNumber,
   pageSize,
 });
