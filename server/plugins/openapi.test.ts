@@ -9,10 +9,8 @@ import { API_DOCS_PREFIX, isZodSchema, OPENAPI_PATH, registeredRoutes } from './
 const NOT_YET_DESCRIBED = new Set<string>([
   'DELETE /api/webhooks/:id',
   'GET /api/audit',
-  'GET /api/branches',
   'GET /api/evidence/:sha256',
   'GET /api/evidence/:sha256/trace.zip',
-  'GET /api/health',
   'GET /api/webhooks',
   'GET /api/webhooks/deliveries',
   'POST /api/ai-analysis',

@@ -1,4 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { branchesQuery, branchesResponse } from '../../core/api/schemas/analytics.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
 import type { AnalyticsRunner } from '../analytics/runner.js';
 import { foldAscii } from '../analytics/flaky-page.js';
 import { today } from '../analytics/windows.js';
@@ -9,18 +12,21 @@ import { callerKey } from '../plugins/authenticate.js';
  * the runs table (one row per report, so it grows with the history): computed in the analytics
  * worker and cached until the runs change, not on this thread for every keystroke of the picker.
  */
-export function registerBranchRoutes(app: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
-  const querystring = {
-    type: 'object',
-    properties: { search: { type: 'string', maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
-  } as const;
-  app.get<{ Querystring: { search?: string; limit: number } }>(
+// The worker answers JSON text already made: sent as it is, not serialised again.
+const sendMadeJson = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
+
+export function registerBranchRoutes(fastify: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get(
     '/api/branches',
-    { schema: { querystring }, config: { auth: { access: 'member' as const, apiToken: 'read' as const } } },
+    {
+      schema: { summary: 'Branches runs were stored on, most recently run first', tags: ['Analytics'], querystring: branchesQuery, response: { 200: branchesResponse, 400: errorAnswer } },
+      config: { auth: { access: 'member' as const, apiToken: 'read' as const } },
+    },
     async (request, reply) => {
       const search = foldAscii(request.query.search?.trim() ?? '');
       const json = await options.analytics.json(today(options.now()), 'branches', { search: search === '' ? null : search, limit: request.query.limit }, callerKey(request));
-      return reply.type('application/json; charset=utf-8').send(json);
+      return sendMadeJson(reply, json);
     },
   );
 }

@@ -319,6 +319,10 @@ export const trendDay = z.object({
   avg_duration: z.number(),
 });
 
+export const branchesQuery = z.object({
+  search: z.string().max(200).optional().describe('A substring of the branch name (ASCII case-insensitive)'),
+  limit: queryWhole(1, 500).default(50).describe('How many branches at most'),
+});
 export const branchesResponse = z.object({ branches: z.array(z.object({ name: z.string(), last_run: isoTime })) });
 
 /** A list call answers the bare list without `page` (the total in X-Total-Count), the page object with it. */
