@@ -8,7 +8,7 @@
  * All of it runs in the caller's transaction, after POSTGRES_LOCK_ROLLUPS.
  */
 import { POSTGRES_LOCK_ROLLUPS, postgresDialect } from '../engine/dialect.js';
-import { aggregate, byKeys, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
+import { aggregate, byKeys, CLEAR_KEYS, DROP_STALE, DROP_STALE_ERRORS, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
 import { addToStored, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
@@ -20,12 +20,9 @@ import { UnnestWriter } from '../engine/unnest-writer.js';
 // transaction is one connection; its rows go at commit, and the table itself with a rollback.
 const KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id BIGINT NOT NULL, browser TEXT NOT NULL, day BIGINT NOT NULL,
   PRIMARY KEY (test_id, browser, day)) ON COMMIT DELETE ROWS`;
-const CLEAR_KEYS = 'DELETE FROM rollup_keys';
 const KEYS_OF_RUNS = `INSERT INTO rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results
   WHERE run_id = ANY(CAST(@runs AS BIGINT[])) ON CONFLICT DO NOTHING`;
 
-const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
-const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
 const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(postgresDialect), postgresDialect)}`;
 const REBUILD_ERRORS = rebuildErrors(postgresDialect);
 

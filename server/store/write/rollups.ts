@@ -98,12 +98,21 @@ export const rebuildErrors = (t: Dialect) => `
  * transaction: made inside one that rolls back, it would vanish under the cached statements.
  */
 
+/**
+ * The statements about the touched keys that read the same on both engines (rollups-postgres.ts
+ * runs them too); only how the keys are gathered differs (one run here, a list of runs there).
+ * `rollup_keys` unqualified: the temporary table, found before any other of that name.
+ */
+export const CLEAR_KEYS = 'DELETE FROM rollup_keys';
+export const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
+export const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
+
 function prepare(sqlite: SqliteDatabase) {
   return {
-    clearKeys: sqlite.prepare('DELETE FROM temp.rollup_keys'),
+    clearKeys: sqlite.prepare(CLEAR_KEYS),
     keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),
-    dropStale: sqlite.prepare('DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
-    dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
+    dropStale: sqlite.prepare(DROP_STALE),
+    dropStaleErrors: sqlite.prepare(DROP_STALE_ERRORS),
     rebuild: sqlite.prepare(REBUILD),
     rebuildErrors: sqlite.prepare(rebuildErrors(sqliteDialect)),
     overlaps: sqlite.prepare(OVERLAPS_DAYS).pluck(),
