@@ -1,4 +1,4 @@
-import { sqlText } from '../store/engine/dialect.js';
+import { dialectFor } from '../store/engine/dialect.js';
 import type { AnyStore } from '../store/engine/types.js';
 
 /**
@@ -34,7 +34,7 @@ export class AnalyticsCache {
     // Asked on every analytics call; runs holds one row per report (thousands). Read from the
     // database each time, so a write by another process or another server sharing the
     // PostgreSQL database (an upload, an approval) is seen by the next call on this one.
-    const t = sqlText(store.dialect);
+    const t = dialectFor(store.dialect);
     // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
     const text = `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')}
          || ':' || (SELECT coalesce(max(id), 0) || '/' || ${t.total(t.boolInt('removed_at IS NOT NULL'))} FROM quarantine) AS signature FROM runs`;

@@ -45,4 +45,12 @@ describeEachEngine('the audit trail store', (engine) => {
     expect(await pruneAudit(store, 2_500)).toBe(2);
     expect((await listAudit(store, {}, page)).items.map((e) => e.action)).toEqual(['runs.prune']);
   });
+
+  it('finds by a prefix holding LIKE characters exactly that prefix', async () => {
+    await recordAudit(store, { actor: { kind: 'cli', name: 'root' }, source: 'cli on box', action: 'api_token.create', at: 4_000 });
+    await recordAudit(store, { actor: { kind: 'cli', name: 'root' }, source: 'cli on box', action: 'apiXtoken.create', at: 5_000 });
+    await recordAudit(store, { actor: { kind: 'cli', name: 'root' }, source: 'cli on box', action: '100%.done', at: 6_000 });
+    expect((await listAudit(store, { action: 'api_token.' }, page)).items.map((e) => e.action)).toEqual(['api_token.create']);
+    expect((await listAudit(store, { action: '100%.' }, page)).items.map((e) => e.action)).toEqual(['100%.done']);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import type { AuditActorKind, AuditEntry } from '../../../core/api/audit.js';
-import { escapeLike } from '../engine/dialect.js';
+import { startsWith } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 export interface AuditActor {
@@ -75,7 +75,7 @@ export async function listAudit(store: AnyStore, filter: AuditFilter, paging: { 
   let query = store.db.selectFrom('audit_log');
   if (filter.actor !== undefined) query = query.where((eb) => eb(eb.fn('lower', ['actor_name']), '=', filter.actor!.toLowerCase()));
   if (filter.action !== undefined) {
-    query = filter.action.endsWith('.') ? query.where('action', 'like', `${escapeLike(filter.action)}%`) : query.where('action', '=', filter.action);
+    query = filter.action.endsWith('.') ? query.where(startsWith('action', filter.action)) : query.where('action', '=', filter.action);
   }
   if (filter.target !== undefined) {
     const colon = filter.target.indexOf(':');

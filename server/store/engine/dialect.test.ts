@@ -3,7 +3,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, HAS_POSTGRES, POSTGRES_SKIP, type TestDatabase } from '../../../fixtures/testing/postgres.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
-import { databaseTrouble, escapeLike, isPostgresUrl, isReadOnlyTrouble, postgresText, readsText, redactUrl, sqlText, type DialectName } from './dialect.js';
+import { databaseTrouble, isPostgresUrl, startsWith, isReadOnlyTrouble, postgresText, dialectFor, redactUrl, type DialectName } from './dialect.js';
 import { MIGRATIONS } from './migrations.js';
 import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
 import type { PostgresStore, Store } from './types.js';
@@ -91,22 +91,29 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
 
   it('text search and LIKE escapes give the same answers on both', async () => {
     for (const [dialect, db] of both()) {
-      const r = readsText(dialect);
+      const r = dialectFor(dialect);
       const has = (h: string, n: string) => valueOn(db, sql.raw<number>(`CASE WHEN ${r.contains(`'${h}'`, `'${n}'`)} THEN 1 ELSE 0 END`));
       expect(await has('login.spec.ts', '.spec'), dialect).toBe(1);
       expect(await has('login.spec.ts', '%'), dialect).toBe(0);
       expect(await valueOn(db, sql.raw<string>(r.asciiLower("'ÄBC'"))), dialect).toBe('Äbc');
-      const like = (value: string, text: string) => valueOn(db, sql<number>`CASE WHEN ${value} LIKE ${`${escapeLike(text)}%`} ESCAPE '\\' THEN 1 ELSE 0 END`);
+      const like = async (value: string, text: string) => {
+        const { rows } = await sql<{ v: number }>`SELECT CASE WHEN ${startsWith('x.v', text)} THEN 1 ELSE 0 END AS v FROM (SELECT ${value} AS v) AS x`.execute(db);
+        return Number(rows[0]!.v);
+      };
       expect(await like('api_token.create', 'api_token.'), dialect).toBe(1);
+      // `_`, `%` and the backslash in the text are themselves, not "any character" / "anything".
       expect(await like('apiXtoken.create', 'api_token.'), dialect).toBe(0);
       expect(await like('100% done', '100%'), dialect).toBe(1);
+      expect(await like('100 done', '100%'), dialect).toBe(0);
+      expect(await like('a\\b.x', 'a\\b.'), dialect).toBe(1);
+      expect(await like('aXb.x', 'a\\b.'), dialect).toBe(0);
     }
   });
 
   it('greatest, least, total, JSON lists and UTC days give the same values on both', async () => {
     const day = Date.UTC(2026, 10, 23, 23, 59, 59, 999);
     for (const [dialect, db] of both()) {
-      const t = sqlText(dialect);
+      const t = dialectFor(dialect);
       const value = (text: string) => valueOn(db, sql.raw<number | null>(text));
       // Typed as columns are (an untyped NULL is text to PostgreSQL); BIGINT is INTEGER to SQLite.
       const n = (v: number | null) => `CAST(${v} AS BIGINT)`;
@@ -123,7 +130,7 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
       await db.insertInto('tests').values([1, 2, 3].map((i) => ({ file: `f${i}.spec.ts`, title_path: `t${i}`, title: `t${i}` }))).execute();
       const ids = await sql.raw<{ id: number }>(`SELECT id FROM tests WHERE ${t.inJsonNumbers('id', "'[1,3]'")} ORDER BY id`).execute(db);
       expect(ids.rows.map((r) => Number(r.id)), dialect).toEqual([1, 3]);
-      const files = await sql.raw<{ file: string }>(`SELECT file FROM tests WHERE ${readsText(dialect).inJsonTexts('file', `'["f2.spec.ts"]'`)}`).execute(db);
+      const files = await sql.raw<{ file: string }>(`SELECT file FROM tests WHERE ${dialectFor(dialect).inJsonTexts('file', `'["f2.spec.ts"]'`)}`).execute(db);
       expect(files.rows.map((r) => r.file), dialect).toEqual(['f2.spec.ts']);
     }
   });

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
  * The ONE place where SQLite and PostgreSQL differ. Migrations and queries are
@@ -28,10 +28,13 @@ export function redactUrl(url: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// DDL: the words a migration writes in CREATE TABLE / ALTER TABLE.
+// The dialect: one object per engine, one name per idea. Migrations (DDL words), the writes'
+// and the reads' SQL texts all take their differing pieces from here.
 
-export interface Ddl {
-  readonly dialect: DialectName;
+export interface Dialect {
+  readonly name: DialectName;
+
+  // DDL: the words a migration writes in CREATE TABLE / ALTER TABLE.
   /** A table's own id, assigned on insert when not given. */
   readonly id: string;
   /** Any whole number: counts, flags (0/1), epoch milliseconds, ids of other tables. */
@@ -46,12 +49,123 @@ export interface Ddl {
   readonly strictWithoutRowid: string;
   /** Statements migration 1 runs before its tables (PostgreSQL's case-insensitive collation). */
   readonly prelude: string;
+  /**
+   * After a temporary table's closing parenthesis. SQLite keeps it for the connection's life; on
+   * PostgreSQL a pooled connection outlives the answer, so its rows go when the answer's
+   * transaction ends (one-connection.ts).
+   */
+  readonly tempTableEnd: string;
+
+  // Numbers and time.
   /** A condition as 0/1, where a number is needed (sum of a condition). */
   boolInt(condition: string): string;
+  /** A sum that is 0 over no rows: SQLite's total() (PostgreSQL has none; its sum of no rows is NULL). */
+  total(expression: string): string;
+  /**
+   * The UTC day (days since 1970-01-01) of epoch milliseconds. Both divide integers as integers,
+   * but PostgreSQL keeps the fraction when the value is NUMERIC (a sum, a parameter it typed so):
+   * floor() makes it whole on both.
+   */
+  utcDay(epochMs: string): string;
+  /**
+   * The larger / smaller of two values of one row, NULL only when both are: SQLite's two-argument
+   * max() returns NULL when either is NULL; PostgreSQL's greatest() ignores NULLs.
+   */
+  greatest(a: string, b: string): string;
+  least(a: string, b: string): string;
+
+  // Text: comparing, ordering, searching.
+  /**
+   * Text compared byte by byte, for ORDER BY and min(): SQLite's default (BINARY); PostgreSQL's
+   * default collation may be a locale (en_US sorts 'B' between 'a' and 'c'), so "C" is named.
+   */
+  bytes(expression: string): string;
+  /**
+   * SQLite's NOCASE order: A-Z folded to a-z (no other letter), then bytes. PostgreSQL has no
+   * such collation (its ICU one orders punctuation and accents otherwise): fold A-Z itself.
+   */
+  asciiNocase(expression: string): string;
+  /** A-Z folded to a-z and nothing else: SQLite's lower() (PostgreSQL's folds every alphabet by its locale). */
+  asciiLower(expression: string): string;
+  /** Whether `needle` occurs in `haystack` (no pattern characters): SQLite's instr, PostgreSQL's strpos. */
+  contains(haystack: string, needle: string): string;
+  /** The character with this code: SQLite's char(), PostgreSQL's chr(). */
+  chr(code: number): string;
+  /**
+   * A parameter whose type PostgreSQL cannot tell from its place (`@x IS NULL`): cast there.
+   * SQLite takes it bare: a cast parameter made its planner's choices many times slower.
+   */
+  typed(param: string, type: 'TEXT' | 'BIGINT'): string;
+
+  // Lists and groups.
+  /**
+   * `column IN (the numbers of a JSON array)`: one parameter for a list of any length (an IN list
+   * of placeholders has a limit: 32,766 in SQLite, 65,535 in PostgreSQL).
+   */
+  inJsonNumbers(column: string, param: string): string;
+  /** `expression IN` the strings of a JSON array parameter (inJsonNumbers, for texts). */
+  inJsonTexts(expression: string, param: string): string;
+  /**
+   * Columns a GROUP BY must name on PostgreSQL only: each is one value per group already (the
+   * key of a joined table equal to a grouped key). SQLite takes them bare; naming them there
+   * could change its plan.
+   */
+  groupedToo(columns: string): string;
+  /**
+   * The values of a group joined in order, no separator: SQLite's group_concat, PostgreSQL's
+   * string_agg (text only). `arriving`: the rows reach the aggregate in that order already (a
+   * key-order scan, no sorter): SQLite appends them as they come, where its ORDER BY builds a
+   * temporary b-tree per group (a tenth of the 7-day window scan); PostgreSQL's hash grouping
+   * keeps no order, so it sorts anyway.
+   */
+  concatInOrder(expression: string, orderBy: string, arriving?: 'inOrder'): string;
+  /** The distinct values of a group, in byte order, joined by ',' (SQLite's group_concat(DISTINCT), string_agg). */
+  distinctList(expression: string): string;
+  /**
+   * A JSON array (as text) of a group's values in `orderBy` order: SQLite's json_group_array
+   * (in the rows' order), PostgreSQL's json_agg, cast to text (pg parses json columns itself)
+   * and '[]' for no rows as SQLite gives.
+   */
+  jsonArray(expression: string, orderBy: string): string;
+  /** A JSON array (as text) of a group's distinct values, in no set order. */
+  jsonDistinct(expression: string): string;
+  /** A JSON object of name/value pairs, inside jsonArray: json_object, json_build_object. */
+  jsonObject(pairs: string): string;
+
+  // Planner hints.
+  /**
+   * A column compared without its index: SQLite's unary + is a planner hint (window-scan.ts
+   * reads in key order instead of through the day index); PostgreSQL's planner chooses on its
+   * statistics and needs no hint.
+   */
+  withoutIndex(column: string): string;
+  /**
+   * A table read through the named index: SQLite's INDEXED BY (without statistics its planner
+   * took the narrower day index and a table lookup per row over the covering one, 4× slower);
+   * nothing on PostgreSQL, whose planner chooses on its statistics.
+   */
+  through(table: string, index: string): string;
+  /**
+   * The join that reads a scratch table of keys as the outer loop: SQLite's CROSS JOIN fixes the
+   * order (temp tables have no statistics, and it would otherwise scan every result once);
+   * PostgreSQL has no CROSS JOIN … ON and plans a JOIN alike.
+   */
+  readonly keysFirstJoin: string;
 }
 
-export const SQLITE_DDL: Ddl = {
-  dialect: 'sqlite',
+/**
+ * `column` begins with `text`, every character of it literal (`_`, `%` and `\\` included): the
+ * same on both engines, so one helper rather than a dialect member. The pattern and its ESCAPE
+ * clause are built together, because SQLite's LIKE has no escape character unless told one
+ * (PostgreSQL's default is the backslash named here).
+ */
+export function startsWith(column: string, text: string): RawBuilder<SqlBool> {
+  const pattern = `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`${sql.ref(column)} LIKE ${pattern} ESCAPE '\\'`;
+}
+
+export const sqliteDialect: Dialect = {
+  name: 'sqlite',
   // The rowid alias: SQLite assigns max(id) + 1 (no AUTOINCREMENT: ids of deleted last rows may come back, as before).
   id: 'INTEGER PRIMARY KEY',
   // SQLite's INTEGER is always 64-bit.
@@ -62,15 +176,39 @@ export const SQLITE_DDL: Ddl = {
   strict: ' STRICT',
   strictWithoutRowid: ' STRICT, WITHOUT ROWID',
   prelude: '',
+  tempTableEnd: '',
   // SQLite's comparisons are already 0/1 numbers.
   boolInt: (condition) => condition,
+  total: (e) => `total(${e})`,
+  utcDay: (ms) => `CAST(${ms} / 86400000 AS INTEGER)`,
+  greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
+  bytes: (e) => e,
+  asciiNocase: (e) => `${e} COLLATE NOCASE`,
+  asciiLower: (e) => `lower(${e})`,
+  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
+  chr: (code) => `char(${code})`,
+  typed: (param) => param,
+  inJsonNumbers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
+  groupedToo: () => '',
+  concatInOrder: (e, orderBy, arriving) => (arriving === 'inOrder' ? `group_concat(${e}, '')` : `group_concat(${e}, '' ORDER BY ${orderBy})`),
+  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
+  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
+  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
+  jsonObject: (pairs) => `json_object(${pairs})`,
+  withoutIndex: (column) => `+${column}`,
+  through: (table, index) => `${table} INDEXED BY ${index}`,
+  keysFirstJoin: 'CROSS JOIN',
 };
 
 /** PostgreSQL's collation for user names: ICU at level 2 (case ignored, accents not), not deterministic. */
 export const POSTGRES_NOCASE_COLLATION = 'flakeboard_nocase';
 
-export const POSTGRES_DDL: Ddl = {
-  dialect: 'postgres',
+const postgresAsciiLower = (e: string) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`;
+
+export const postgresDialect: Dialect = {
+  name: 'postgres',
   // BY DEFAULT (not ALWAYS): migrate-db writes the SQLite ids as they are, then moves the sequence past them.
   id: 'BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY',
   // PostgreSQL's INTEGER is 32-bit and epoch milliseconds overflow it: every whole number is
@@ -86,14 +224,35 @@ export const POSTGRES_DDL: Ddl = {
   strict: '',
   strictWithoutRowid: '',
   prelude: `CREATE COLLATION IF NOT EXISTS ${POSTGRES_NOCASE_COLLATION} (provider = icu, locale = 'und-u-ks-level2', deterministic = false);`,
+  tempTableEnd: ' ON COMMIT DELETE ROWS',
   // PostgreSQL's comparisons are booleans, which sum() does not take; NULL stays NULL as in SQLite.
   boolInt: (condition) => `(${condition})::int`,
+  total: (e) => `coalesce(sum(${e}), 0)`,
+  utcDay: (ms) => `floor(${ms} / 86400000)::bigint`,
+  greatest: (a, b) => `greatest(${a}, ${b})`,
+  least: (a, b) => `least(${a}, ${b})`,
+  bytes: (e) => `${e} COLLATE "C"`,
+  asciiNocase: (e) => `${postgresAsciiLower(e)} COLLATE "C"`,
+  asciiLower: postgresAsciiLower,
+  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
+  chr: (code) => `chr(${code})`,
+  typed: (param, type) => `CAST(${param} AS ${type})`,
+  inJsonNumbers: (column, param) => `${column} IN (SELECT value::bigint FROM json_array_elements_text(${param}::json))`,
+  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
+  groupedToo: (columns) => `, ${columns}`,
+  concatInOrder: (e, orderBy) => `string_agg(${e}, '' ORDER BY ${orderBy})`,
+  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
+  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
+  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
+  jsonObject: (pairs) => `json_build_object(${pairs})`,
+  withoutIndex: (column) => column,
+  through: (table) => table,
+  keysFirstJoin: 'JOIN',
 };
 
-export function ddlFor(dialect: DialectName): Ddl {
-  return dialect === 'postgres' ? POSTGRES_DDL : SQLITE_DDL;
+export function dialectFor(name: DialectName): Dialect {
+  return name === 'postgres' ? postgresDialect : sqliteDialect;
 }
-
 /**
  * Where the schema version lives. SQLite has a slot for it in the file header (PRAGMA
  * user_version); PostgreSQL has none, so a one-row table holds it. It is the only table that
@@ -144,93 +303,6 @@ export function postgresText(value: string): string {
  * - PRAGMAs are SQLite's alone (open.ts): PostgreSQL's equivalents are server settings.
  * - Text separators: PostgreSQL text cannot hold char(0); use another separator (char(31)).
  */
-
-// ---------------------------------------------------------------------------------------------
-// Pieces of SQL texts (sql.ts) where the two engines differ, for queries written as text with
-// @name parameters.
-
-export interface SqlText {
-  readonly dialect: DialectName;
-  /** A sum that is 0 over no rows: SQLite's total() (PostgreSQL has none; its sum of no rows is NULL). */
-  total(expression: string): string;
-  /** A condition as 0/1 (Ddl.boolInt). */
-  boolInt(condition: string): string;
-  /**
-   * The values of a group joined in order, no separator: SQLite's group_concat, PostgreSQL's
-   * string_agg (text only). `arriving`: the rows reach the aggregate in that order already (a
-   * key-order scan, no sorter): SQLite appends them as they come, where its ORDER BY builds a
-   * temporary b-tree per group (a tenth of the 7-day window scan); PostgreSQL's hash grouping
-   * keeps no order, so it sorts anyway.
-   */
-  concatInOrder(expression: string, orderBy: string, arriving?: 'inOrder'): string;
-  /**
-   * `column IN (the numbers of a JSON array)`: one parameter for a list of any length (an IN list
-   * of placeholders has a limit: 32,766 in SQLite, 65,535 in PostgreSQL).
-   */
-  inJsonNumbers(column: string, param: string): string;
-  /**
-   * A column compared without its index: SQLite's unary + is a planner hint (window-scan.ts
-   * reads in key order instead of through the day index); PostgreSQL's planner chooses on its
-   * statistics and needs no hint.
-   */
-  withoutIndex(column: string): string;
-  /**
-   * A table read through the named index: SQLite's INDEXED BY (without statistics its planner
-   * took the narrower day index and a table lookup per row over the covering one, 4× slower);
-   * nothing on PostgreSQL, whose planner chooses on its statistics.
-   */
-  through(table: string, index: string): string;
-  /**
-   * The UTC day (days since 1970-01-01) of epoch milliseconds. Both divide integers as integers,
-   * but PostgreSQL keeps the fraction when the value is NUMERIC (a sum, a parameter it typed so):
-   * floor() makes it whole on both.
-   */
-  utcDay(epochMs: string): string;
-  /**
-   * The larger / smaller of two values of one row, NULL only when both are: SQLite's two-argument
-   * max() returns NULL when either is NULL; PostgreSQL's greatest() ignores NULLs.
-   */
-  greatest(a: string, b: string): string;
-  least(a: string, b: string): string;
-  /**
-   * The join that reads a scratch table of keys as the outer loop: SQLite's CROSS JOIN fixes the
-   * order (temp tables have no statistics, and it would otherwise scan every result once);
-   * PostgreSQL has no CROSS JOIN … ON and plans a JOIN alike.
-   */
-  keysFirstJoin: string;
-}
-
-export const SQLITE_TEXT: SqlText = {
-  dialect: 'sqlite',
-  total: (e) => `total(${e})`,
-  boolInt: (c) => c,
-  concatInOrder: (e, orderBy, arriving) => (arriving === 'inOrder' ? `group_concat(${e}, '')` : `group_concat(${e}, '' ORDER BY ${orderBy})`),
-  inJsonNumbers: (column, param) => `${column} IN (SELECT value FROM json_each(${param}))`,
-  withoutIndex: (column) => `+${column}`,
-  through: (table, index) => `${table} INDEXED BY ${index}`,
-  utcDay: (ms) => `CAST(${ms} / 86400000 AS INTEGER)`,
-  greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
-  least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
-  keysFirstJoin: 'CROSS JOIN',
-};
-
-export const POSTGRES_TEXT: SqlText = {
-  dialect: 'postgres',
-  total: (e) => `coalesce(sum(${e}), 0)`,
-  boolInt: (c) => `(${c})::int`,
-  concatInOrder: (e, orderBy) => `string_agg(${e}, '' ORDER BY ${orderBy})`,
-  inJsonNumbers: (column, param) => `${column} IN (SELECT value::bigint FROM json_array_elements_text(${param}::json))`,
-  withoutIndex: (column) => column,
-  through: (table) => table,
-  utcDay: (ms) => `floor(${ms} / 86400000)::bigint`,
-  greatest: (a, b) => `greatest(${a}, ${b})`,
-  least: (a, b) => `least(${a}, ${b})`,
-  keysFirstJoin: 'JOIN',
-};
-
-export function sqlText(dialect: DialectName): SqlText {
-  return dialect === 'postgres' ? POSTGRES_TEXT : SQLITE_TEXT;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Writers of one database at once. SQLite has one writer at a time (an import's IMMEDIATE
@@ -324,100 +396,4 @@ const UNREACHABLE_MESSAGE = /^(?:Connection terminated|timeout exceeded when try
 export function isReadOnlyTrouble(error: unknown): boolean {
   const code = String((error as { code?: unknown }).code ?? '');
   return code.startsWith('SQLITE_READONLY') || code === '25006';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Pieces of the reads' SQL texts (reports, runs, gates, dashboard, flaky list, trends) where the
-// engines differ in how text is compared, ordered, searched and gathered into JSON.
-
-/** The text as a LIKE pattern that matches only itself (with ESCAPE '\\'). */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** The reads' text pieces (readsText). */
-export interface ReadsText {
-  /**
-   * Text compared byte by byte, for ORDER BY and min(): SQLite's default (BINARY); PostgreSQL's
-   * default collation may be a locale (en_US sorts 'B' between 'a' and 'c'), so "C" is named.
-   */
-  bytes(expression: string): string;
-  /**
-   * SQLite's NOCASE order: A-Z folded to a-z (no other letter), then bytes. PostgreSQL has no
-   * such collation (its ICU one orders punctuation and accents otherwise): fold A-Z itself.
-   */
-  asciiNocase(expression: string): string;
-  /**
-   * Columns a GROUP BY must name on PostgreSQL only: each is one value per group already (the
-   * key of a joined table equal to a grouped key). SQLite takes them bare; naming them there
-   * could change its plan.
-   */
-  groupedToo(columns: string): string;
-  /** The distinct values of a group, in byte order, joined by ',' (SQLite's group_concat(DISTINCT), string_agg). */
-  distinctList(expression: string): string;
-  /**
-   * A JSON array (as text) of a group's values in `orderBy` order: SQLite's json_group_array
-   * (in the rows' order), PostgreSQL's json_agg, cast to text (pg parses json columns itself)
-   * and '[]' for no rows as SQLite gives.
-   */
-  jsonArray(expression: string, orderBy: string): string;
-  /** A JSON array (as text) of a group's distinct values, in no set order. */
-  jsonDistinct(expression: string): string;
-  /** A JSON object of name/value pairs, inside jsonArray: json_object, json_build_object. */
-  jsonObject(pairs: string): string;
-  /** The character with this code: SQLite's char(), PostgreSQL's chr(). */
-  chr(code: number): string;
-  /** A-Z folded to a-z and nothing else: SQLite's lower() (PostgreSQL's folds every alphabet by its locale). */
-  asciiLower(expression: string): string;
-  /** Whether `needle` occurs in `haystack` (no pattern characters): SQLite's instr, PostgreSQL's strpos. */
-  contains(haystack: string, needle: string): string;
-  /** `expression IN` the strings of a JSON array parameter (SqlText.inJsonNumbers, for texts). */
-  inJsonTexts(expression: string, param: string): string;
-  /**
-   * A parameter whose type PostgreSQL cannot tell from its place (`@x IS NULL`): cast there.
-   * SQLite takes it bare: a cast parameter made its planner's choices many times slower.
-   */
-  typed(param: string, type: 'TEXT' | 'BIGINT'): string;
-  /**
-   * After a temporary table's closing parenthesis. SQLite keeps it for the connection's life; on
-   * PostgreSQL a pooled connection outlives the answer, so its rows go when the answer's
-   * transaction ends (one-connection.ts).
-   */
-  tempTableEnd: string;
-}
-
-const SQLITE_READS: ReadsText = {
-  bytes: (e) => e,
-  asciiNocase: (e) => `${e} COLLATE NOCASE`,
-  groupedToo: () => '',
-  distinctList: (e) => `group_concat(DISTINCT ${e} ORDER BY ${e})`,
-  jsonArray: (e, orderBy) => `json_group_array(${e} ORDER BY ${orderBy})`,
-  jsonDistinct: (e) => `json_group_array(DISTINCT ${e})`,
-  jsonObject: (pairs) => `json_object(${pairs})`,
-  chr: (code) => `char(${code})`,
-  asciiLower: (e) => `lower(${e})`,
-  contains: (haystack, needle) => `instr(${haystack}, ${needle}) > 0`,
-  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_each(${param}))`,
-  typed: (param) => param,
-  tempTableEnd: '',
-};
-
-const POSTGRES_READS: ReadsText = {
-  bytes: (e) => `${e} COLLATE "C"`,
-  asciiNocase: (e) => `${POSTGRES_READS.asciiLower(e)} COLLATE "C"`,
-  groupedToo: (columns) => `, ${columns}`,
-  distinctList: (e) => `string_agg(DISTINCT ${e} COLLATE "C", ',' ORDER BY ${e} COLLATE "C")`,
-  jsonArray: (e, orderBy) => `CAST(coalesce(json_agg(${e} ORDER BY ${orderBy}), '[]') AS TEXT)`,
-  jsonDistinct: (e) => `CAST(json_agg(DISTINCT ${e}) AS TEXT)`,
-  jsonObject: (pairs) => `json_build_object(${pairs})`,
-  chr: (code) => `chr(${code})`,
-  asciiLower: (e) => `translate(${e}, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`,
-  contains: (haystack, needle) => `strpos(${haystack}, ${needle}) > 0`,
-  inJsonTexts: (expression, param) => `${expression} IN (SELECT value FROM json_array_elements_text(${param}::json))`,
-  typed: (param, type) => `CAST(${param} AS ${type})`,
-  tempTableEnd: ' ON COMMIT DELETE ROWS',
-};
-
-export function readsText(dialect: DialectName): ReadsText {
-  return dialect === 'postgres' ? POSTGRES_READS : SQLITE_READS;
 }

@@ -1,4 +1,4 @@
-import { ddlFor, type DialectName, type Ddl } from './dialect.js';
+import { dialectFor, type DialectName, type Dialect } from './dialect.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -9,12 +9,12 @@ import { ddlFor, type DialectName, type Ddl } from './dialect.js';
 export interface Migration {
   version: number;
   name: string;
-  sql: string | ((d: Ddl) => string);
+  sql: string | ((d: Dialect) => string);
 }
 
 /** A migration's SQL for one database. */
 export function migrationSql(migration: Migration, dialect: DialectName): string {
-  return typeof migration.sql === 'string' ? migration.sql : migration.sql(ddlFor(dialect));
+  return typeof migration.sql === 'string' ? migration.sql : migration.sql(dialectFor(dialect));
 }
 
 export const MIGRATIONS: ReadonlyArray<Migration> = [

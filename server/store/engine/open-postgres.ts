@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig } from 'kysely';
 import pg from 'pg';
-import { databaseTrouble, POSTGRES_DDL, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
+import { databaseTrouble, postgresDialect, POSTGRES_NUMBER_TYPES, POSTGRES_VERSION_TABLE, redactUrl } from './dialect.js';
 import { MIGRATIONS, migrationSql } from './migrations.js';
 import { StoreError, type PostgresStore } from './types.js';
 import { postgresShape } from './schema-compare.js';
@@ -158,7 +158,7 @@ async function migratePostgres(pool: pg.Pool, shownUrl: string): Promise<void> {
     // An index build on a big table may take minutes: the server's statement timeout is for requests.
     await client.query('SET LOCAL statement_timeout = 0');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${POSTGRES_VERSION_TABLE} (version ${POSTGRES_DDL.int} NOT NULL)`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${POSTGRES_VERSION_TABLE} (version ${postgresDialect.int} NOT NULL)`);
     const current = await postgresSchemaVersion(client);
     const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
     if (current > latest) {

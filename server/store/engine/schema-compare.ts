@@ -20,7 +20,7 @@ export interface SchemaShape {
   indexes: string[];
 }
 
-// PostgreSQL's type for each SQLite type (dialect.ts POSTGRES_DDL).
+// PostgreSQL's type for each SQLite type (dialect.ts postgresDialect).
 const FROM_POSTGRES: Record<string, string> = { bigint: 'INTEGER', 'double precision': 'REAL', text: 'TEXT' };
 
 export function sqliteShape(sqlite: SqliteDatabase): SchemaShape {

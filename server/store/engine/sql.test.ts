@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describeEachEngine, freshDatabase, sameDataOn } from '../../../fixtures/testing/engines.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestFile } from '../../ingest.js';
-import { sqlText } from './dialect.js';
+import { dialectFor } from './dialect.js';
 import { openStore } from './open.js';
 import type { AnyStore } from './types.js';
 import { compileNamed } from './sql.js';
@@ -33,7 +33,7 @@ describeEachEngine('SQL texts with named parameters', (engine) => {
   });
 
   it('gives the same answers for the pieces that differ between engines', async () => {
-    const t = sqlText(store.dialect);
+    const t = dialectFor(store.dialect);
     const row = await store.sql.get<Record<string, unknown>>(
       `SELECT (SELECT ${t.total('n')} FROM (SELECT 1 AS n WHERE 1 = 0) AS none) AS total_none,
         ${t.utcDay('CAST(@ms AS BIGINT)')} AS day, ${t.greatest('NULL', '3')} AS g, ${t.least('2', '3')} AS l,

@@ -9,7 +9,7 @@ export type SqlParams = Readonly<Record<string, unknown>>;
  * SQL text run on either database through the store's Kysely: the store's hand-written
  * queries (window scans, rollups, bulk writes) are written once, with `@name` parameters, and
  * run on SQLite and PostgreSQL alike. Where the two engines' SQL differs, the text takes its
- * piece from dialect.ts (sqlText). Kysely's query builder is for everything else.
+ * piece from dialect.ts (dialectFor). Kysely's query builder is for everything else.
  */
 export interface Sql {
   readonly dialect: DialectName;

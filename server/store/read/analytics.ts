@@ -4,7 +4,7 @@ import type { AnyStore } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
 import { withAttempts } from './attempt-evidence.js';
-import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 
 /** A range of UTC day numbers, both ends included. */
 export interface DayRange {
@@ -40,8 +40,8 @@ export const AFFECTED_TESTS_LISTED = 20;
  * keeps its prepared statements by text, so the same text must come back every call.
  */
 function textsFor(dialect: DialectName) {
-  const t = sqlText(dialect);
-  const r = readsText(dialect);
+  const t = dialectFor(dialect);
+  const r = dialectFor(dialect);
   // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`;
   // Grouped by test and browser: the test's and the browser's project columns are one per group.

@@ -1,9 +1,9 @@
 import type { AttachmentInfo, AttemptEvidence } from '../../../core/api/evidence.js';
-import { sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 function textsFor(dialect: DialectName) {
-  const t = sqlText(dialect);
+  const t = dialectFor(dialect);
   return {
     attempts: `SELECT result_id, retry, status, duration_ms FROM attempts WHERE ${t.inJsonNumbers('result_id', '@ids')} ORDER BY result_id, retry`,
     attachments: `SELECT result_id, retry, name, content_type, kind, sha256, size, state FROM attachments

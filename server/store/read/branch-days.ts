@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { readsText, POSTGRES_TEXT, type DialectName } from '../engine/dialect.js';
+import { dialectFor, postgresDialect, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { aggregate, STATS_COLUMNS } from '../write/rollups.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
@@ -16,7 +16,7 @@ import { DAY_MS } from '../engine/rollup-shape.js';
 const TABLE = 'branch_days';
 
 const createSql = (dialect: DialectName) => {
-  const [int, real, end] = dialect === 'postgres' ? ['BIGINT', 'DOUBLE PRECISION', readsText(dialect).tempTableEnd] : ['INTEGER', 'REAL', ' WITHOUT ROWID'];
+  const [int, real, end] = dialect === 'postgres' ? ['BIGINT', 'DOUBLE PRECISION', dialectFor(dialect).tempTableEnd] : ['INTEGER', 'REAL', ' WITHOUT ROWID'];
   return `CREATE TEMP TABLE IF NOT EXISTS ${TABLE} (
   test_id ${int} NOT NULL, browser TEXT NOT NULL, day ${int} NOT NULL, runs ${int} NOT NULL, passed ${int} NOT NULL, failed ${int} NOT NULL,
   skipped ${int} NOT NULL, passed_on_retry ${int} NOT NULL, duration_sum ${real} NOT NULL, duration_max ${real} NOT NULL, timed_runs ${int} NOT NULL,
@@ -45,7 +45,7 @@ const TEXTS = {
   postgres: {
     create: createSql('postgres'),
     clear: `DELETE FROM pg_temp.${TABLE}`,
-    fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(byBranch('@runsFromMs'), POSTGRES_TEXT)}`,
+    fill: `INSERT INTO pg_temp.${TABLE} (${STATS_COLUMNS}) ${aggregate(byBranch('@runsFromMs'), postgresDialect)}`,
   },
 } as const;
 

@@ -1,4 +1,4 @@
-import { readsText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 export interface BranchRow {
@@ -10,7 +10,7 @@ export interface BranchRow {
 // Runs that count in the figures only: a branch whose runs were all rejected has nothing to show.
 // Made once per engine: SQLite's connection keeps prepared statements by their text.
 const listSql = (dialect: DialectName) => {
-  const r = readsText(dialect);
+  const r = dialectFor(dialect);
   return `SELECT git_branch AS name, max(started_at) AS last_run_at FROM runs
     WHERE git_branch IS NOT NULL AND is_duplicate = 0 AND status != 'rejected' AND (CAST(@search AS TEXT) IS NULL OR ${r.contains(r.asciiLower('git_branch'), '@search')})
     GROUP BY git_branch ORDER BY last_run_at DESC, ${r.bytes('git_branch')} LIMIT @limit`;

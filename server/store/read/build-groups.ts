@@ -1,4 +1,4 @@
-import { readsText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 
 /**
  * The shards of one CI build are one run on every screen. Runs stay one row per report (each
@@ -11,7 +11,7 @@ import { readsText, type DialectName } from '../engine/dialect.js';
  * group when the build id, branch, commit and shard total agree. Anything else is its own group.
  */
 export const runGroup = (runs: string, dialect: DialectName): string => {
-  const sep = readsText(dialect).chr(31);
+  const sep = dialectFor(dialect).chr(31);
   return `CASE WHEN ${runs}.build_id IS NOT NULL AND ${runs}.shard_total > 1
     THEN 'b' || CAST(${runs}.shard_total AS TEXT) || ${sep} || ${runs}.build_id || ${sep} || coalesce(${runs}.git_branch, '') || ${sep} || coalesce(${runs}.git_commit, '')
     ELSE 'r' || CAST(${runs}.id AS TEXT) END`;
@@ -23,7 +23,7 @@ export const runGroup = (runs: string, dialect: DialectName): string => {
  * side), and each shard's own figures as JSON.
  */
 export const groupedRunsSql = (where: string, dialect: DialectName) => {
-  const r = readsText(dialect);
+  const r = dialectFor(dialect);
   return `
   SELECT min(id) AS id, min(started_at) AS started_at,
     ${r.jsonDistinct('browser')} AS browsers_json,

@@ -1,7 +1,7 @@
 import { CRITICAL_PASS_RATE } from '../../../core/analytics/formulas.js';
 import { UNOWNED } from '../../../core/owners/test-owners.js';
 import type { DayRange } from './analytics.js';
-import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { onBranch } from './branch-days.js';
@@ -90,7 +90,7 @@ export interface FlakyCounts {
 const ALL_TIME = 'SELECT * FROM test_totals';
 const tempName = (dialect: DialectName) => (dialect === 'postgres' ? 'pg_temp' : 'temp');
 const windowTable = (dialect: DialectName) => {
-  const [int, end] = dialect === 'postgres' ? ['BIGINT', readsText(dialect).tempTableEnd] : ['INTEGER', ''];
+  const [int, end] = dialect === 'postgres' ? ['BIGINT', dialectFor(dialect).tempTableEnd] : ['INTEGER', ''];
   return `CREATE TEMP TABLE IF NOT EXISTS flaky_window (test_id ${int}, browser TEXT, runs ${int}, failed ${int}, skipped ${int},
   passed_on_retry ${int}, scored_passed ${int}, scored_failed ${int}, attempts ${int}, changes ${int}, last_failed_at ${int})${end}`;
 };
@@ -109,8 +109,8 @@ const OWNED = 'SELECT 1 FROM test_owners o WHERE o.test_id = t.id';
 // and score formulas as core/analytics/formulas.ts, then one group per test identity. A trend
 // key is a test id and a browser (analytics/flaky-page.ts trendKeysOf).
 const groupsSql = (dialect: DialectName, source: string) => {
-  const t = sqlText(dialect);
-  const r = readsText(dialect);
+  const t = dialectFor(dialect);
+  const r = dialectFor(dialect);
   const text = (param: string) => r.typed(param, 'TEXT');
   const search = (column: string) => r.contains(r.asciiLower(column), text('@search'));
   return `
@@ -143,14 +143,14 @@ const SEVERE = `worst <= ${CRITICAL_PASS_RATE}`;
 const MODERATE = `worst > ${CRITICAL_PASS_RATE} AND worst < 0.8`;
 const MINOR = 'worst >= 0.8';
 const filter = (dialect: DialectName) => {
-  const r = readsText(dialect);
+  const r = dialectFor(dialect);
   const severity = r.typed('@severity', 'TEXT');
   return `(${severity} IS NULL OR (${severity} = 'severe' AND ${SEVERE}) OR (${severity} = 'moderate' AND ${MODERATE})
   OR (${severity} = 'minor' AND ${MINOR})) AND (${r.typed('@critical', 'BIGINT')} = 0 OR ${SEVERE}) AND (${r.typed('@trendKeys', 'TEXT')} IS NULL OR trending > 0)`;
 };
 
 const countsSql = (dialect: DialectName, source: string) => {
-  const count = (condition: string) => `coalesce(sum(${sqlText(dialect).boolInt(condition)}), 0)`;
+  const count = (condition: string) => `coalesce(sum(${dialectFor(dialect).boolInt(condition)}), 0)`;
   return `${groupsSql(dialect, source)}
   SELECT count(*) AS "all", ${count(SEVERE)} AS severe, ${count(MODERATE)} AS moderate,
     ${count(MINOR)} AS minor, ${count(SEVERE)} AS critical, ${count('unowned = 1')} AS unowned, ${count(filter(dialect))} AS total
@@ -159,12 +159,12 @@ const countsSql = (dialect: DialectName, source: string) => {
 
 /** The browsers among the searched groups, for the browser filter. */
 const browsersSql = (dialect: DialectName, source: string) => `${groupsSql(dialect, source)}
-  SELECT f.browser, count(*) AS count FROM flaky f WHERE f.test_id IN (SELECT test_id FROM groups) GROUP BY f.browser ORDER BY ${readsText(dialect).bytes('f.browser')}`;
+  SELECT f.browser, count(*) AS count FROM flaky f WHERE f.test_id IN (SELECT test_id FROM groups) GROUP BY f.browser ORDER BY ${dialectFor(dialect).bytes('f.browser')}`;
 
 const pageSql = (dialect: DialectName, source: string, sort: FlakySort, order: SortOrder) => {
   const { column } = FLAKY_SORTS[sort];
   const direction = order === 'asc' ? 'ASC' : 'DESC';
-  const r = readsText(dialect);
+  const r = dialectFor(dialect);
   // A test that only ever passed on retry has no failed result, one fixed no open episode: last in either order.
   const nullsLast = column === 'last_failed_at' || column === 'open_rank' ? `${column} IS NULL, ` : '';
   const open =
@@ -182,8 +182,8 @@ const pageSql = (dialect: DialectName, source: string, sort: FlakySort, order: S
 const entriesSql = (dialect: DialectName, source: string) => `
   WITH src AS (${source})
   SELECT test_id, browser, runs, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes FROM src
-  WHERE ${sqlText(dialect).inJsonNumbers('test_id', readsText(dialect).typed('@ids', 'TEXT'))} AND scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)
-  ORDER BY test_id, ${readsText(dialect).bytes('browser')}`;
+  WHERE ${dialectFor(dialect).inJsonNumbers('test_id', dialectFor(dialect).typed('@ids', 'TEXT'))} AND scored_passed + scored_failed > 0 AND (passed_on_retry > 0 OR changes >= 2)
+  ORDER BY test_id, ${dialectFor(dialect).bytes('browser')}`;
 
 // Every text made once per engine and shape: SQLite's statement cache is keyed by the text (sql.ts).
 const texts = new Map<string, string>();

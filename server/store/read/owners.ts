@@ -1,5 +1,5 @@
 import { UNOWNED, type TestOwner } from '../../../core/owners/test-owners.js';
-import { readsText, sqlText } from '../engine/dialect.js';
+import { dialectFor } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 const OWNERS_OF = (inIds: string) => `SELECT test_id, owner, source FROM test_owners WHERE ${inIds} ORDER BY test_id, owner`;
@@ -12,7 +12,7 @@ const OWNERS_OF = (inIds: string) => `SELECT test_id, owner, source FROM test_ow
 export async function ownersOf(store: AnyStore, testIds: readonly number[]): Promise<Map<number, TestOwner[]>> {
   const owners = new Map<number, TestOwner[]>();
   if (testIds.length === 0) return owners;
-  const sql = OWNERS_OF(sqlText(store.dialect).inJsonNumbers('test_id', '@ids'));
+  const sql = OWNERS_OF(dialectFor(store.dialect).inJsonNumbers('test_id', '@ids'));
   for (const row of await store.sql.all<{ test_id: number; owner: string; source: TestOwner['source'] }>(sql, { ids: JSON.stringify([...new Set(testIds)]) })) {
     const id = Number(row.test_id);
     let list = owners.get(id);
@@ -24,7 +24,7 @@ export async function ownersOf(store: AnyStore, testIds: readonly number[]): Pro
 
 /** The owners of the tests with this title (in this file, when given), each once: quarantine's default owner. */
 export async function ownersOfTitle(store: AnyStore, title: string, file: string | null): Promise<string[]> {
-  const fileParam = readsText(store.dialect).typed('@file', 'TEXT');
+  const fileParam = dialectFor(store.dialect).typed('@file', 'TEXT');
   const rows = await store.sql.all<{ owner: string }>(
     `SELECT DISTINCT o.owner FROM test_owners o JOIN tests t ON t.id = o.test_id
      WHERE t.title = @title AND (${fileParam} IS NULL OR t.file = ${fileParam}) ORDER BY o.owner`,

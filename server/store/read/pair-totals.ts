@@ -1,6 +1,6 @@
 import type { DayRange, TestBrowserTotals } from './analytics.js';
 import { onBranch } from './branch-days.js';
-import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 /**
@@ -10,8 +10,8 @@ import type { AnyStore } from '../engine/types.js';
  * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
  */
 export function totalsSql(dialect: DialectName, ofIds = false): string {
-  const t = sqlText(dialect);
-  const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', readsText(dialect).typed('@ids', 'TEXT'))}` : '';
+  const t = dialectFor(dialect);
+  const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', dialectFor(dialect).typed('@ids', 'TEXT'))}` : '';
   return `
   WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}),
   boundaries AS (
@@ -39,7 +39,7 @@ export const FLAKY_PAIR = 'scored_passed + scored_failed > 0 AND (passed_on_retr
 
 // Lists are sorted in JS with ties left in the rows' order: one order on both engines.
 const ordered = (dialect: DialectName, totals: string, where: string) =>
-  `SELECT * FROM (${totals}) pairs${where} ORDER BY test_id, ${readsText(dialect).bytes('browser')}`;
+  `SELECT * FROM (${totals}) pairs${where} ORDER BY test_id, ${dialectFor(dialect).bytes('browser')}`;
 
 // Built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
 function texts(dialect: DialectName) {

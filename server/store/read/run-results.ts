@@ -1,7 +1,7 @@
 import { stripAnsi } from '../../../core/ansi.js';
 import { RESULT_ROW_MESSAGE_CHARS, type RunResultSort, type RunResultStatus, type RunResultsQuery, type TestResultRow } from '../../../core/api/uploads.js';
 import type { Paged } from '../../../core/api/analytics.js';
-import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore, SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
 import { withAttempts } from './attempt-evidence.js';
@@ -35,7 +35,7 @@ const STATUS_WHERE: Record<RunResultStatus, string> = {
 
 // NOCASE first so 'apple' and 'Banana' read alphabetically, then exact for a stable order.
 function orderFor(dialect: DialectName): Record<RunResultSort, string> {
-  const r = readsText(dialect);
+  const r = dialectFor(dialect);
   const byName = `${r.asciiNocase('t.title')}, ${r.bytes('t.title')}, ${r.asciiNocase('t.file')}, ${r.bytes('t.file')}, ${r.bytes('r.browser')}, r.id`;
   return {
     // Failures first: they are what a reader of a run looks for.
@@ -61,7 +61,7 @@ const SORTS: RunResultSort[] = ['status', 'duration', 'name'];
 
 /** The texts on one engine, every status and sort, made once: SQLite's connection keeps prepared statements by text. */
 function textsFor(dialect: DialectName) {
-  const t = sqlText(dialect);
+  const t = dialectFor(dialect);
   const order = orderFor(dialect);
   const where = (status: RunResultStatus) => `r.run_id = @runId ${STATUS_WHERE[status]}`;
   const each = <K extends string>(keys: readonly K[], text: (key: K) => string) => Object.fromEntries(keys.map((k) => [k, text(k)])) as Record<K, string>;

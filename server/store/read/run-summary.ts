@@ -1,6 +1,6 @@
 import { errorPatternOf, errorPatternOfHead, topPatterns } from '../../../core/errors/first-line.js';
 import { RUN_FLAKY_SHOWN, RUN_RESULTS_PAGE_SIZE, type UploadDetailResponse } from '../../../core/api/uploads.js';
-import { readsText, sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { RESULT_COLUMNS, runResultsPage, toResultRows, type RawResultRow } from './run-results.js';
 
@@ -14,8 +14,8 @@ const HEADS_PER_QUERY = 1000;
 
 // Made once per engine: SQLite's connection keeps prepared statements by their text.
 function textsFor(dialect: DialectName) {
-  const t = sqlText(dialect);
-  const r = readsText(dialect);
+  const t = dialectFor(dialect);
+  const r = dialectFor(dialect);
   return {
     run: 'SELECT total_tests, passed_tests, failed_tests, skipped_tests, flaky_tests, duration_ms FROM runs WHERE id = @runId',
     byStatus: `SELECT status, count(*) AS n, ${t.total('duration_ms')} AS duration FROM results WHERE run_id = @runId GROUP BY status`,

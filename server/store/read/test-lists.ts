@@ -1,4 +1,4 @@
-import { sqlText, type DialectName } from '../engine/dialect.js';
+import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { countedRun } from './gate-history.js';
 import { runGroup } from './build-groups.js';
@@ -28,7 +28,7 @@ const KEPT = `is_duplicate = 0 AND status != 'rejected'`;
 
 // Made once per engine: SQLite's connection keeps prepared statements by their text.
 const textsFor = (dialect: DialectName) => {
-  const t = sqlText(dialect);
+  const t = dialectFor(dialect);
   const listed = `SELECT DISTINCT r.project_name AS project, t.file, t.title, t.title_path FROM results r JOIN tests t ON t.id = r.test_id WHERE ${t.inJsonNumbers('r.run_id', '@ids')}`;
   return {
     last: `SELECT ${RUN_COLUMNS} FROM runs WHERE ${KEPT} AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch) ORDER BY started_at DESC, id DESC LIMIT 1`,

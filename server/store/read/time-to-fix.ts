@@ -1,5 +1,5 @@
 import { flakeEpisodes, isFlakeDay, type FlakeDay, type FlakeEpisode } from '../../../core/analytics/formulas.js';
-import { sqlText } from '../engine/dialect.js';
+import { dialectFor } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 // The flaky rule of docs/screens.md#flaky over all history: the tests there are episodes of.
@@ -15,7 +15,7 @@ const DAYS = (restriction: string) => `
 /** The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null. */
 export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null): Promise<Map<number, FlakeEpisode[]>> {
   const restriction =
-    testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${sqlText(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
+    testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${dialectFor(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
   const episodes = new Map<number, FlakeEpisode[]>();
   if (testIds !== null && testIds.length === 0) return episodes;
   const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(

@@ -1,5 +1,5 @@
 import type { DayRange } from './analytics.js';
-import { readsText, sqlText, type DialectName, type SqlText } from '../engine/dialect.js';
+import { dialectFor, type DialectName, type Dialect } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
@@ -56,22 +56,22 @@ export type PairPeriod = Pick<
 type Read = 'byKey' | 'byDay' | 'byDayWithoutFigures';
 
 // The outcomes of a window's days in day order: read in key order, the rows arrive so.
-const outcomes = (t: SqlText, read: Read) => t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day', read === 'byKey' ? 'inOrder' : undefined);
+const outcomes = (t: Dialect, read: Read) => t.concatInOrder(`CASE WHEN attempts > 0 THEN ${outcomePair(t)} END`, 'day', read === 'byKey' ? 'inOrder' : undefined);
 
-const windowColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
+const windowColumns = (t: Dialect, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('failed')} AS failed, ${t.total('skipped')} AS skipped,
     ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
     ${t.total('attempts')} AS attempts, ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes,
     ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs, max(duration_max) AS duration_max`;
 
-const periodColumns = (t: SqlText, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed,
+const periodColumns = (t: Dialect, read: Read) => `test_id, browser, ${t.total('runs')} AS runs, ${t.total('passed')} AS passed,
     ${t.total('passed_on_retry')} AS passed_on_retry, ${t.total('scored_passed')} AS scored_passed, ${t.total('scored_failed')} AS scored_failed,
     ${t.total('changes')} AS changes, ${outcomes(t, read)} AS outcomes, ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs`;
 
 // A day's first and last outcome (0/1) as two characters. SQLite joins numbers as text already;
 // PostgreSQL's || wants text.
-const outcomePair = (t: SqlText) => (t.dialect === 'postgres' ? 'CAST(first_outcome AS TEXT) || CAST(last_outcome AS TEXT)' : 'first_outcome || last_outcome');
+const outcomePair = (t: Dialect) => (t.name === 'postgres' ? 'CAST(first_outcome AS TEXT) || CAST(last_outcome AS TEXT)' : 'first_outcome || last_outcome');
 
-const trendColumns = (t: SqlText, _read: Read) => `test_id, browser,
+const trendColumns = (t: Dialect, _read: Read) => `test_id, browser,
     ${t.total('CASE WHEN day >= @curFrom THEN scored_passed END')} AS cur_passed,
     ${t.total('CASE WHEN day >= @curFrom THEN scored_failed END')} AS cur_failed,
     ${t.total('CASE WHEN day >= @curFrom THEN passed_on_retry END')} AS cur_retry,
@@ -86,29 +86,29 @@ const trendColumns = (t: SqlText, _read: Read) => `test_id, browser,
 // 0.19 µs per stored row plus 0.29 µs per window row in key order.
 // PostgreSQL's planner chooses on its statistics (withoutIndex is no hint there); its hash
 // grouping keeps no order, so the rows are ordered as SQLite's grouping leaves them (free there).
-const grouped = (t: SqlText, columns: (t: SqlText, read: Read) => string, read: Read) =>
+const grouped = (t: Dialect, columns: (t: Dialect, read: Read) => string, read: Read) =>
   `SELECT ${columns(t, read)} FROM ${read === 'byDay' ? t.through('daily_test_stats', 'daily_test_stats_by_day') : 'daily_test_stats'}` +
   ` WHERE ${read === 'byKey' ? t.withoutIndex('day') : 'day'} BETWEEN @from AND @to GROUP BY test_id, browser${orderedPairs(t)}`;
-const readings = (t: SqlText, columns: (t: SqlText, read: Read) => string) => ({
+const readings = (t: Dialect, columns: (t: Dialect, read: Read) => string) => ({
   byKey: grouped(t, columns, 'byKey'),
   byDay: grouped(t, columns, 'byDay'),
   // A read-only file of a schema before migration 10 has only the index on day.
   byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
   // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
-  branch: onBranch(grouped(t, columns, 'byKey'), t.dialect),
+  branch: onBranch(grouped(t, columns, 'byKey'), t.name),
 });
 
-const orderedPairs = (t: SqlText) => (t.dialect === 'postgres' ? ` ORDER BY test_id, ${readsText(t.dialect).bytes('browser')}` : '');
+const orderedPairs = (t: Dialect) => (t.name === 'postgres' ? ` ORDER BY test_id, ${t.bytes('browser')}` : '');
 
 // The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
 // list's migration) holds a window that covers every stored day: one row per pair instead of
 // one per pair and day. Its changes already count those between days.
-const allTime = (t: SqlText) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+const allTime = (t: Dialect) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
     NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals${orderedPairs(t)}`;
 
 // Every text built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
 function texts(dialect: DialectName) {
-  const t = sqlText(dialect);
+  const t = dialectFor(dialect);
   return {
     allTime: allTime(t),
     lastDay: 'SELECT max(day) AS day FROM daily_test_stats',

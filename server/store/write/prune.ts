@@ -8,7 +8,7 @@ import type { AnyStore, Store, PostgresStore } from '../engine/types.js';
 import { fileSpace } from '../engine/maintenance.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { withRollupRefresh } from './rollups.js';
-import { POSTGRES_TEXT, SQLITE_TEXT, type SqlText } from '../engine/dialect.js';
+import { postgresDialect, sqliteDialect, type Dialect } from '../engine/dialect.js';
 import { lockRollups, withRollupRefreshPostgres } from './rollups-postgres.js';
 
 export interface PruneCounts {
@@ -45,7 +45,7 @@ const PLAN = {
  * What pruneBatch runs on the runs of a batch (@ids, a JSON array), on either engine. A run goes
  * with its duplicates, as deleteRun does: they are copies that show its results.
  */
-const batchSql = (t: SqlText) => {
+const batchSql = (t: Dialect) => {
   const inBatch = t.inJsonNumbers('run_id', '@ids');
   return {
     days: `SELECT DISTINCT started_at / ${DAY_MS} AS day FROM results WHERE ${inBatch} ORDER BY 1`,
@@ -54,8 +54,8 @@ const batchSql = (t: SqlText) => {
     deleteRuns: `DELETE FROM runs WHERE ${t.inJsonNumbers('id', '@ids')} OR ${t.inJsonNumbers('duplicate_of', '@ids')}`,
   };
 };
-const BATCH_SQLITE = batchSql(SQLITE_TEXT);
-const BATCH_POSTGRES = batchSql(POSTGRES_TEXT);
+const BATCH_SQLITE = batchSql(sqliteDialect);
+const BATCH_POSTGRES = batchSql(postgresDialect);
 
 /** What a prune would remove, read without a write lock. On SQLite synchronous; on PostgreSQL a promise. */
 export function planPrune(store: Store, before: number): PrunePlan;
@@ -108,7 +108,7 @@ export function pruneBatch(store: AnyStore, before: number, maxResults: number):
       const days = s.prepare(BATCH_SQLITE.days).pluck().all(list) as number[];
       const attempts = s.prepare(BATCH_SQLITE.attempts).pluck().get(list) as number;
       s.prepare('DELETE FROM temp.prune_tests').run();
-      s.prepare(`INSERT OR IGNORE INTO temp.prune_tests SELECT DISTINCT test_id FROM results WHERE ${SQLITE_TEXT.inJsonNumbers('run_id', '@ids')}`).run(list);
+      s.prepare(`INSERT OR IGNORE INTO temp.prune_tests SELECT DISTINCT test_id FROM results WHERE ${sqliteDialect.inJsonNumbers('run_id', '@ids')}`).run(list);
       let results = 0;
       let runs = 0;
       withRollupRefresh(s, ids, () => {
@@ -167,7 +167,7 @@ async function pruneBatchPostgres(store: PostgresStore, before: number, maxResul
     const list = { ids: JSON.stringify(ids) };
     const days = (await sql.all<{ day: number }>(BATCH_POSTGRES.days, list)).map((row) => Number(row.day));
     const attempts = Number(await sql.value(BATCH_POSTGRES.attempts, list));
-    const tests = (await sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM results WHERE ${POSTGRES_TEXT.inJsonNumbers('run_id', '@ids')}`, list)).map((row) => Number(row.test_id));
+    const tests = (await sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM results WHERE ${postgresDialect.inJsonNumbers('run_id', '@ids')}`, list)).map((row) => Number(row.test_id));
     let results = 0;
     let runs = 0;
     await withRollupRefreshPostgres(sql, ids, async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { POSTGRES_TEXT, SQLITE_TEXT } from '../engine/dialect.js';
+import { postgresDialect, sqliteDialect } from '../engine/dialect.js';
 import { openStore } from '../engine/open.js';
 import { addToStored, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
 
@@ -17,8 +17,8 @@ describe('rollup columns', () => {
   });
 
   it('make one rule in each engine’s words: bare names and max() on SQLite, the stored row named and greatest() on PostgreSQL', () => {
-    const sqlite = addToStored(TOTAL_ROLLUP, SQLITE_TEXT);
-    const postgres = addToStored(TOTAL_ROLLUP, POSTGRES_TEXT, 'd');
+    const sqlite = addToStored(TOTAL_ROLLUP, sqliteDialect);
+    const postgres = addToStored(TOTAL_ROLLUP, postgresDialect, 'd');
     expect(sqlite).toMatch(/^ON CONFLICT \(test_id, browser\) DO UPDATE SET/);
     expect(sqlite).toContain('runs = runs + excluded.runs');
     expect(sqlite).toContain('changes = changes + excluded.changes + coalesce(last_outcome != excluded.first_outcome, 0)');

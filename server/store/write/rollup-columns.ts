@@ -1,4 +1,4 @@
-import type { SqlText } from '../engine/dialect.js';
+import type { Dialect } from '../engine/dialect.js';
 
 /**
  * The rollup tables' columns, described once: their order (the rows run-figures.ts gathers),
@@ -83,7 +83,7 @@ export const columnTypes = (columns: readonly RollupColumn[]): string[] => colum
  * names the stored row where the engine needs it named: PostgreSQL finds a bare column
  * ambiguous beside `excluded` (its INSERT gives the table an alias for it); SQLite takes bare names.
  */
-export function addToStored(columns: readonly RollupColumn[], t: SqlText, stored?: string): string {
+export function addToStored(columns: readonly RollupColumn[], t: Dialect, stored?: string): string {
   const old = (name: string) => (stored ? `${stored}.${name}` : name);
   const merged = (c: RollupColumn): string => {
     const mine = old(c.name);

@@ -7,8 +7,8 @@
  * and adds with the upserts both engines make from rollup-columns.ts.
  * All of it runs in the caller's transaction, after POSTGRES_LOCK_ROLLUPS.
  */
-import { POSTGRES_LOCK_ROLLUPS, POSTGRES_TEXT } from '../engine/dialect.js';
-import { aggregate, byKeys, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
+import { POSTGRES_LOCK_ROLLUPS, postgresDialect } from '../engine/dialect.js';
+import { aggregate, byKeys, CLEAR_KEYS, DROP_STALE, DROP_STALE_ERRORS, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
 import { addToStored, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
@@ -20,25 +20,22 @@ import { UnnestWriter } from '../engine/unnest-writer.js';
 // transaction is one connection; its rows go at commit, and the table itself with a rollback.
 const KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id BIGINT NOT NULL, browser TEXT NOT NULL, day BIGINT NOT NULL,
   PRIMARY KEY (test_id, browser, day)) ON COMMIT DELETE ROWS`;
-const CLEAR_KEYS = 'DELETE FROM rollup_keys';
 const KEYS_OF_RUNS = `INSERT INTO rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results
   WHERE run_id = ANY(CAST(@runs AS BIGINT[])) ON CONFLICT DO NOTHING`;
 
-const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
-const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
-const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(POSTGRES_TEXT), POSTGRES_TEXT)}`;
-const REBUILD_ERRORS = rebuildErrors(POSTGRES_TEXT);
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(postgresDialect), postgresDialect)}`;
+const REBUILD_ERRORS = rebuildErrors(postgresDialect);
 
 // The totals of the touched tests summed again from all their days: SQLite moves them by the
 // touched days' difference (test-totals.ts MOVE_BY_DAYS_SQL, a plan tuned to SQLite's); the
 // rebuild gives the same rows and reads one row per day of each touched test.
 const DROP_TOTALS = 'DELETE FROM test_totals WHERE (test_id, browser) IN (SELECT test_id, browser FROM rollup_keys)';
-const REBUILD_TOTALS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect('(d.test_id, d.browser) IN (SELECT test_id, browser FROM rollup_keys)', POSTGRES_TEXT)}`;
+const REBUILD_TOTALS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect('(d.test_id, d.browser) IN (SELECT test_id, browser FROM rollup_keys)', postgresDialect)}`;
 
 // The stored row is named `d` (rollup-columns.ts addToStored): PostgreSQL finds a bare column ambiguous beside excluded.
-const ADD_TO_DAYS = addToStored(DAY_ROLLUP, POSTGRES_TEXT, 'd');
-const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, POSTGRES_TEXT, 'd');
-const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, POSTGRES_TEXT, 'd');
+const ADD_TO_DAYS = addToStored(DAY_ROLLUP, postgresDialect, 'd');
+const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, postgresDialect, 'd');
+const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, postgresDialect, 'd');
 
 /** Serialises the rollup writers of the database until the transaction ends (dialect.ts). */
 export async function lockRollups(sql: Sql): Promise<void> {

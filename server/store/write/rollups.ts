@@ -1,4 +1,4 @@
-import { SQLITE_TEXT, type SqlText } from '../engine/dialect.js';
+import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
@@ -9,7 +9,7 @@ import { addToStored, columnList, DAY_ROLLUP, ERROR_ROLLUP } from './rollup-colu
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 
 /** The results of the touched keys' days, read key by key (dialect.ts keysFirstJoin): imports stay as fast as history grows. */
-export const byKeys = (t: SqlText) => `
+export const byKeys = (t: Dialect) => `
     SELECT r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM rollup_keys k
     ${t.keysFirstJoin} results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
@@ -21,7 +21,7 @@ export const byKeys = (t: SqlText) => `
  * outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
  * interrupted attempts say nothing about the test and are left out.
  */
-export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
+export const aggregate = (scoped: string, t: Dialect = sqliteDialect) => `
   WITH scoped AS (${scoped}),
   outcomes AS (
     SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
@@ -67,12 +67,12 @@ export const aggregate = (scoped: string, t: SqlText = SQLITE_TEXT) => `
   WHERE true
   GROUP BY s.test_id, s.browser, s.day`;
 
-const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(SQLITE_TEXT))}`;
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(sqliteDialect))}`;
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
 // the change between the stored last attempt and the run's first one is counted once.
-const ADD_TO_DAYS = addToStored(DAY_ROLLUP, SQLITE_TEXT);
-const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, SQLITE_TEXT);
+const ADD_TO_DAYS = addToStored(DAY_ROLLUP, sqliteDialect);
+const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, sqliteDialect);
 
 /** Out of order: some stored result of the same test, browser and day is not older than run @run. */
 export const OVERLAPS_DAYS = `
@@ -85,7 +85,7 @@ export const OVERLAPS_DAYS = `
     WHERE d.last_run_at >= n.first
   ) THEN 1 ELSE 0 END`;
 
-export const rebuildErrors = (t: SqlText) => `
+export const rebuildErrors = (t: Dialect) => `
   INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})
   SELECT r.test_id, r.browser, k.day, r.error_fingerprint, count(*)
   FROM rollup_keys k
@@ -98,14 +98,23 @@ export const rebuildErrors = (t: SqlText) => `
  * transaction: made inside one that rolls back, it would vanish under the cached statements.
  */
 
+/**
+ * The statements about the touched keys that read the same on both engines (rollups-postgres.ts
+ * runs them too); only how the keys are gathered differs (one run here, a list of runs there).
+ * `rollup_keys` unqualified: the temporary table, found before any other of that name.
+ */
+export const CLEAR_KEYS = 'DELETE FROM rollup_keys';
+export const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
+export const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
+
 function prepare(sqlite: SqliteDatabase) {
   return {
-    clearKeys: sqlite.prepare('DELETE FROM temp.rollup_keys'),
+    clearKeys: sqlite.prepare(CLEAR_KEYS),
     keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),
-    dropStale: sqlite.prepare('DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
-    dropStaleErrors: sqlite.prepare('DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM temp.rollup_keys)'),
+    dropStale: sqlite.prepare(DROP_STALE),
+    dropStaleErrors: sqlite.prepare(DROP_STALE_ERRORS),
     rebuild: sqlite.prepare(REBUILD),
-    rebuildErrors: sqlite.prepare(rebuildErrors(SQLITE_TEXT)),
+    rebuildErrors: sqlite.prepare(rebuildErrors(sqliteDialect)),
     overlaps: sqlite.prepare(OVERLAPS_DAYS).pluck(),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),

@@ -1,4 +1,4 @@
-import { SQLITE_TEXT, type SqlText } from '../engine/dialect.js';
+import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import { ADDITIVE, DAY_MS } from '../engine/rollup-shape.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
@@ -15,7 +15,7 @@ import { addToStored, columnList, TOTAL_ROLLUP } from './rollup-columns.js';
 export const TOTALS_COLUMNS = columnList(TOTAL_ROLLUP);
 
 /** The rows of the keys `keyFilter` selects from daily_test_stats (a condition on d.test_id, d.browser). */
-export const rebuildSelect = (keyFilter: string, t: SqlText = SQLITE_TEXT) => `
+export const rebuildSelect = (keyFilter: string, t: Dialect = sqliteDialect) => `
   WITH d AS (SELECT * FROM daily_test_stats d WHERE ${keyFilter}),
   edges AS (
     SELECT test_id, browser, first_outcome, last_outcome,
@@ -48,7 +48,7 @@ export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${re
 
 // A run later than everything stored for each of its keys adds to the rows; the change between
 // the stored last attempt and the run's first one is counted once.
-const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, SQLITE_TEXT);
+const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, sqliteDialect);
 
 /** Out of order for the totals: some stored result of one of run @run's keys is not older than it. */
 export const OVERLAPS_TOTALS = `
