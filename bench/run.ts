@@ -44,6 +44,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   diagnosis: { script: 'bench/diagnosis/run.ts', measures: 'the local AI analysis answering a page of 50 failing tests, three rounds' },
   outage: { script: 'bench/outage/run.ts', measures: 'two serve processes on one database under 40 uploads and 20 readers: health, reads, uploads; PostgreSQL restarted in the middle (build first)' },
   evidence: { script: 'bench/evidence/run.ts', measures: 'import of a 50,000-test run whose 3,000 failures each have a screenshot and a trace: time with and without evidence, disk used (build first)' },
+  compare: { script: 'bench/compare/run.ts', measures: 'GET /api/evidence/compare on a listening server for two ~5 MB traces (thousands of actions, requests, console lines; 200 frames): wall and CPU per call' },
   previous: { script: 'bench/dashboard-previous/run.ts', measures: "what the 'vs previous period' figures cost the dashboard on 144,000 results" },
 };
 

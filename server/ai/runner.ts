@@ -175,6 +175,6 @@ function transferablesOf(job: Omit<AnalysisJob, 'id'>): ArrayBuffer[] {
 }
 
 // The specifier resolves from the working directory: sources only run inside the checkout.
-function sourceBootstrap(entry: URL): string {
+export function sourceBootstrap(entry: URL): string {
   return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }

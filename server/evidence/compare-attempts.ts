@@ -1,19 +1,20 @@
 import type { Readable } from 'node:stream';
 import type { AttemptComparisonResponse, ComparedAttempt } from '../../core/api/attempt-comparison.js';
-import { ZipRefused } from '../../core/trace/capped-zip.js';
 import { compareAttempts } from '../../core/trace/compare.js';
-import { summariseTrace, type TraceAction, type TraceSummary } from '../../core/trace/summary.js';
+import { type TraceAction, type TraceSummary } from '../../core/trace/summary.js';
 import { HttpError, notFound } from '../errors.js';
 import type { AnyStore } from '../store/engine/types.js';
 import type { EvidenceStore } from '../store/evidence/evidence-store.js';
+import type { TraceRead } from './compare-job.js';
+import { compareWorker } from './compare-runner.js';
 import { attemptPair, type AttemptForComparison } from '../store/read/attempt-partner.js';
 
 /**
- * A trace read for a comparison is read whole and expanded on the request's thread: past this
+ * A trace read for a comparison is read whole and expanded in the comparison's worker: past this
  * size the comparison falls back to the report's steps (the viewer still opens the trace).
  */
 export const MAX_COMPARED_TRACE_BYTES = 32 * 1024 * 1024;
-/** Expanded text of one compared trace: a tighter cap than a summary's own, for the same reason. */
+/** Expanded text of one compared trace: a tighter cap than a summary's own, bounding the worker's memory. */
 const COMPARE_CAPS = { maxExpandedBytes: 48 * 1024 * 1024, maxEntries: 20_000 };
 /** Said when the comparison is of the report alone. */
 export const TRACES_WOULD_TELL_MORE = 'Compared from the report’s steps and errors: traces of both attempts would tell more (requests, console, frames)';
@@ -38,7 +39,7 @@ export async function attemptComparison(store: AnyStore, evidence: EvidenceStore
   if (!pair.passing) {
     return { failing: side(pair.failing, false), passing: null, partner: null, tracesMissing: pair.failing.traceSha256 === null, note: null, comparison: null };
   }
-  const [failingTrace, passingTrace] = await Promise.all([traceOf(evidence, pair.failing), traceOf(evidence, pair.passing)]);
+  const [failingTrace, passingTrace] = await readTraces(evidence, pair.failing, pair.passing);
   const tracesMissing = !failingTrace.summary || !passingTrace.summary;
   const [a, b] = tracesMissing ? [fromReport(pair.failing), fromReport(pair.passing)] : [failingTrace.summary!, passingTrace.summary!];
   return {
@@ -51,24 +52,43 @@ export async function attemptComparison(store: AnyStore, evidence: EvidenceStore
   };
 }
 
-async function traceOf(evidence: EvidenceStore, attempt: AttemptForComparison): Promise<{ summary: TraceSummary | null; note: string | null }> {
-  const which = attempt.status === 'passed' ? 'the passing attempt' : 'the failing attempt';
-  if (!attempt.traceSha256) return { summary: null, note: null };
-  if ((attempt.traceSize ?? 0) > MAX_COMPARED_TRACE_BYTES) return { summary: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
+type Read = { summary: TraceSummary | null; note: string | null };
+
+/**
+ * Both traces' bytes, read here (waiting on the evidence store), then expanded and parsed in the
+ * comparison's worker (compare-runner.ts): that is the part whose cost grows with the trace.
+ */
+async function readTraces(evidence: EvidenceStore, failing: AttemptForComparison, passing: AttemptForComparison): Promise<[Read, Read]> {
+  const [f, p] = await Promise.all([bytesOf(evidence, failing), bytesOf(evidence, passing)]);
+  if (!(f.bytes && p.bytes)) return [{ summary: null, note: f.note }, { summary: null, note: p.note }];
+  const reads = await compareWorker.read([f.bytes, p.bytes], COMPARE_CAPS);
+  const named = (read: TraceRead, attempt: AttemptForComparison): Read =>
+    'summary' in read ? { summary: read.summary, note: null } : { summary: null, note: `The trace of ${whichOf(attempt)} was not read: ${read.refused}` };
+  return [named(reads[0], failing), named(reads[1], passing)];
+}
+
+const whichOf = (attempt: AttemptForComparison) => (attempt.status === 'passed' ? 'the passing attempt' : 'the failing attempt');
+
+async function bytesOf(evidence: EvidenceStore, attempt: AttemptForComparison): Promise<{ bytes: Uint8Array | null; note: string | null }> {
+  const which = whichOf(attempt);
+  if (!attempt.traceSha256) return { bytes: null, note: null };
+  if ((attempt.traceSize ?? 0) > MAX_COMPARED_TRACE_BYTES) return { bytes: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
   const blob = await evidence.get(attempt.traceSha256);
-  if (!blob) return { summary: null, note: `The trace of ${which} is no longer in the evidence store` };
+  if (!blob) return { bytes: null, note: `The trace of ${which} is no longer in the evidence store` };
   if (blob.size > MAX_COMPARED_TRACE_BYTES) {
     (blob.stream as Readable).destroy();
-    return { summary: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
+    return { bytes: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };
   }
   const chunks: Buffer[] = [];
   for await (const chunk of blob.stream as Readable) chunks.push(chunk as Buffer);
-  try {
-    return { summary: summariseTrace(Buffer.concat(chunks), COMPARE_CAPS), note: null };
-  } catch (error) {
-    if (error instanceof ZipRefused) return { summary: null, note: `The trace of ${which} was not read: ${error.message}` };
-    throw error;
+  // A fresh buffer of its own, so it can be transferred to the worker rather than copied.
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
   }
+  return { bytes, note: null };
 }
 
 interface ReportStep {
