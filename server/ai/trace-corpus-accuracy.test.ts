@@ -1,0 +1,94 @@
+/**
+ * How often the diagnosis names the true cause and the right flaky/steady class on the trace
+ * corpus (fixtures/reports/diagnosis-traces, recorded by fixtures/diagnosis-traces): failures
+ * whose error text says only what the page showed, and whose failing attempt's trace says why.
+ * The real report is imported with the real ingest, each test's history is read from the store,
+ * and each is analysed twice: without its traces and with them (the failing attempt's and, when
+ * it kept one, the retry's). `npx vitest run server/ai/trace-corpus-accuracy.test.ts` prints both.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
+import { buildTestApp, type TestApp } from '../../fixtures/testing/app.js';
+import { scoreAnswer, type Scored } from '../../fixtures/testing/diagnosis-score.js';
+import { corpusDir, loadTruth, type TruthEntry } from '../../fixtures/testing/diagnosis-truth.js';
+import { ingestBytes } from '../ingest.js';
+import { loadTestHistory } from '../store/read/test-history.js';
+import { gatherEvidence } from './evidence.js';
+import { analyseLocally } from './local-engine.js';
+import { readSignals } from './signals.js';
+import type { AnalysisTraces } from './trace-reading.js';
+
+const DIR = corpusDir('diagnosis-traces');
+const FLAKY_WORDS = /\bFlaky\b/;
+
+interface Answer extends Scored {
+  flakyRight: boolean;
+}
+
+/** The trace folders Playwright named for a test: <file>-<title slug>, and -retry1 for the retry. */
+function tracesOf(title: string): AnalysisTraces {
+  const slug = `shop-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  const read = (folder: string) => {
+    const path = join(DIR, 'output', folder, 'trace.zip');
+    return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
+  };
+  return { failing: read(slug), passing: undefined };
+}
+
+async function answer(t: TestApp, truth: TruthEntry, withTraces: boolean): Promise<Answer> {
+  const history = await loadTestHistory(t.store, { title: truth.title, file: truth.file });
+  const failed = history.entries.filter((e) => e.status !== 'passed').length;
+  const request: AiAnalysisRequest = {
+    testSummary: { testTitle: truth.title, browser: truth.project, passRate: 0, totalRuns: history.entries.length, failedRuns: failed },
+    recentResults: [],
+  };
+  const evidence = gatherEvidence(request, history, withTraces ? tracesOf(truth.title) : undefined);
+  const local = analyseLocally(evidence, readSignals(evidence));
+  const result = { ...local, causeClass: undefined, engine: 'local' } as unknown as AiAnalysisResult;
+  const scored = scoreAnswer(truth, { ...result, causeClass: (local as { causeClass?: unknown }).causeClass } as AiAnalysisResult);
+  const saysFlaky = FLAKY_WORDS.test(local.rootCause);
+  return { ...scored, flakyRight: saysFlaky === (truth as TruthEntry & { flaky: boolean }).flaky };
+}
+
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+function table(label: string, answers: Answer[]): string {
+  const right = answers.filter((a) => a.right);
+  const wrong = answers.filter((a) => !a.right);
+  const lines = answers.map((a) => `  ${a.right ? 'right' : 'wrong'} ${a.truth.title}: true ${a.truth.cause}, answered ${a.answered}${a.missing.length ? ` (missing ${a.missing.join('; ')})` : ''}, flaky/steady ${a.flakyRight ? 'right' : 'wrong'}, confidence ${a.confidence}`);
+  return [
+    `${label}: right cause ${right.length} of ${answers.length}, right flaky/steady ${answers.filter((a) => a.flakyRight).length} of ${answers.length}, mean confidence right ${mean(right.map((a) => a.confidence)).toFixed(2)}, wrong ${mean(wrong.map((a) => a.confidence)).toFixed(2)}`,
+    ...lines,
+  ].join('\n');
+}
+
+describe('diagnosis accuracy on the trace corpus', () => {
+  let t: TestApp;
+  const without: Answer[] = [];
+  const withTraces: Answer[] = [];
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => Date.UTC(2026, 10, 20) });
+    ingestBytes(t.store, readFileSync(join(DIR, 'run-1.json')), { fileName: 'run-1.json', approve: true, fallbackStartedAt: Date.UTC(2026, 10, 19) } as Parameters<typeof ingestBytes>[2]);
+    for (const truth of loadTruth(DIR)) {
+      without.push(await answer(t, truth, false));
+      withTraces.push(await answer(t, truth, true));
+    }
+    console.log(`\n${table('Without traces', without)}\n\n${table('With the failing attempts\' traces', withTraces)}\n`);
+  }, 60_000);
+  afterAll(async () => t?.app.close());
+
+  it('labels every failing or flaky test of the report, and every failing attempt kept its trace', () => {
+    expect(withTraces.length).toBe(6);
+    for (const a of withTraces) expect(tracesOf(a.truth.title).failing, a.truth.title).toBeDefined();
+  });
+
+  it('with the traces names more causes right than without (figures in docs/ai-analysis.md)', () => {
+    expect(withTraces.filter((a) => a.right).length).toBeGreaterThan(without.filter((a) => a.right).length);
+  });
+
+  it('calls every flaky test flaky in plain words and no steady one, with or without traces', () => {
+    expect(withTraces.filter((a) => !a.flakyRight).map((a) => a.truth.title)).toEqual([]);
+    expect(without.filter((a) => !a.flakyRight).map((a) => a.truth.title)).toEqual([]);
+  });
+});
