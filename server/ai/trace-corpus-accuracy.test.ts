@@ -13,8 +13,10 @@ import type { AiAnalysisRequest, AiAnalysisResult } from '../../core/api/ai.js';
 import { buildTestApp, type TestApp } from '../../fixtures/testing/app.js';
 import { scoreAnswer, type Scored } from '../../fixtures/testing/diagnosis-score.js';
 import { corpusDir, loadTruth, type TruthEntry } from '../../fixtures/testing/diagnosis-truth.js';
+import { MODEL_FINDINGS, startChatServer } from '../../fixtures/testing/ai.js';
 import { ingestBytes } from '../ingest.js';
 import { loadTestHistory } from '../store/read/test-history.js';
+import { analyseTest } from './analyse.js';
 import { gatherEvidence } from './evidence.js';
 import { analyseLocally } from './local-engine.js';
 import { readSignals } from './signals.js';
@@ -95,3 +97,37 @@ for (const corpus of ['diagnosis-traces', 'diagnosis-traces-holdout']) {
     });
   });
 }
+
+describe('the model path on a trace corpus case', () => {
+  it("receives the failing attempt's trace findings inside the data fence, and its answer is held to the schema", async () => {
+    const dir = corpusDir('diagnosis-traces');
+    const t = await buildTestApp({ now: () => Date.UTC(2026, 10, 20) });
+    let answers = 0;
+    // First a valid answer, then one missing its fields: that one is refused and the local answer stands.
+    const server = await startChatServer(() => (answers++ === 0 ? { body: MODEL_FINDINGS } : { body: { rootCause: 42 } }));
+    try {
+      ingestBytes(t.store, readFileSync(join(dir, 'run-1.json')), { fileName: 'run-1.json', approve: true, fallbackStartedAt: Date.UTC(2026, 10, 19) });
+      const truth = loadTruth(dir).find((e) => e.title === 'case 01: stock count')!;
+      const history = await loadTestHistory(t.store, { title: truth.title, file: truth.file });
+      const request: AiAnalysisRequest = { testSummary: { testTitle: truth.title, browser: 'chromium', passRate: 0.5, totalRuns: history.entries.length, failedRuns: 1 }, recentResults: [] };
+      const env = { FLAKEBOARD_AI_BASE_URL: server.baseUrl, FLAKEBOARD_AI_MODEL: 'test-model' };
+      const options = () => ({ store: t.store, env, fetch, now: Date.now, log: { warn: () => {} }, traces: tracesOf(dir, truth) });
+      const modelled = await analyseTest(request, options());
+      const prompt = server.received[0]!.body.messages.find((m) => m.role === 'user')!.content;
+      const data = prompt.slice(prompt.indexOf('<report-data>') + 13, prompt.lastIndexOf('</report-data>'));
+      const parsed = JSON.parse(data) as { failingAttemptTrace: { failedRequests: Array<{ url: string; status: number | null }> } };
+      expect(parsed.failingAttemptTrace.failedRequests).toContainEqual(expect.objectContaining({ url: expect.stringContaining('/api/stock'), status: 500 }));
+      expect(prompt.length).toBeLessThan(60_000);
+      expect(modelled.engine).not.toBe('local');
+      // The class stays the rules' whatever the model says.
+      expect(modelled.causeClass).toBe('http-status');
+      const refused = await analyseTest(request, options());
+      expect(refused.engine).toBe('local');
+      expect(refused.causeClass).toBe('http-status');
+      expect(refused.rootCause).toContain('/api/stock');
+    } finally {
+      await server.close();
+      await t.app.close();
+    }
+  });
+});
