@@ -50,7 +50,9 @@ async function answer(t: TestApp, dir: string, truth: TruthEntry, withTraces: bo
   const result = { ...local, causeClass: undefined, engine: 'local' } as unknown as AiAnalysisResult;
   const scored = scoreAnswer(truth, { ...result, causeClass: (local as { causeClass?: unknown }).causeClass } as AiAnalysisResult);
   const saysFlaky = FLAKY_WORDS.test(local.rootCause);
-  return { ...scored, flakyRight: saysFlaky === (truth as TruthEntry & { flaky: boolean }).flaky };
+  const flaky = (truth as TruthEntry & { flaky: boolean }).flaky;
+  // Right in plain words and in the answer's field.
+  return { ...scored, flakyRight: saysFlaky === flaky && local.stability === (flaky ? 'flaky' : 'steady') };
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
@@ -121,6 +123,7 @@ describe('the model path on a trace corpus case', () => {
       expect(modelled.engine).not.toBe('local');
       // The class stays the rules' whatever the model says.
       expect(modelled.causeClass).toBe('http-status');
+      expect(modelled.stability).toBe('flaky');
       const refused = await analyseTest(request, options());
       expect(refused.engine).toBe('local');
       expect(refused.causeClass).toBe('http-status');
