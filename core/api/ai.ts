@@ -59,6 +59,11 @@ export interface AiAnalysisResult {
   causeClass: CauseClass;
   /** The claims behind the answer, each with the runs and error lines it rests on. */
   evidence: AiEvidenceItem[];
+  /**
+   * flaky: it failed and passed on retry, or failed and passed on one commit; steady: every
+   * failure stayed a failure. Decided by the rules from the history, like causeClass.
+   */
+  stability?: 'flaky' | 'steady';
 }
 
 /** One run a claim rests on: a stored run (its id links to it) or a result the UI sent. */

@@ -79,7 +79,9 @@ export function diagnose(evidence: Evidence, signals: Signals): Diagnosis {
   }
 
   // What the error text left open, the failing attempt's trace may decide: the answer was in the network log or the console.
-  const traced = causeClass === 'not-sure' || causeClass === 'locator-late' ? traceCause(evidence.trace, reading) : null;
+  // A wrong value or a test out of time says what the page showed, not why: an error status, a
+  // thrown error or a slow request in the same attempt is the why.
+  const traced = TRACE_DECIDES.has(causeClass) ? traceCause(evidence.trace, reading, causeClass === 'test-timeout') : null;
   if (traced) ({ causeClass, reading, doubt } = { ...traced, doubt: null });
   // What the assertion or action was about: the trace names its locator when the message does not.
   const traceLocator = evidence.trace?.failingAction?.locator ?? null;
@@ -136,7 +138,10 @@ function classOfKind(kind: FailureKind, readings: readonly FailureReading[], h: 
  * an error the page threw or logged. The reading is rebuilt from the trace, so the cause text
  * names the status, URL or message.
  */
-function traceCause(trace: TraceFindings | null, reading: FailureReading | null): { causeClass: CauseClass; reading: FailureReading } | null {
+/** The classes that name a symptom, not its cause, so the failing attempt's trace may decide. */
+const TRACE_DECIDES: ReadonlySet<CauseClass> = new Set(['not-sure', 'locator-late', 'assertion-mismatch', 'test-timeout']);
+
+function traceCause(trace: TraceFindings | null, reading: FailureReading | null, outOfTime: boolean): { causeClass: CauseClass; reading: FailureReading } | null {
   if (!trace || trace.unreadable) return null;
   const base: FailureReading = reading ?? { kind: 'none', timeout: null, locator: null, matched: null, found: false, ready: false, notReady: null, port: null, status: null, method: null, url: null, expected: null, received: null, thrown: null, reason: null, lines: [] };
   const answered = trace.failedRequests.find((r) => r.status !== null);
@@ -146,6 +151,10 @@ function traceCause(trace: TraceFindings | null, reading: FailureReading | null)
     const port = portOf(refused.url);
     return { causeClass: 'network-refused', reading: { ...base, kind: 'network-refused', port, url: refused.url, lines: [`${refused.method} ${refused.url}: ${refused.failure}`] } };
   }
+  // Still waiting for its answer when a test that ran out of time ended (no status, no failure):
+  // the slow call it waited on. In a test that failed otherwise, a pending call is a bystander.
+  const unanswered = outOfTime ? trace.failedRequests.find((r) => r.status === null && r.failure === null) : undefined;
+  if (unanswered) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: unanswered.url, method: unanswered.method, lines: [`${unanswered.method} ${unanswered.url} had no answer when the attempt ended`] } };
   const slower = trace.comparedWithPassing?.slowerRequests[0];
   if (slower) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slower.url, method: slower.method, lines: [`${slower.method} ${slower.url} took ${slower.failingMs ?? '?'} ms`] } };
   const slow = trace.slowest;

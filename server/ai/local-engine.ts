@@ -16,7 +16,7 @@ import type { Signals } from './signals.js';
 /** What a model answers too. */
 export type Findings = Pick<AiAnalysisResult, 'patterns' | 'rootCause' | 'recommendations' | 'browserNotes' | 'confidence'>;
 /** The local engine's answer: the findings, the cause class and the claims behind them. */
-export type LocalFindings = Findings & Pick<AiAnalysisResult, 'causeClass' | 'evidence'>;
+export type LocalFindings = Findings & Pick<AiAnalysisResult, 'causeClass' | 'evidence' | 'stability'>;
 
 interface Verdict {
   flaky: boolean;
@@ -40,6 +40,7 @@ export function analyseLocally(evidence: Evidence, signals: Signals): LocalFindi
     browserNotes: browserNotesOf(signals),
     confidence,
     causeClass: d.causeClass,
+    stability: verdict.flaky ? 'flaky' : 'steady',
     evidence: d.evidence,
   };
 }

@@ -30,6 +30,7 @@ const analysisResponse = {
     model: { type: 'string' },
     generatedInMs: { type: 'number' },
     causeClass: { type: 'string' },
+    stability: { type: 'string', enum: ['flaky', 'steady'] },
     evidence: {
       type: 'array',
       items: {
