@@ -6,6 +6,7 @@ import { FairQueue } from './fair-queue.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import { queryErrorOf } from './query-failure.js';
 import type { AnalyticsWorkerData, WorkerReply, WorkerRequest } from './worker.js';
+import { sourceBootstrap } from '../workers/job-worker.js';
 
 export interface AnalyticsRunner {
   /**
@@ -156,9 +157,4 @@ class QueryWorker {
     this.current = { worker, waiting, opened };
     return this.current;
   }
-}
-
-// The specifier resolves from the working directory: sources only run inside the checkout.
-function sourceBootstrap(entry: URL): string {
-  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }

@@ -5,6 +5,7 @@ import type { AnyStore } from '../store/engine/types.js';
 import type { bodyCharset } from '../upload-body.js';
 import { errorOf, failureOf, runJob, WriterStopped, type JobValues, type WriteJob } from './jobs.js';
 import type { WriterData, WriterReply, WriterRequest } from './worker.js';
+import { sourceBootstrap } from '../workers/job-worker.js';
 
 /**
  * Who writes what, and why nothing waits on the server's thread:
@@ -183,9 +184,4 @@ class WriterThread {
     this.current = { worker, waiting };
     return this.current;
   }
-}
-
-// The specifier resolves from the working directory: sources only run inside the checkout.
-function sourceBootstrap(entry: URL): string {
-  return `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); });`;
 }
