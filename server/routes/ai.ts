@@ -39,6 +39,16 @@ const analysisResponse = {
           claim: { type: 'string' },
           runs: { type: 'array', items: { type: 'object', properties: { runId: { type: ['integer', 'null'] }, date: { type: ['string', 'null'] }, commit: { type: ['string', 'null'] } } } },
           lines: { type: 'array', items: { type: 'string' } },
+          trace: {
+            type: 'object',
+            properties: {
+              sha256: { type: 'string' },
+              atMs: { type: ['number', 'null'] },
+              action: { type: ['string', 'null'] },
+              failedAction: { type: 'boolean' },
+              shownIn: { type: 'string', enum: ['actions', 'network', 'console'] },
+            },
+          },
         },
       },
     },
