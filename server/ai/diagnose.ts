@@ -153,7 +153,7 @@ type TraceFailedRequest = TraceFindings['failedRequests'][number];
  * was sent before the failing action ended, so that action waited on what it answered. A request
  * sent after the failure, or with no time in the trace, is a lead, not the cause shown.
  */
-export function isDirect(trace: TraceFindings, request: TraceFailedRequest, failures: readonly Observation[]): boolean {
+export function isDirect(trace: TraceFindings, request: TraceFailedRequest, failures: ReadonlyArray<Pick<Observation, 'passedOnRetry'>>): boolean {
   const onlyFailing = trace.comparedWithPassing !== null || failures[failures.length - 1]?.passedOnRetry === true;
   const action = trace.failingAction;
   if (!onlyFailing || !action || action.startMs === null || request.startMs === null || request.startMs === undefined) return false;

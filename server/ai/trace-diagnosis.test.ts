@@ -127,13 +127,13 @@ describe('the diagnosis with a trace', () => {
 
   it('a request sent after the failing action ended, or without a time, is not what the action waited on', () => {
     const findings = { sha256: null, failingAction: { title: 'Click', locator: null, durationMs: 500, startMs: 1000 }, failedRequests: [], consoleErrors: [], pageErrors: [], slowest: null, unreadable: null, comparedWithPassing: null };
-    const rescued = [{ passedOnRetry: true }] as Parameters<typeof isDirect>[2];
+    const rescued = [{ passedOnRetry: true }];
     const request = (startMs: number | null) => ({ method: 'GET', url: 'https://shop.test/api/x', status: 500, failure: null, startMs });
     expect(isDirect(findings, request(1200), rescued)).toBe(true);
     expect(isDirect(findings, request(1501), rescued)).toBe(false);
     expect(isDirect(findings, request(null), rescued)).toBe(false);
-    expect(isDirect(findings, request(200), [{ passedOnRetry: false }] as Parameters<typeof isDirect>[2])).toBe(false);
+    expect(isDirect(findings, request(200), [{ passedOnRetry: false }])).toBe(false);
     // Compared with the passing retry's trace, the request failed only in the failing attempt.
-    expect(isDirect({ ...findings, comparedWithPassing: { partedAt: null, slowerRequests: [] } }, request(200), [{ passedOnRetry: false }] as Parameters<typeof isDirect>[2])).toBe(true);
+    expect(isDirect({ ...findings, comparedWithPassing: { partedAt: null, slowerRequests: [] } }, request(200), [{ passedOnRetry: false }])).toBe(true);
   });
 });
