@@ -64,6 +64,12 @@ export interface AiAnalysisResult {
    * failure stayed a failure. Decided by the rules from the history, like causeClass.
    */
   stability: 'flaky' | 'steady';
+  /**
+   * The same in plain words, from the data that decided it, e.g. "Flaky: failed, then passed on
+   * retry of the same code (1 of 2 failing runs)" or "Fails every time: not flaky (5 of 5 runs
+   * failed, no retry passed)". Shown first by the UI.
+   */
+  stabilityText: string;
 }
 
 /** One run a claim rests on: a stored run (its id links to it) or a result the UI sent. */

@@ -31,6 +31,7 @@ const analysisResponse = {
     generatedInMs: { type: 'number' },
     causeClass: { type: 'string' },
     stability: { type: 'string', enum: ['flaky', 'steady'] },
+    stabilityText: { type: 'string' },
     evidence: {
       type: 'array',
       items: {
