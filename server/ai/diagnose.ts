@@ -319,6 +319,10 @@ function claimsOf(d: Diagnosis, evidence: Evidence, signals: Signals, readings: 
   return out;
 }
 
+/** The slowest action is often the one that failed (it waited until its timeout): the viewer opens on that one. */
+const isFailingAction = (a: TraceFindings['failingAction'], slow: NonNullable<TraceFindings['slowest']>): boolean =>
+  a !== null && a.startMs !== null && a.startMs === slow.startMs && a.title === slow.title && a.locator === slow.locator;
+
 /** What the failing attempt's trace showed, each a claim on the latest failure and, when the trace is stored, its moment in it. */
 function traceClaims(d: Diagnosis, trace: TraceFindings | null, failures: readonly Observation[]): AiEvidenceItem[] {
   if (!trace) return [];
@@ -354,7 +358,7 @@ function traceClaims(d: Diagnosis, trace: TraceFindings | null, failures: readon
   const slow = trace.slowest;
   if (slow) {
     const slowText = `${slow.title}${slow.locator ? ` (${slow.locator})` : ''}`;
-    out.push({ claim: `${lead}${slowText} took ${seconds(slow.durationMs)}, most of the attempt's time`, runs: latest, lines: [], ...at({ atMs: slow.startMs, action: slowText, failedAction: false, shownIn: 'actions' }) });
+    out.push({ claim: `${lead}${slowText} took ${seconds(slow.durationMs)}, most of the attempt's time`, runs: latest, lines: [], ...at({ atMs: slow.startMs, action: slowText, failedAction: isFailingAction(a, slow), shownIn: 'actions' }) });
   }
   return out;
 }

@@ -107,6 +107,10 @@ describe('the diagnosis with a trace', () => {
     // Sent before the failing expect began waiting on the total.
     expect(request.trace!.atMs).toBeLessThanOrEqual(action.trace!.atMs!);
     expect(d.evidence.find((e) => e.claim.endsWith('the page threw an error'))!.trace).toMatchObject({ shownIn: 'console', atMs: null });
+    // The slowest action of the other trace is the click that failed: the viewer opens on it too.
+    const late = analysed({ failing: trace('checkout-keeps-the-total-without-a-code'), failingSha256: sha256 }).d.evidence;
+    const slowest = late.find((e) => e.claim.includes("most of the attempt's time"));
+    expect(slowest?.trace).toMatchObject({ failedAction: true, atMs: late.find((e) => e.claim.includes('the action that failed was'))!.trace!.atMs });
     // Claims of the history never point into the trace.
     expect(d.evidence.filter((e) => !e.claim.includes('trace')).every((e) => e.trace === undefined)).toBe(true);
     // Without a stored trace (no hash) there is nothing to open.
