@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { trendAnalysis } from '../core/analytics/formulas.js';
 import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisRequest, type AiAnalysisResult } from '../core/api/ai.js';
 import { CAUSE_LABELS } from '../core/api/cause-classes.js';
@@ -8,6 +9,9 @@ import type { DailyStat, FlakyTestGroup, TestResultDetail } from '../core/api/an
 import { stripAnsi } from '../core/ansi.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { alertFrom, api, historyOf, openDialog, openFlaky, plainGroup, statsOf, xssReport } from './support/flaky.js';
+
+// A real run with its traces (fixtures/evidence-suite), imported with its evidence.
+const EVIDENCE_REPORT = fileURLToPath(new URL('../fixtures/reports/evidence/report.json', import.meta.url));
 
 test.describe('flaky detail dialog', () => {
   test('a browser row opens it with title, browser and summary; Escape, backdrop and the close button close it, and it reopens on Test History', async ({ page, flakeboard }) => {
@@ -386,6 +390,10 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog.getByRole('button', { name: 'Regenerate Analysis' })).toBeEnabled();
     const sections = ['Pattern Analysis', 'Likely Root Cause', 'Evidence', 'Recommended Fixes', ...(result.browserNotes === NO_BROWSER_PATTERNS ? [] : ['Browser-Specific Notes']), 'Analysis Confidence'];
     await expect(view.getByTestId('ai-section').getByRole('heading')).toHaveText(sections);
+    // Flaky or not, first and in plain words.
+    await expect(view.getByTestId('ai-stability')).toHaveText(result.stabilityText);
+    await expect(view.getByTestId('ai-stability')).toHaveAttribute('data-stability', result.stability);
+    expect(result.stabilityText.startsWith('Flaky:')).toBe(result.stability === 'flaky');
     await expect(view.getByTestId('ai-section').first().getByRole('listitem')).toHaveText(result.patterns);
     await expect(view).toContainText(result.rootCause);
     // The diagnosis: the cause class in words, and the evidence behind it with links to its runs.
@@ -415,6 +423,41 @@ test.describe('flaky detail dialog', () => {
     await dialog.getByRole('button', { name: 'Regenerate Analysis' }).click();
     await again;
     await expect(dialog.getByRole('button', { name: 'Regenerate Analysis' })).toBeEnabled();
+  });
+
+  test("AI Analysis of a flaky test with stored traces: Flaky in plain words first, and each trace claim opens the trace with its moment named", async ({ page, flakeboard, context }) => {
+    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [EVIDENCE_REPORT], approve: true }] });
+    await signIn(page, server, { hash: '/flaky-tests' });
+    await page.getByTestId('flaky-group').first().getByTestId('group-details').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('history-entry').first()).toBeVisible();
+    await dialog.getByRole('tab', { name: 'AI Analysis' }).click();
+    const answered = page.waitForResponse('**/api/ai-analysis');
+    await dialog.getByRole('button', { name: 'Analyze Test' }).click();
+    const result = (await (await answered).json()) as AiAnalysisResult;
+    const view = dialog.getByTestId('ai-result');
+    await expect(view.getByTestId('ai-stability')).toHaveText(/^Flaky: failed, then passed on retry of the same code \(1 of 1 failing run\)$/);
+    const traced = result.evidence.filter((e) => e.trace);
+    expect(traced.length).toBeGreaterThan(0);
+    await expect(view.getByTestId('ai-open-in-trace')).toHaveCount(traced.length);
+    // The viewer opens on the failed action; the others are named with their time.
+    const failedAction = view.getByTestId('ai-trace-moment').filter({ hasText: 'the viewer opens on it' }).first();
+    await expect(failedAction).toContainText(/^Open in traceat \d+\.\d\d s: /);
+    await page.setViewportSize({ width: 1440, height: 1800 });
+    await view.getByText('Evidence', { exact: true }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-trace-1440.png' });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await view.getByTestId('ai-stability').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-stability-390.png' });
+    await page.setViewportSize({ width: 390, height: 1600 });
+    await failedAction.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-trace-390.png' });
+    const [viewer] = await Promise.all([context.waitForEvent('page'), failedAction.getByTestId('ai-open-in-trace').click()]);
+    await viewer.waitForLoadState();
+    expect(new URL(viewer.url()).pathname).toBe('/trace/index.html');
+    // Through the signed link: the trace itself, not the session, opens it.
+    expect(decodeURIComponent(new URL(viewer.url()).searchParams.get('trace')!)).toMatch(new RegExp(`^/api/evidence/${traced[0]!.trace!.sha256}/trace\\.zip\\?expires=\\d+&signature=`));
+    await expect(viewer.getByText(traced.find((e) => e.trace!.failedAction)!.trace!.action!.split(' on ')[0]!).first()).toBeVisible();
   });
 
   test('AI Analysis alerts when the call fails, and before the test details have loaded', async ({ page, flakeboard }) => {

@@ -155,6 +155,8 @@ describe('flakeboard mcp tools over a local database', () => {
       const { timestamp: _t, generatedInMs: _g, ...same } = direct;
       expect(d.diagnosis).toMatchObject(same);
       expect(Object.keys(d.diagnosis).sort()).toEqual(Object.keys(direct).sort());
+      // Flaky or not comes first, in the words the AI tab shows.
+      expect(text(r)).toContain(`flaky or not: ${direct.stabilityText}\nroot cause: `);
     } finally {
       await store.close();
     }

@@ -63,7 +63,13 @@ export interface AiAnalysisResult {
    * flaky: it failed and passed on retry, or failed and passed on one commit; steady: every
    * failure stayed a failure. Decided by the rules from the history, like causeClass.
    */
-  stability?: 'flaky' | 'steady';
+  stability: 'flaky' | 'steady';
+  /**
+   * The same in plain words, from the data that decided it, e.g. "Flaky: failed, then passed on
+   * retry of the same code (1 of 2 failing runs)" or "Fails every time: not flaky (5 of 5 runs
+   * failed, no retry passed)". Shown first by the UI.
+   */
+  stabilityText: string;
 }
 
 /** One run a claim rests on: a stored run (its id links to it) or a result the UI sent. */
@@ -74,11 +80,30 @@ export interface AiEvidenceRun {
   commit: string | null;
 }
 
+/**
+ * Where in the failing attempt's trace a claim's moment is. Playwright's trace viewer reads only
+ * the trace from its URL (it opens at the failed action), so the moment is named beside the link.
+ */
+export interface AiTraceMoment {
+  /** The stored trace (opened through POST /api/evidence/{sha256}/trace-link). */
+  sha256: string;
+  /** Milliseconds after the trace's first action; null when the trace does not say. */
+  atMs: number | null;
+  /** The action at that moment, e.g. `Expect "toHaveText" on getByTestId('stock')`; null when none. */
+  action: string | null;
+  /** The viewer selects the failed action when it opens: true when the moment is that action. */
+  failedAction: boolean;
+  /** Where the viewer lists it: the action list, the Network tab or the Console tab. */
+  shownIn: 'actions' | 'network' | 'console';
+}
+
 export interface AiEvidenceItem {
   claim: string;
   runs: AiEvidenceRun[];
   /** Lines of the error text (excerpts) the claim reads. */
   lines: string[];
+  /** The moment in the failing attempt's trace the claim describes, when it comes from the trace. */
+  trace?: AiTraceMoment;
 }
 
 /** Below this, an answer says in words that its confidence is low. */

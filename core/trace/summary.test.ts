@@ -30,11 +30,14 @@ describe('summariseTrace on real traces', () => {
     expect(summary.pageErrors).toEqual(['discount lookup failed with 404']);
     expect(summary.failedRequests).toEqual(
       expect.arrayContaining([
-        { method: 'GET', url: 'https://shop.test/api/discount?code=SAVE1O', status: 404, failure: null },
-        { method: 'GET', url: 'https://shop.test/api/stock', status: null, failure: 'net::ERR_CONNECTION_REFUSED' },
+        { method: 'GET', url: 'https://shop.test/api/discount?code=SAVE1O', status: 404, failure: null, startMs: expect.any(Number) },
+        { method: 'GET', url: 'https://shop.test/api/stock', status: null, failure: 'net::ERR_CONNECTION_REFUSED', startMs: expect.any(Number) },
       ]),
     );
     expect(summary.omitted).toBe(0);
+    // Sent while the test ran: before the failing assertion ended.
+    const discount = summary.failedRequests.find((r) => r.status === 404)!;
+    expect(discount.startMs).toBeLessThanOrEqual(summary.failingAction!.startMs! + summary.failingAction!.durationMs!);
   });
 
   it('names a timed-out click and its locator; the passing retry has no failing action', () => {
@@ -60,6 +63,20 @@ describe('summariseTrace on hand-made traces', () => {
     expect(summary.playwrightVersion).toBe('1.99.0');
     expect(summary.formatVersion).toBe(99);
     expect(summary.failingAction).toEqual({ title: 'Frame.click', locator: '#save', durationMs: 2000, startMs: 0, error: 'Timeout 2000ms exceeded' });
+  });
+
+  it("times a request on the actions' clock, and drops a time from before the first action", () => {
+    const actions = [
+      { type: 'before', callId: 'c1', startTime: 1000, class: 'Frame', method: 'goto', params: {} },
+      { type: 'after', callId: 'c1', endTime: 1500 },
+    ];
+    const request = (url: string, at: number) => ({ type: 'resource-snapshot', snapshot: { request: { method: 'GET', url }, response: { status: 500 }, time: 20, _monotonicTime: at } });
+    const network = [request('https://a.test/api/late', 1250), request('https://a.test/api/other-clock', 400)];
+    const summary = summariseTrace(zipSync({ 'trace.trace': strToU8(actions.map((e) => JSON.stringify(e)).join('\n')), 'trace.network': strToU8(network.map((e) => JSON.stringify(e)).join('\n')) }));
+    expect(summary.failedRequests.map((r) => [r.url, r.startMs])).toEqual([
+      ['https://a.test/api/late', 250],
+      ['https://a.test/api/other-clock', null],
+    ]);
   });
 
   it('keeps at most 50 console errors and says how many it left out', () => {

@@ -43,6 +43,8 @@ export interface TraceFailedRequest {
   status: number | null;
   /** Why it failed without an answer, e.g. "net::ERR_CONNECTION_REFUSED". */
   failure: string | null;
+  /** When it was sent, in ms after the first action (the actions' clock); absent when the trace does not say. */
+  startMs?: number | null;
 }
 
 export interface TraceRequest extends TraceFailedRequest {
@@ -97,8 +99,8 @@ export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): Tra
   summary.actions = keep(actions.map((action) => withoutContainer(action, start)), LIMITS.actions, summary);
   summary.consoleErrors = keep(consoleErrors(libraryEvents), LIMITS.consoleErrors, summary);
   summary.pageErrors = keep(pageErrors(libraryEvents), LIMITS.pageErrors, summary);
-  const requests = allRequests(networkEvents);
-  summary.failedRequests = keep(requests.filter(isFailed).map(({ method, url, status, failure }) => ({ method, url, status, failure })), LIMITS.failedRequests, summary);
+  const requests = allRequests(networkEvents, start);
+  summary.failedRequests = keep(requests.filter(isFailed).map(({ method, url, status, failure, startMs }) => ({ method, url, status, failure, startMs })), LIMITS.failedRequests, summary);
   summary.requests = keep(requests, LIMITS.requests, summary);
   return summary;
 }
@@ -212,7 +214,14 @@ function pageErrors(events: TraceEvent[]): string[] {
   return found;
 }
 
-function allRequests(events: TraceEvent[]): TraceRequest[] {
+/** A network event's monotonic time shares the test runner's clock; one outside the attempt is from another clock and says nothing. */
+function requestStart(snapshot: Record<string, unknown>, start: number | null): number | null {
+  const at = num(snapshot._monotonicTime);
+  if (start === null || at === null || at < start) return null;
+  return Math.round(at - start);
+}
+
+function allRequests(events: TraceEvent[], start: number | null): TraceRequest[] {
   const found: TraceRequest[] = [];
   for (const event of events) {
     if (event.type !== 'resource-snapshot') continue;
@@ -228,6 +237,7 @@ function allRequests(events: TraceEvent[]): TraceRequest[] {
       status: status > 0 ? status : null,
       failure,
       durationMs: time === null || time < 0 ? null : Math.round(time),
+      startMs: requestStart(snapshot, start),
     });
   }
   return found;

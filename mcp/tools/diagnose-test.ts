@@ -8,7 +8,7 @@ import { testInput } from './test-history.js';
 import { resultsOfTest, type ProjectResults } from './test-lookup.js';
 
 // Fields printed by name; whatever else the engine answers (cause class, evidence…) follows as JSON.
-const PRINTED = new Set(['rootCause', 'confidence', 'engine', 'model', 'patterns', 'recommendations', 'browserNotes', 'timestamp', 'generatedInMs']);
+const PRINTED = new Set(['stabilityText', 'rootCause', 'confidence', 'engine', 'model', 'patterns', 'recommendations', 'browserNotes', 'timestamp', 'generatedInMs']);
 
 const outputShape = {
   source: z.string(),
@@ -40,6 +40,7 @@ export function registerDiagnoseTest(server: McpServer, source: HistorySource): 
       const lines = [
         `Diagnosis of ${quoted(found.title)} in ${quoted(found.file)} on project ${quoted(chosen.project)} (${source.where}), from its ${request.recentResults.length} newest results ` +
           `(pass rate ${percent(request.testSummary.passRate)}, ${request.testSummary.failedRuns} failed):`,
+        `flaky or not: ${String(diagnosis.stabilityText ?? '-')}`,
         `root cause: ${String(diagnosis.rootCause ?? '-')}`,
         `confidence: ${String(diagnosis.confidence ?? '-')} (engine ${String(diagnosis.engine ?? '-')}${diagnosis.model ? `, model ${String(diagnosis.model)}` : ''})`,
       ];

@@ -45,6 +45,6 @@ export async function analyseTest(request: AiAnalysisRequest, options: AnalyseOp
   const finished = options.now();
   const stamp = { timestamp: new Date(finished).toISOString(), generatedInMs: Math.max(0, finished - started) };
   // The cause class and its evidence are the local diagnosis's: the model words the answer, the rules decide the class.
-  const diagnosis = { causeClass: local.causeClass, evidence: local.evidence, stability: local.stability };
+  const diagnosis = { causeClass: local.causeClass, evidence: local.evidence, stability: local.stability, stabilityText: local.stabilityText };
   return fromModel && config ? { ...fromModel, ...diagnosis, ...stamp, engine: 'model', model: config.model } : { ...local, ...stamp, engine: 'local' };
 }

@@ -16,7 +16,7 @@
  * - not-sure: no failure left to read, different errors from run to run, a value or a wait that
  *   went right on retry once, or an element that was found and ready when the action timed out.
  */
-import type { AiEvidenceItem, AiEvidenceRun } from '../../core/api/ai.js';
+import type { AiEvidenceItem, AiEvidenceRun, AiTraceMoment } from '../../core/api/ai.js';
 import type { CauseClass } from '../../core/api/cause-classes.js';
 import { mostCommon, seconds, shortCommit, day } from './error-text.js';
 import type { BrowserTally, Evidence, Observation } from './evidence.js';
@@ -45,6 +45,11 @@ export interface Diagnosis {
   evidence: AiEvidenceItem[];
   /** The class was decided by the failing attempt's trace, not by the error text. */
   fromTrace: boolean;
+  /**
+   * The trace shows the cause itself, not a sign of it: a request that answered an error status or
+   * was refused, only in the failing attempt, sent before the failing action ended (it waited on it).
+   */
+  directTrace: boolean;
 }
 
 const MAX_RUNS_PER_CLAIM = 10;
@@ -87,8 +92,9 @@ export function diagnose(evidence: Evidence, signals: Signals): Diagnosis {
   const traceLocator = evidence.trace?.failingAction?.locator ?? null;
   if (reading && !reading.locator && traceLocator) reading = { ...reading, locator: traceLocator };
 
-  const confidence = confidenceOf({ causeClass, evidence, failures: failures.length, agreement: traced ? 1 : agreement, project, reading, rescued });
-  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, mixedCommits: signals.mixedCommits.length, agreement, confidence, evidence: [], fromTrace: traced !== null };
+  const directTrace = traced !== null && traced.request !== null && isDirect(evidence.trace!, traced.request, failures);
+  const confidence = confidenceOf({ causeClass, evidence, failures: failures.length, agreement: traced ? 1 : agreement, project, reading, rescued, directTrace });
+  const diagnosis: Diagnosis = { causeClass, reading, doubt, project, step, failures, rescued, mixedCommits: signals.mixedCommits.length, agreement, confidence, evidence: [], fromTrace: traced !== null, directTrace };
   diagnosis.evidence = claimsOf(diagnosis, evidence, signals, readings);
   return diagnosis;
 }
@@ -138,31 +144,47 @@ function classOfKind(kind: FailureKind, readings: readonly FailureReading[], h: 
  * an error the page threw or logged. The reading is rebuilt from the trace, so the cause text
  * names the status, URL or message.
  */
+/** The request the trace's answer rests on, when it is a request that failed. */
+type TraceFailedRequest = TraceFindings['failedRequests'][number];
+
+/**
+ * Direct: the request failed only in the failing attempt (the passing retry's trace was compared,
+ * or, without it, the latest failure passed on retry: the same code then got its answer) and it
+ * was sent before the failing action ended, so that action waited on what it answered. A request
+ * sent after the failure, or with no time in the trace, is a lead, not the cause shown.
+ */
+export function isDirect(trace: TraceFindings, request: TraceFailedRequest, failures: ReadonlyArray<Pick<Observation, 'passedOnRetry'>>): boolean {
+  const onlyFailing = trace.comparedWithPassing !== null || failures[failures.length - 1]?.passedOnRetry === true;
+  const action = trace.failingAction;
+  if (!onlyFailing || !action || action.startMs === null || request.startMs === null || request.startMs === undefined) return false;
+  return request.startMs <= action.startMs + (action.durationMs ?? 0);
+}
+
 /** The classes that name a symptom, not its cause, so the failing attempt's trace may decide. */
 const TRACE_DECIDES: ReadonlySet<CauseClass> = new Set(['not-sure', 'locator-late', 'assertion-mismatch', 'test-timeout']);
 
-function traceCause(trace: TraceFindings | null, reading: FailureReading | null, outOfTime: boolean): { causeClass: CauseClass; reading: FailureReading } | null {
+function traceCause(trace: TraceFindings | null, reading: FailureReading | null, outOfTime: boolean): { causeClass: CauseClass; reading: FailureReading; request: TraceFailedRequest | null } | null {
   if (!trace || trace.unreadable) return null;
   const base: FailureReading = reading ?? { kind: 'none', timeout: null, locator: null, matched: null, found: false, ready: false, notReady: null, port: null, status: null, method: null, url: null, expected: null, received: null, thrown: null, reason: null, lines: [] };
   const answered = trace.failedRequests.find((r) => r.status !== null);
-  if (answered) return { causeClass: 'http-status', reading: { ...base, kind: 'http-status', status: answered.status, method: answered.method, url: answered.url, lines: [`${answered.method} ${answered.url} → ${answered.status}`] } };
+  if (answered) return { causeClass: 'http-status', request: answered, reading: { ...base, kind: 'http-status', status: answered.status, method: answered.method, url: answered.url, lines: [`${answered.method} ${answered.url} → ${answered.status}`] } };
   const refused = trace.failedRequests.find((r) => r.failure !== null && /REFUSED/i.test(r.failure));
   if (refused) {
     const port = portOf(refused.url);
-    return { causeClass: 'network-refused', reading: { ...base, kind: 'network-refused', port, url: refused.url, lines: [`${refused.method} ${refused.url}: ${refused.failure}`] } };
+    return { causeClass: 'network-refused', request: refused, reading: { ...base, kind: 'network-refused', port, url: refused.url, lines: [`${refused.method} ${refused.url}: ${refused.failure}`] } };
   }
   // Still waiting for its answer when a test that ran out of time ended (no status, no failure):
   // the slow call it waited on. In a test that failed otherwise, a pending call is a bystander.
   const unanswered = outOfTime ? trace.failedRequests.find((r) => r.status === null && r.failure === null) : undefined;
-  if (unanswered) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: unanswered.url, method: unanswered.method, lines: [`${unanswered.method} ${unanswered.url} had no answer when the attempt ended`] } };
+  if (unanswered) return { causeClass: 'slow-response', request: null, reading: { ...base, kind: 'slow-response', timeout: null, url: unanswered.url, method: unanswered.method, lines: [`${unanswered.method} ${unanswered.url} had no answer when the attempt ended`] } };
   const slower = trace.comparedWithPassing?.slowerRequests[0];
-  if (slower) return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slower.url, method: slower.method, lines: [`${slower.method} ${slower.url} took ${slower.failingMs ?? '?'} ms`] } };
+  if (slower) return { causeClass: 'slow-response', request: null, reading: { ...base, kind: 'slow-response', timeout: null, url: slower.url, method: slower.method, lines: [`${slower.method} ${slower.url} took ${slower.failingMs ?? '?'} ms`] } };
   const slow = trace.slowest;
   if (slow && /^(?:Navigate|GET|POST|PUT|PATCH|DELETE|HEAD|Fetch|Wait for (?:response|load|event))/i.test(slow.title)) {
-    return { causeClass: 'slow-response', reading: { ...base, kind: 'slow-response', timeout: null, url: slow.locator ?? base.url, lines: [`${slow.title} took ${seconds(slow.durationMs)}`] } };
+    return { causeClass: 'slow-response', request: null, reading: { ...base, kind: 'slow-response', timeout: null, url: slow.locator ?? base.url, lines: [`${slow.title} took ${seconds(slow.durationMs)}`] } };
   }
   const thrown = trace.pageErrors[0] ?? trace.consoleErrors[0];
-  if (thrown) return { causeClass: 'thrown-error', reading: { ...base, kind: 'thrown-error', thrown, lines: [thrown] } };
+  if (thrown) return { causeClass: 'thrown-error', request: null, reading: { ...base, kind: 'thrown-error', thrown, lines: [thrown] } };
   return null;
 }
 
@@ -227,16 +249,18 @@ const INFERRED: ReadonlySet<CauseClass> = new Set(['assertion-mismatch', 'locato
  * read (full at 4), agreement the share of failures of the dominant kind. Decisiveness rises for
  * a project-only answer that names the setting (+0.2) and for a late element a retry rescued
  * (+0.1; -0.1 when none did). One failure alone counts 0.75 of that, 0.6 for a class
- * inferred from the history; results only from the request (no stored runs) lose 0.1. At most 0.95.
+ * inferred from the history, unless the trace shows the cause directly (isDirect); results only
+ * from the request (no stored runs) lose 0.1. At most 0.95.
  */
-function confidenceOf(x: { causeClass: CauseClass; evidence: Evidence; failures: number; agreement: number; project: Diagnosis['project']; reading: FailureReading | null; rescued: number }): number {
+function confidenceOf(x: { causeClass: CauseClass; evidence: Evidence; failures: number; agreement: number; project: Diagnosis['project']; reading: FailureReading | null; rescued: number; directTrace: boolean }): number {
   let decisive = DECISIVE[x.causeClass];
   if (x.causeClass === 'project-only' && x.project && x.project.settings.length > 0) decisive += 0.2;
   // Late is shown by a retry that passed; found but never ready with no rescue is a guess.
   if (x.causeClass === 'locator-late') decisive += x.rescued > 0 ? 0.1 : -0.1;
   const history = Math.min(1, x.failures / 4);
   let c = decisive * (0.55 + 0.3 * history + 0.15 * x.agreement);
-  if (x.failures === 1) c *= INFERRED.has(x.causeClass) ? 0.6 : 0.75;
+  // One failure is thin for an inference from the history, not for a cause the trace shows: the failed request is observed, not inferred.
+  if (x.failures === 1 && !x.directTrace) c *= INFERRED.has(x.causeClass) ? 0.6 : 0.75;
   if (!x.evidence.fromHistory) c -= 0.1;
   return Math.round(Math.max(0.05, Math.min(0.95, c)) * 100) / 100;
 }
@@ -295,25 +319,46 @@ function claimsOf(d: Diagnosis, evidence: Evidence, signals: Signals, readings: 
   return out;
 }
 
-/** What the failing attempt's trace showed, each a claim on the latest failure. */
+/** The slowest action is often the one that failed (it waited until its timeout): the viewer opens on that one. */
+const isFailingAction = (a: TraceFindings['failingAction'], slow: NonNullable<TraceFindings['slowest']>): boolean =>
+  a !== null && a.startMs !== null && a.startMs === slow.startMs && a.title === slow.title && a.locator === slow.locator;
+
+/** What the failing attempt's trace showed, each a claim on the latest failure and, when the trace is stored, its moment in it. */
 function traceClaims(d: Diagnosis, trace: TraceFindings | null, failures: readonly Observation[]): AiEvidenceItem[] {
   if (!trace) return [];
   const latest = refs(failures.slice(-1));
   if (trace.unreadable) return [{ claim: `The failing attempt's trace could not be read (${trace.unreadable})`, runs: latest, lines: [] }];
   const out: AiEvidenceItem[] = [];
+  const at = (moment: Omit<AiTraceMoment, 'sha256'>): { trace?: AiTraceMoment } => (trace.sha256 ? { trace: { sha256: trace.sha256, ...moment } } : {});
   const lead = d.fromTrace ? 'Decided by the trace of the failing attempt: ' : 'In the trace of the failing attempt: ';
   const a = trace.failingAction;
-  if (a) out.push({ claim: `${lead}the action that failed was ${a.title}${a.locator ? ` on ${a.locator}` : ''}${a.durationMs !== null ? ` after ${seconds(a.durationMs)}` : ''}`, runs: latest, lines: [] });
+  const actionText = a ? `${a.title}${a.locator ? ` on ${a.locator}` : ''}` : null;
+  if (a) out.push({ claim: `${lead}the action that failed was ${actionText}${a.durationMs !== null ? ` after ${seconds(a.durationMs)}` : ''}`, runs: latest, lines: [], ...at({ atMs: a.startMs, action: actionText, failedAction: true, shownIn: 'actions' }) });
   for (const r of trace.failedRequests.slice(0, 3)) {
-    out.push({ claim: `${lead}${r.method} ${pathOf(r.url)} ${r.status !== null ? `answered HTTP ${r.status}` : `got no answer (${r.failure ?? 'failed'})`}`, runs: latest, lines: [`${r.method} ${r.url}`] });
+    const waited = a && a.startMs !== null && r.startMs !== null && r.startMs !== undefined && r.startMs <= a.startMs + (a.durationMs ?? 0);
+    out.push({
+      claim: `${lead}${r.method} ${pathOf(r.url)} ${r.status !== null ? `answered HTTP ${r.status}` : `got no answer (${r.failure ?? 'failed'})`}${waited ? ', sent before the failing action ended' : ''}`,
+      runs: latest,
+      lines: [`${r.method} ${r.url}`],
+      ...at({ atMs: r.startMs ?? null, action: `${r.method} ${pathOf(r.url)}`, failedAction: false, shownIn: 'network' }),
+    });
   }
-  for (const e of trace.pageErrors.slice(0, 2)) out.push({ claim: `${lead}the page threw an error`, runs: latest, lines: [e] });
-  for (const e of trace.consoleErrors.slice(0, 2)) out.push({ claim: `${lead}a console error`, runs: latest, lines: [e] });
+  for (const e of trace.pageErrors.slice(0, 2)) out.push({ claim: `${lead}the page threw an error`, runs: latest, lines: [e], ...at({ atMs: null, action: null, failedAction: false, shownIn: 'console' }) });
+  for (const e of trace.consoleErrors.slice(0, 2)) out.push({ claim: `${lead}a console error`, runs: latest, lines: [e], ...at({ atMs: null, action: null, failedAction: false, shownIn: 'console' }) });
   const compared = trace.comparedWithPassing;
   if (compared?.partedAt) out.push({ claim: `Beside the passing retry's trace, the failing attempt parted at ${compared.partedAt}`, runs: latest, lines: [] });
   for (const r of compared?.slowerRequests.slice(0, 2) ?? []) {
-    out.push({ claim: `${lead}${r.method} ${pathOf(r.url)} took ${r.failingMs !== null ? seconds(r.failingMs) : 'longer'} against ${r.passingMs !== null ? seconds(r.passingMs) : 'less'} in the passing retry`, runs: latest, lines: [] });
+    out.push({
+      claim: `${lead}${r.method} ${pathOf(r.url)} took ${r.failingMs !== null ? seconds(r.failingMs) : 'longer'} against ${r.passingMs !== null ? seconds(r.passingMs) : 'less'} in the passing retry`,
+      runs: latest,
+      lines: [],
+      ...at({ atMs: null, action: `${r.method} ${pathOf(r.url)}`, failedAction: false, shownIn: 'network' }),
+    });
   }
-  if (trace.slowest) out.push({ claim: `${lead}${trace.slowest.title}${trace.slowest.locator ? ` (${trace.slowest.locator})` : ''} took ${seconds(trace.slowest.durationMs)}, most of the attempt's time`, runs: latest, lines: [] });
+  const slow = trace.slowest;
+  if (slow) {
+    const slowText = `${slow.title}${slow.locator ? ` (${slow.locator})` : ''}`;
+    out.push({ claim: `${lead}${slowText} took ${seconds(slow.durationMs)}, most of the attempt's time`, runs: latest, lines: [], ...at({ atMs: slow.startMs, action: slowText, failedAction: isFailingAction(a, slow), shownIn: 'actions' }) });
+  }
   return out;
 }

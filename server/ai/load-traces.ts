@@ -32,7 +32,10 @@ export async function loadTraces(store: AnyStore, blobs: TraceBlobs, test: { tit
   const passing = rows.find((r) => r.result_id === failing.result_id && r.status === 'passed');
   const traces: AnalysisTraces = {};
   const failingBytes = await read(blobs, failing.sha256, failing.size, maxBytes);
-  if (failingBytes) traces.failing = failingBytes;
+  if (failingBytes) {
+    traces.failing = failingBytes;
+    if (failing.sha256) traces.failingSha256 = failing.sha256;
+  }
   const passingBytes = passing ? await read(blobs, passing.sha256, passing.size, maxBytes) : null;
   if (passingBytes) traces.passing = passingBytes;
   return traces;

@@ -35,6 +35,8 @@ describe('local engine on a seeded history', () => {
     expect(result.patterns.find((p) => p.startsWith(`${test.errorCategory} in `))).toBeDefined();
     expect(result.patterns.find((p) => /same commit/.test(p) && /strongest sign of flakiness/.test(p))).toBeDefined();
     expect(result.causeClass).toBe('locator-late');
+    expect(result.stability).toBe('flaky');
+    expect(result.stabilityText).toMatch(/^Flaky: failed, then passed on retry of the same code \(\d+ of \d+ failing runs\)$/);
     expect(result.rootCause).toMatch(/was found late: .* and a retry passed \(\d+ of \d+ failing runs\)/);
     expect(result.rootCause).toMatch(/Flaky: it passed and failed on the same commit \(\d+ commits?\)/);
     expect(result.evidence).toContainEqual(expect.objectContaining({ claim: expect.stringMatching(/^Passed on retry in \d+ of \d+ failing runs$/) }));
@@ -71,6 +73,8 @@ describe('local engine on a seeded history', () => {
         expect(result.rootCause).toMatch(new RegExp(`Browser-specific, not flaky: it fails steadily on ${failing}`));
       }
       expect(result.confidence).toBeGreaterThanOrEqual(0.7);
+      expect(result.stability).toBe('steady');
+      expect(result.stabilityText).toBe(`Not flaky: fails steadily on ${failing} only`);
       expect(details(result).map((r) => r.title)).toContain(`Reproduce on ${failing} alone`);
     }
   });
@@ -82,6 +86,8 @@ describe('local engine on a seeded history', () => {
     expect(since).toMatch(/^Failing in every run since \d{4}-\d{2}-\d{2} \(\d+ runs\), starting at commit [0-9a-f]{7} on \S+; the \d+ runs before passed/);
     expect(result.patterns.find((p) => /failed on every retry: retries never rescue it/.test(p))).toBeDefined();
     expect(result.causeClass).toBe('thrown-error');
+    expect(result.stability).toBe('steady');
+    expect(result.stabilityText).toMatch(/^Fails every run since \d{4}-\d{2}-\d{2}: not flaky, broken$/);
     expect(result.rootCause).toMatch(/^The test or the app threw an error, and its message is the cause: "TypeError: /);
     expect(result.rootCause).toMatch(/It has failed every run since \d{4}-\d{2}-\d{2} \(commit [0-9a-f]{7}\), after \d+ passing runs\.$/);
     // The commit it broke on had passed before: not flakiness evidence.
@@ -124,7 +130,11 @@ describe('local engine on thin evidence and on code', () => {
     const result = await analyse(sent([]));
     expect(result.confidence).toBeLessThanOrEqual(0.1);
     expect(result.rootCause).toMatch(/nothing to analyse/);
+    expect(result.stabilityText).toBe('Not known: no results on chromium to read');
     expect(result.recommendations).toEqual([]);
+    const steady = await analyse(sent(['a', 'b', 'c'].map((_, i) => ({ status: 'failed' as const, errorMessage: ELEMENT_TIMEOUT, runDate: `2026-11-2${i}T10:00:00Z` }))));
+    expect(steady.stability).toBe('steady');
+    expect(steady.stabilityText).toBe('Fails every time: not flaky (3 of 3 runs failed, no retry passed)');
   });
 
   it('a fixed wait and a non-retrying assertion in the snippet get their own fixes with code', async () => {

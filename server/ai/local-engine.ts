@@ -16,7 +16,7 @@ import type { Signals } from './signals.js';
 /** What a model answers too. */
 export type Findings = Pick<AiAnalysisResult, 'patterns' | 'rootCause' | 'recommendations' | 'browserNotes' | 'confidence'>;
 /** The local engine's answer: the findings, the cause class and the claims behind them. */
-export type LocalFindings = Findings & Pick<AiAnalysisResult, 'causeClass' | 'evidence' | 'stability'>;
+export type LocalFindings = Findings & Pick<AiAnalysisResult, 'causeClass' | 'evidence' | 'stability' | 'stabilityText'>;
 
 interface Verdict {
   flaky: boolean;
@@ -41,6 +41,7 @@ export function analyseLocally(evidence: Evidence, signals: Signals): LocalFindi
     confidence,
     causeClass: d.causeClass,
     stability: verdict.flaky ? 'flaky' : 'steady',
+    stabilityText: stabilityTextOf(verdict, signals, evidence),
     evidence: d.evidence,
   };
 }
@@ -54,6 +55,26 @@ function verdictOf(s: Signals): Verdict {
   const broken = !browserSpecific && (s.start?.kind === 'broken-since' || alwaysFails);
   const flaky = !browserSpecific && !broken && (s.rescuedByRetry > 0 || s.mixedCommits.length > 0 || (s.failures >= 2 && s.runs - s.failures >= 2));
   return { flaky, broken, browserSpecific };
+}
+
+/**
+ * Flaky or not in plain words, naming what decided it: a retry of the same code that passed, a
+ * commit that both passed and failed, passes and failures from run to run; or failing every run,
+ * failing only in one browser, or failures that nothing rescued.
+ */
+function stabilityTextOf(v: Verdict, s: Signals, evidence: Evidence): string {
+  const failingRuns = plural(s.failures, 'failing run');
+  if (v.flaky) {
+    if (s.rescuedByRetry > 0) return `Flaky: failed, then passed on retry of the same code (${s.rescuedByRetry} of ${failingRuns})`;
+    if (s.mixedCommits.length > 0) return `Flaky: failed and passed on the same commit (${plural(s.mixedCommits.length, 'commit')})`;
+    return `Flaky: passes and fails from run to run (${s.failures} of ${plural(s.runs, 'run')} failed), though no retry passed`;
+  }
+  if (v.browserSpecific && s.browsers.specific) return `Not flaky: fails steadily on ${s.browsers.specific.browser} only`;
+  if (s.runs === 0) return `Not known: no results on ${evidence.browser} to read`;
+  if (s.failures === 0) return `Not flaky: no failures on ${evidence.browser} in the runs read`;
+  if (v.broken && s.failures === s.runs) return `Fails every time: not flaky (${s.failures} of ${plural(s.runs, 'run')} failed, no retry passed)`;
+  if (v.broken) return `Fails every run since${s.start?.at !== null && s.start?.at !== undefined ? ` ${day(s.start.at)}` : ' it broke'}: not flaky, broken`;
+  return `Not shown flaky: no retry or run of the same code passed after a failure (${s.failures} of ${plural(s.runs, 'run')} failed)`;
 }
 
 /**

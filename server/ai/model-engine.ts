@@ -152,7 +152,8 @@ function reportData(input: MessageInput): unknown {
       durationMs: r.durationMs,
     })),
     // Already bounded (a few items of a few hundred characters each), redacted with the rest.
-    failingAttemptTrace: evidence.trace,
+    // The store's hash of the trace means nothing to a model.
+    failingAttemptTrace: evidence.trace ? { ...evidence.trace, sha256: undefined } : null,
     localFindings: {
       causeClass: local.causeClass,
       evidence: local.evidence.map((e) => e.claim),

@@ -51,8 +51,8 @@ async function answer(t: TestApp, dir: string, truth: TruthEntry, withTraces: bo
   const scored = scoreAnswer(truth, { ...result, causeClass: (local as { causeClass?: unknown }).causeClass } as AiAnalysisResult);
   const saysFlaky = FLAKY_WORDS.test(local.rootCause);
   const flaky = (truth as TruthEntry & { flaky: boolean }).flaky;
-  // Right in plain words and in the answer's field.
-  return { ...scored, flakyRight: saysFlaky === flaky && local.stability === (flaky ? 'flaky' : 'steady') };
+  // Right in plain words (the cause and the line the UI shows first) and in the answer's field.
+  return { ...scored, flakyRight: saysFlaky === flaky && local.stabilityText.startsWith('Flaky:') === flaky && local.stability === (flaky ? 'flaky' : 'steady') };
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);

@@ -12,16 +12,21 @@ import { summariseTrace, type TraceAction, type TraceFailedRequest, type TraceSu
 export interface AnalysisTraces {
   failing?: Uint8Array;
   passing?: Uint8Array;
+  /** The failing trace's SHA-256 in the evidence store: the answer's claims link to it. */
+  failingSha256?: string;
 }
 
 export interface TraceFindings {
-  failingAction: { title: string; locator: string | null; durationMs: number | null } | null;
+  /** The failing trace's SHA-256 when it is stored (claims link to it), else null. */
+  sha256: string | null;
+  /** startMs: when it started, in ms after the trace's first action (null when the trace does not say). */
+  failingAction: { title: string; locator: string | null; durationMs: number | null; startMs: number | null } | null;
   /** Requests that answered 4xx/5xx or got no answer, first few, in the order they ended. */
   failedRequests: TraceFailedRequest[];
   consoleErrors: string[];
   pageErrors: string[];
   /** The action that took the longest, when it took most of the test's time (and ≥ 1 s). */
-  slowest: { title: string; locator: string | null; durationMs: number } | null;
+  slowest: { title: string; locator: string | null; durationMs: number; startMs: number | null } | null;
   /** Why the trace added nothing, when it could not be read. */
   unreadable: string | null;
   /**
@@ -43,20 +48,23 @@ export function readTraceFindings(traces: AnalysisTraces | undefined): TraceFind
     summary = summariseTrace(zip);
   } catch (error) {
     const why = error instanceof ZipRefused ? error.message : 'not a Playwright trace zip';
-    return { failingAction: null, failedRequests: [], consoleErrors: [], pageErrors: [], slowest: null, unreadable: clip(why), comparedWithPassing: null };
+    return { sha256: sha256Of(traces), failingAction: null, failedRequests: [], consoleErrors: [], pageErrors: [], slowest: null, unreadable: clip(why), comparedWithPassing: null };
   }
   const passing = readPassing(traces?.passing);
   // Errors the passing attempt had too did not make this one fail: only the failing attempt's own count.
   const diff = passing ? compareAttempts(summary, passing) : null;
+  // The comparison does not carry when a request was sent: the failing trace's own list does.
+  const sentAt = (r: { method: string; url: string; status: number | null }) => summary.requests.find((q) => q.method === r.method && q.url === r.url && q.status === r.status)?.startMs ?? null;
   const failedRequests: TraceFailedRequest[] = diff
-    ? diff.requestsOnlyFailing.filter((r) => r.reason !== 'slower').map((r) => ({ method: r.method, url: r.url, status: r.failing.status, failure: r.failing.failure }))
+    ? diff.requestsOnlyFailing.filter((r) => r.reason !== 'slower').map((r) => ({ method: r.method, url: r.url, status: r.failing.status, failure: r.failing.failure, startMs: sentAt({ method: r.method, url: r.url, status: r.failing.status }) }))
     : summary.failedRequests;
   const consoleErrors = diff ? diff.consoleErrorsOnlyFailing : summary.consoleErrors;
   const pageErrors = diff ? diff.pageErrorsOnlyFailing : summary.pageErrors;
   const failing = summary.failingAction;
   return {
-    failingAction: failing ? { title: clip(failing.title), locator: failing.locator ? clip(failing.locator) : null, durationMs: failing.durationMs } : null,
-    failedRequests: failedRequests.filter((r) => !isBrowserNoise(r)).slice(0, MAX_ITEMS).map((r) => ({ ...r, url: clip(r.url) })),
+    sha256: sha256Of(traces),
+    failingAction: failing ? { title: clip(failing.title), locator: failing.locator ? clip(failing.locator) : null, durationMs: failing.durationMs, startMs: failing.startMs } : null,
+    failedRequests: failedRequests.filter((r) => !isBrowserNoise(r)).slice(0, MAX_ITEMS).map((r) => ({ ...r, url: clip(r.url), startMs: r.startMs ?? null })),
     consoleErrors: consoleErrors.filter((c) => !c.text.startsWith('Failed to load resource')).slice(0, MAX_ITEMS).map((c) => clip(c.text)),
     pageErrors: pageErrors.slice(0, MAX_ITEMS).map(clip),
     slowest: slowestOf(summary.actions),
@@ -72,6 +80,8 @@ export function readTraceFindings(traces: AnalysisTraces | undefined): TraceFind
       : null,
   };
 }
+
+const sha256Of = (traces: AnalysisTraces | undefined): string | null => (traces?.failingSha256 && /^[0-9a-f]{64}$/.test(traces.failingSha256) ? traces.failingSha256 : null);
 
 /** A passing trace that cannot be read is left out: the failing one still says what it says. */
 function readPassing(zip: Uint8Array | undefined): TraceSummary | null {
@@ -98,7 +108,7 @@ function slowestOf(actions: readonly TraceAction[]): TraceFindings['slowest'] {
   const total = timed.reduce((n, a) => n + a.durationMs!, 0);
   const slowest = timed.reduce((a, b) => (b.durationMs! > a.durationMs! ? b : a));
   if (slowest.durationMs! < 1000 || slowest.durationMs! < 0.5 * total) return null;
-  return { title: clip(slowest.title), locator: slowest.locator ? clip(slowest.locator) : null, durationMs: slowest.durationMs! };
+  return { title: clip(slowest.title), locator: slowest.locator ? clip(slowest.locator) : null, durationMs: slowest.durationMs!, startMs: slowest.startMs };
 }
 
 /** The HTTP path of a URL, for claims (the query may hold anything). */

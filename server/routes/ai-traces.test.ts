@@ -54,7 +54,19 @@ describe('POST /api/ai-analysis with stored traces', () => {
     const result = await ask('applies a discount code');
     const claims = result.evidence!.map((e) => e.claim);
     expect(claims.some((c) => /the action that failed was Expect "toHaveText" on locator\('#total'\)/.test(c))).toBe(true);
-    expect(claims.some((c) => c.endsWith('GET shop.test/api/discount answered HTTP 404'))).toBe(true);
+    expect(claims.some((c) => c.includes('GET shop.test/api/discount answered HTTP 404'))).toBe(true);
+    expect(result.stability).toBe('steady');
+  });
+
+  it('points each trace claim at the stored trace it read, at its moment', async () => {
+    const result = await ask('applies a discount code');
+    const stored = await t.store.db.selectFrom('attachments').select('sha256').where('kind', '=', 'trace').execute();
+    const action = result.evidence.find((e) => e.claim.includes('the action that failed was'))!;
+    expect(stored.map((r) => r.sha256)).toContain(action.trace!.sha256);
+    expect(action.trace).toMatchObject({ failedAction: true, shownIn: 'actions', atMs: expect.any(Number) });
+    const request = result.evidence.find((e) => e.claim.includes('answered HTTP 404'))!;
+    expect(request.trace).toMatchObject({ sha256: action.trace!.sha256, shownIn: 'network', action: 'GET shop.test/api/discount' });
+    expect(result.evidence.find((e) => e.claim.startsWith('Failed '))!.trace).toBeUndefined();
   });
 
   it('loads the first failing attempt and the passing retry, and nothing over the cap', async () => {

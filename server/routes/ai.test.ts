@@ -100,7 +100,7 @@ describe('POST /api/ai-analysis', () => {
     const res = await post(await requestFromStore(t.store, test, test.failingBrowser!));
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['browserNotes', 'causeClass', 'confidence', 'engine', 'evidence', 'generatedInMs', 'patterns', 'recommendations', 'rootCause', 'stability', 'timestamp']);
+    expect(Object.keys(body).sort()).toEqual(['browserNotes', 'causeClass', 'confidence', 'engine', 'evidence', 'generatedInMs', 'patterns', 'recommendations', 'rootCause', 'stability', 'stabilityText', 'timestamp']);
     expect(body.engine).toBe('local');
     expect(body.browserNotes).toMatch(new RegExp(`^Fails only on ${test.failingBrowser}`));
     expect(body.confidence).toBeGreaterThan(0.5);

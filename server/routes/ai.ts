@@ -31,6 +31,7 @@ const analysisResponse = {
     generatedInMs: { type: 'number' },
     causeClass: { type: 'string' },
     stability: { type: 'string', enum: ['flaky', 'steady'] },
+    stabilityText: { type: 'string' },
     evidence: {
       type: 'array',
       items: {
@@ -39,6 +40,16 @@ const analysisResponse = {
           claim: { type: 'string' },
           runs: { type: 'array', items: { type: 'object', properties: { runId: { type: ['integer', 'null'] }, date: { type: ['string', 'null'] }, commit: { type: ['string', 'null'] } } } },
           lines: { type: 'array', items: { type: 'string' } },
+          trace: {
+            type: 'object',
+            properties: {
+              sha256: { type: 'string' },
+              atMs: { type: ['number', 'null'] },
+              action: { type: ['string', 'null'] },
+              failedAction: { type: 'boolean' },
+              shownIn: { type: 'string', enum: ['actions', 'network', 'console'] },
+            },
+          },
         },
       },
     },

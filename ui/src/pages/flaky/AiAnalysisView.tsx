@@ -1,4 +1,4 @@
-import { Badge, Code, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Code, Group, List, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisResult } from '../../../../core/api/ai.js';
 import { CAUSE_LABELS, isCauseClass } from '../../../../core/api/cause-classes.js';
@@ -21,6 +21,19 @@ function engineText(analysis: AiAnalysisResult): string {
   return `by the ${engine} in ${Math.round(analysis.generatedInMs)} ms`;
 }
 
+/** Flaky or not, first and in plain words: whatever else is uncertain, a failure a retry rescued is flaky. */
+function StabilityLine({ analysis }: { analysis: AiAnalysisResult }) {
+  const flaky = analysis.stability === 'flaky';
+  const text = analysis.stabilityText;
+  return (
+    <Alert variant="light" color={flaky ? 'orange' : text.startsWith('Fails every') ? 'red' : 'gray'} p="sm" data-testid="ai-stability" data-stability={analysis.stability}>
+      <Text fw={600} size="sm">
+        {text}
+      </Text>
+    </Alert>
+  );
+}
+
 /** The sections of an analysis result; every text in it is shown as text. */
 export function AiAnalysisView({ analysis, action }: { analysis: AiAnalysisResult; action: ReactNode }) {
   const confidence = Math.round(analysis.confidence * 100);
@@ -37,6 +50,7 @@ export function AiAnalysisView({ analysis, action }: { analysis: AiAnalysisResul
         </Group>
         {action}
       </Group>
+      <StabilityLine analysis={analysis} />
       <Section title="Pattern Analysis">
         {analysis.patterns.length === 0 ? (
           <Text size="sm" c="dimmed">

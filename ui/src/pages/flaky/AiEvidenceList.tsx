@@ -2,6 +2,7 @@ import { Anchor, Group, List, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import type { AiEvidenceItem, AiEvidenceRun } from '../../../../core/api/ai.js';
 import { formatDate } from '../../lib/format.js';
+import { AiTraceLink } from './AiTraceLink.js';
 
 const MAX_RUN_LINKS = 6;
 const runsKey = (item: AiEvidenceItem): string => item.runs.map((r) => `${r.runId}@${r.date}`).join(',');
@@ -58,6 +59,7 @@ export function AiEvidenceList({ evidence }: { evidence: readonly AiEvidenceItem
                 {item.lines.join('\n')}
               </Text>
             )}
+            {item.trace && <AiTraceLink moment={item.trace} />}
           </Stack>
         </List.Item>
         );
