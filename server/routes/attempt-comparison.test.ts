@@ -146,7 +146,7 @@ describe('GET /api/evidence/compare', () => {
           const shift = (iso: string) => new Date(Date.parse(iso) + hours * HOUR).toISOString();
           const withTime = report as unknown as { stats: { startTime: string } };
           withTime.stats.startTime = shift(withTime.stats.startTime);
-          for (const spec of report.suites[0]!.specs) for (const r of spec.tests[0]!.results as Array<{ startTime: string }>) r.startTime = shift(r.startTime);
+          for (const spec of report.suites[0]!.specs) for (const r of spec.tests[0]!.results as unknown as Array<{ startTime: string }>) r.startTime = shift(r.startTime);
           if (!passes) return;
           const results = report.suites[0]!.specs[0]!.tests[0]!.results as Array<Record<string, unknown>>;
           results.splice(1);
