@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { unzipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptComparisonResponse } from '../../core/api/attempt-comparison.js';
@@ -35,7 +35,14 @@ type Report = { suites: Array<{ specs: Array<{ title: string; tests: Array<{ res
  * Uploads the report, its traces sent by hash (or, with `traces: false`, named but never sent),
  * each attempt with `steps` when given; the results by test title.
  */
-async function upload(options: { traces: boolean; steps?: (title: string, retry: number) => Step[]; edit?: (report: Report) => void; metadata?: Record<string, string> }): Promise<Map<string, number>> {
+async function upload(options: {
+  traces: boolean;
+  steps?: (title: string, retry: number) => Step[];
+  edit?: (report: Report) => void;
+  metadata?: Record<string, string>;
+  /** Changes each trace's bytes before they are sent. */
+  trace?: (zip: Uint8Array) => Uint8Array;
+}): Promise<Map<string, number>> {
   const report = JSON.parse(readFileSync(new URL('report.json', EVIDENCE), 'utf8')) as Report;
   options.edit?.(report);
   for (const spec of report.suites[0]!.specs) {
@@ -43,7 +50,8 @@ async function upload(options: { traces: boolean; steps?: (title: string, retry:
       if (options.steps) result.steps = options.steps(spec.title, retry);
       result.attachments = result.attachments.filter((a) => a.name === 'trace');
       for (const attachment of result.attachments) {
-        const bytes = readFileSync(new URL(`output/${attachment.path!.split('/output/')[1]}`, EVIDENCE));
+        const read = readFileSync(new URL(`output/${attachment.path!.split('/output/')[1]}`, EVIDENCE));
+        const bytes = options.trace ? Buffer.from(options.trace(read)) : read;
         attachment.sha256 = sha(bytes);
         delete attachment.path;
         if (options.traces) {
@@ -116,6 +124,22 @@ describe('GET /api/evidence/compare', () => {
       // Not without a session, whatever the name.
       expect((await t.app.inject({ method: 'GET', url: body.frames![side]!.url })).statusCode).toBe(401);
     }
+  });
+
+  it('traces recorded without screenshots: no frames, said in one line', async () => {
+    // The real traces with their screencast frames taken out, as Playwright writes them with `screenshots: false`.
+    const withoutFrames = (zip: Uint8Array) => {
+      const files = unzipSync(zip);
+      for (const name of Object.keys(files)) {
+        if (name.startsWith('screencast/')) delete files[name];
+        else if (name.endsWith('.trace')) files[name] = strToU8(strFromU8(files[name]!).split('\n').filter((line) => !line.includes('"screencast-frame"')).join('\n'));
+      }
+      return zipSync(files);
+    };
+    const ids = await upload({ traces: true, trace: withoutFrames });
+    const body = (await get(`/api/evidence/compare?result=${ids.get('keeps the total without a code')}`)).json() as AttemptComparisonResponse;
+    expect(body).toMatchObject({ tracesMissing: false, partner: 'retry', frames: { failing: null, passing: null }, framesNote: 'The traces were recorded without screenshots: no frames to show where the attempts parted' });
+    expect(body.comparison!.partedAt).toMatchObject({ reason: 'only-failing', failing: { title: 'Click' } });
   });
 
   it('the frame route serves only JPEG frames of the compared traces', async () => {
