@@ -39,14 +39,16 @@ const SELECT = `SELECT a.result_id, r.run_id, a.retry, a.status, a.duration_ms, 
     (SELECT t.size FROM attachments t WHERE t.result_id = a.result_id AND t.retry = a.retry AND t.kind = 'trace' AND t.state = 'stored' ORDER BY t.ordinal LIMIT 1) AS trace_size
   FROM attempts a JOIN results r ON r.id = a.result_id JOIN runs u ON u.id = r.run_id`;
 
+const PASSING_SAME_TEST = `a.status = 'passed' AND r.test_id = @testId AND r.browser = @browser AND r.project_name = @project AND r.id <> @resultId`;
+
 const TEXTS = {
   attempts: `${SELECT} WHERE a.result_id = @resultId ORDER BY a.retry`,
-  // A passing attempt of the same test on the same browser and project in a run of the same commit, the nearest in time first.
-  sameCommit: `${SELECT} WHERE a.status = 'passed' AND r.test_id = @testId AND r.browser = @browser AND r.project_name = @project AND r.id <> @resultId AND u.git_commit = @commit
-    ORDER BY ABS(r.started_at - @startedAt), r.id DESC, a.retry DESC LIMIT 1`,
-  // The passing attempt of the same test on the same browser and project nearest in time, before or after.
-  nearest: `${SELECT} WHERE a.status = 'passed' AND r.test_id = @testId AND r.browser = @browser AND r.project_name = @project AND r.id <> @resultId
-    ORDER BY ABS(r.started_at - @startedAt), r.id DESC, a.retry DESC LIMIT 1`,
+  // The passing attempts of the same test on the same browser and project nearest before and after
+  // the failure: each walks results_test_browser from the failure's time, so neither sorts the history.
+  before: `${SELECT} WHERE ${PASSING_SAME_TEST} AND r.started_at <= @startedAt ORDER BY r.started_at DESC, r.id DESC, a.retry DESC LIMIT 1`,
+  after: `${SELECT} WHERE ${PASSING_SAME_TEST} AND r.started_at >= @startedAt ORDER BY r.started_at ASC, r.id DESC, a.retry DESC LIMIT 1`,
+  beforeSameCommit: `${SELECT} WHERE ${PASSING_SAME_TEST} AND u.git_commit = @commit AND r.started_at <= @startedAt ORDER BY r.started_at DESC, r.id DESC, a.retry DESC LIMIT 1`,
+  afterSameCommit: `${SELECT} WHERE ${PASSING_SAME_TEST} AND u.git_commit = @commit AND r.started_at >= @startedAt ORDER BY r.started_at ASC, r.id DESC, a.retry DESC LIMIT 1`,
   result: 'SELECT test_id, browser, project_name FROM results WHERE id = @resultId',
 };
 
@@ -66,6 +68,12 @@ function fromRow(row: AttemptRow): AttemptForComparison {
     gitCommit: row.git_commit,
     startedAt: Number(row.started_at),
   };
+}
+
+/** The row nearer in time to `at` (the earlier one on a tie: it ran before the failure, as a rule on the same code). */
+function nearer(at: number, before: AttemptRow | undefined, after: AttemptRow | undefined): AttemptRow | undefined {
+  if (!before || !after) return before ?? after;
+  return Math.abs(Number(after.started_at) - at) < Math.abs(at - Number(before.started_at)) ? after : before;
 }
 
 export type AttemptPair =
@@ -93,10 +101,11 @@ export async function attemptPair(store: AnyStore, resultId: number, retry: numb
   const result = (await store.sql.get<{ test_id: number; browser: string; project_name: string }>(TEXTS.result, { resultId }))!;
   const same = { testId: result.test_id, browser: result.browser, project: result.project_name, resultId, startedAt: failing.startedAt };
   if (failing.gitCommit) {
-    const row = await store.sql.get<AttemptRow>(TEXTS.sameCommit, { ...same, commit: failing.gitCommit });
+    const params = { ...same, commit: failing.gitCommit };
+    const row = nearer(failing.startedAt, await store.sql.get<AttemptRow>(TEXTS.beforeSameCommit, params), await store.sql.get<AttemptRow>(TEXTS.afterSameCommit, params));
     if (row) return { found: 'pair', failing, passing: fromRow(row), partner: 'same-commit' };
   }
-  const nearest = await store.sql.get<AttemptRow>(TEXTS.nearest, same);
+  const nearest = nearer(failing.startedAt, await store.sql.get<AttemptRow>(TEXTS.before, same), await store.sql.get<AttemptRow>(TEXTS.after, same));
   if (nearest) return { found: 'pair', failing, passing: fromRow(nearest), partner: 'nearest' };
   return { found: 'failing-only', failing, passing: null, partner: null };
 }
