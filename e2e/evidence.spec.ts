@@ -68,11 +68,30 @@ test.describe('attempt comparison', () => {
     await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText("Click · getByRole('button', { name: 'Remove code' })");
     await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText('Failing attempt: TimeoutError: locator.click: Timeout 1000ms exceeded. (after ');
     await expect(comparison.getByTestId('attempt-comparison-parted')).toContainText('Passing attempt: did not do it');
-    await comparison.scrollIntoViewIfNeeded();
+    await expect(comparison.getByTestId('attempt-comparison-partner')).toHaveText('Compared with the passing retry in the same run');
+    // The page of each attempt where they parted: two real JPEG frames of the traces, loaded, side by side.
+    const frames = comparison.getByTestId('attempt-comparison-frames');
+    await expect(frames).toContainText('Failing attempt · at the end of Click');
+    await expect(frames).toContainText('Passing attempt · at the end of Set content');
+    const images = frames.getByTestId('attempt-comparison-frame').locator('img');
+    await expect(images).toHaveCount(2);
+    for (const image of await images.all()) await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
+    const [left, right] = [(await images.nth(0).boundingBox())!, (await images.nth(1).boundingBox())!];
+    expect(right.x).toBeGreaterThan(left.x + left.width - 1);
+    expect(Math.abs(right.y - left.y)).toBeLessThan(2);
+    // A click enlarges the frame; Escape closes it alone.
+    await frames.getByTestId('attempt-comparison-frame').first().click();
+    await expect(page.getByTestId('evidence-screenshot-large')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('evidence-screenshot-large')).toHaveCount(0);
+    await frames.scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/compare-1440.png' });
     await page.setViewportSize(PHONE);
-    await comparison.scrollIntoViewIfNeeded();
+    await frames.scrollIntoViewIfNeeded();
     await page.screenshot({ path: '/tmp/compare-390.png' });
+    // On the phone the frames are stacked, the passing one under the failing one.
+    const [top, under] = [(await images.nth(0).boundingBox())!, (await images.nth(1).boundingBox())!];
+    expect(under.y).toBeGreaterThan(top.y + top.height - 1);
     // Nothing wider than the phone's screen.
     expect((await comparison.boundingBox())!.width).toBeLessThanOrEqual(PHONE.width);
   });

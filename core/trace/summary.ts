@@ -61,12 +61,25 @@ const MAX_TEXT = 2000;
 
 type TraceEvent = Record<string, unknown>;
 
+/** A screencast frame of the trace: a JPEG entry of the zip and when the page showed it. */
+export interface TraceFrame {
+  /** The zip entry holding the image (`screencast/….jpeg`, or `resources/{sha1}` in older traces). */
+  name: string;
+  /** When the page showed it, in ms after the first action of the trace (as an action's `startMs`, not rounded). */
+  atMs: number;
+}
+
 /**
  * Summarises a trace zip as Playwright writes it (`trace: 'on'` in the test runner, or
  * `context.tracing` in a library script). Only the event files are expanded, under `caps`; a
  * zip that would expand beyond them is refused (ZipRefused).
  */
 export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): TraceSummary {
+  return readTrace(zip, caps).summary;
+}
+
+/** The summary and the screencast frames the trace lists (their images are not expanded), timed alike. */
+export function readTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): { summary: TraceSummary; frames: TraceFrame[] } {
   const files = readZipEntries(zip, (name) => /^[^/]*\.(?:trace|network)$/.test(name), caps);
   const runnerEvents: TraceEvent[] = [];
   const libraryEvents: TraceEvent[] = [];
@@ -102,7 +115,28 @@ export function summariseTrace(zip: Uint8Array, caps: ZipCaps = TRACE_CAPS): Tra
   const requests = allRequests(networkEvents, start);
   summary.failedRequests = keep(requests.filter(isFailed).map(({ method, url, status, failure, startMs }) => ({ method, url, status, failure, startMs })), LIMITS.failedRequests, summary);
   summary.requests = keep(requests, LIMITS.requests, summary);
-  return summary;
+  return { summary, frames: screencastFrames(libraryEvents, start ?? 0) };
+}
+
+// Entry names a frame may have: nothing outside these two folders, nothing climbing out of them.
+const FRAME_NAME = /^(?:screencast\/[\w@.-]{1,200}\.jpe?g|resources\/[0-9a-f]{40}(?:\.jpe?g)?)$/;
+
+/** Whether `name` is a name a screencast frame can have in a trace zip (and nothing else in it). */
+export function isFrameName(name: string): boolean {
+  return FRAME_NAME.test(name) && !name.includes('..');
+}
+
+function screencastFrames(events: TraceEvent[], start: number): TraceFrame[] {
+  const frames: TraceFrame[] = [];
+  for (const event of events) {
+    if (event.type !== 'screencast-frame') continue;
+    const time = num(event.timestamp);
+    // Playwright names the image by its file (newer traces) or by its SHA-1 among the resources.
+    const name = typeof event.file === 'string' ? event.file : typeof event.sha1 === 'string' ? `resources/${event.sha1}` : null;
+    if (time === null || name === null || !isFrameName(name)) continue;
+    frames.push({ name, atMs: time - start });
+  }
+  return frames.sort((a, b) => a.atMs - b.atMs);
 }
 
 /** Compares "1.65.1"-style versions by their numbers; a pre-release suffix is ignored. */

@@ -8,6 +8,9 @@ import { sha256Of } from '../../server/store/evidence/hashing.js';
 import { buildEvidenceDb } from '../../fixtures/testing/evidence-db.js';
 import { openLocalSource } from '../local-source.js';
 import { createMcpServer } from '../server.js';
+import { partnerWords } from '../../core/api/attempt-comparison.js';
+import type { AttemptEvidence } from '../../core/api/evidence.js';
+import { pairOf } from './compare-attempts.js';
 import type { AttemptComparison } from '../../core/trace/compare.js';
 import type { HistorySource } from '../source.js';
 
@@ -58,7 +61,8 @@ describe('compare_attempts', () => {
     const result = await call({ file: 'checkout.spec.ts', title: 'keeps the total without a code' });
     expect(result.isError, text(result)).toBeFalsy();
     const data = result.structuredContent as { comparison: AttemptComparison };
-    expect(data).toMatchObject({ failing: { retry: 0, status: 'failed' }, passing: { retry: 1, status: 'passed' }, partner: 'retry', tracesMissing: false });
+    expect(data).toMatchObject({ failing: { retry: 0, status: 'failed' }, passing: { retry: 1, status: 'passed' }, partner: 'retry', partnerText: 'Compared with the passing retry in the same run', tracesMissing: false });
+    expect(text(result)).toMatch(/^passing: result \d+ of run \d+, attempt 2 \(the passing retry in the same run\)$/m);
     expect(data.comparison.partedAt).toMatchObject({ reason: 'only-failing', failing: { title: 'Click', locator: "getByRole('button', { name: 'Remove code' })" } });
     expect(text(result)).toContain(`- parted at "Click" on "getByRole('button', { name: 'Remove code' })": only the failing attempt did it, and it failed: "TimeoutError: locator.click: Timeout 1000ms exceeded."`);
     // The console error only the failing attempt logged is named, its credential not.
@@ -66,6 +70,20 @@ describe('compare_attempts', () => {
     expect(text(result)).toContain('console errors only in the failing attempt:');
     expect(text(result)).toContain('login failed with Authorization');
     expect(JSON.stringify(result)).not.toContain(SECRET);
+  });
+
+  it('without a passing retry: a passing run on the same commit first, else the nearest in time', () => {
+    const attempt = (status: string) => ({ retry: 0, status }) as AttemptEvidence;
+    const result = (id: number, day: number, commit: string, status: string) => ({ id, run_id: id, run_date: `2026-11-${String(day).padStart(2, '0')}T10:00:00.000Z`, git_commit: commit, project: 'chromium', attempts: [attempt(status)] });
+    // Newest first, as the source lists them.
+    const results = [result(5, 20, 'ccc', 'failed'), result(4, 19, 'bbb', 'passed'), result(3, 10, 'ccc', 'passed'), result(2, 3, 'aaa', 'passed')];
+    expect(pairOf(results)).toMatchObject({ partner: 'same-commit', failing: { result: { id: 5 } }, passing: { result: { id: 3 } } });
+    const otherCommit = results.map((r) => (r.id === 3 ? { ...r, git_commit: 'ddd' } : r));
+    expect(pairOf(otherCommit)).toMatchObject({ partner: 'nearest', passing: { result: { id: 4 } } });
+    // Nearest before or after: a pass the day after the failure beats one four days before.
+    const after = [result(9, 25, 'eee', 'passed'), result(8, 24, 'fff', 'failed'), result(7, 20, 'ggg', 'passed')];
+    expect(pairOf(after)).toMatchObject({ partner: 'nearest', passing: { result: { id: 9 } } });
+    expect(partnerWords('nearest', { runId: 9, gitCommit: 'eee', startedAt: after[0]!.run_date })).toBe('Compared with the nearest passing run in time, run #9 on 25 Nov 2026');
   });
 
   it('refuses a test that never passed: nothing to compare', async () => {

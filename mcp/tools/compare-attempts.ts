@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
+import { partnerWords, type AttemptPartner } from '../../core/api/attempt-comparison.js';
 import type { AttemptEvidence } from '../../core/api/evidence.js';
 import { compareAttempts, type AttemptComparison } from '../../core/trace/compare.js';
 import { ToolInputError, type HistorySource } from '../source.js';
@@ -21,13 +22,14 @@ const outputShape = {
   test: z.object({ file: z.string(), title: z.string(), project: z.string() }),
   failing: attemptShape,
   passing: attemptShape,
-  partner: z.enum(['retry', 'earlier-pass']),
+  partner: z.enum(['retry', 'same-commit', 'nearest']),
+  partnerText: z.string(),
   tracesMissing: z.boolean(),
   note: z.string().nullable(),
   comparison: z.unknown(),
 };
 
-type Found = { result: { id: number; run_id: number; run_date: string }; attempt: AttemptEvidence };
+type Found = { result: { id: number; run_id: number; run_date: string; git_commit?: string | null }; attempt: AttemptEvidence };
 
 export function registerCompareAttempts(server: McpServer, source: HistorySource): void {
   server.registerTool(
@@ -35,7 +37,7 @@ export function registerCompareAttempts(server: McpServer, source: HistorySource
     {
       title: 'A failing attempt beside a passing one',
       description:
-        "Lays a flaky test's newest failed attempt beside the passing retry of the same run (else the newest passing result on the same project), read from their Playwright traces: " +
+        "Lays a flaky test's newest failed attempt beside a passing one, chosen in this order: the passing retry in the same run, else a passing run on the same commit, else the passing run nearest in time (same project); read from their Playwright traces: " +
         'the first action where they parted (its locator and both outcomes), the requests, console errors and page errors only the failing attempt had, and the actions whose durations differ most. ' +
         'Use it after list_flaky_tests or failure_evidence, to see what the failing attempt did differently. ' +
         REPORT_TEXT_NOTE,
@@ -55,10 +57,11 @@ export function registerCompareAttempts(server: McpServer, source: HistorySource
       const note = tracesMissing ? (a?.note ?? b?.note ?? 'one of the attempts kept no trace: record traces (trace: "on-first-retry" or "retain-on-failure") for a comparison') : null;
       const comparison = tracesMissing ? null : compareAttempts(a.summary!, b.summary!);
       const side = ({ result, attempt }: Found) => ({ resultId: result.id, runId: result.run_id, retry: attempt.retry, status: attempt.status, runDate: result.run_date });
+      const partnerText = partnerWords(partner, { runId: passing.result.run_id, gitCommit: passing.result.git_commit ?? null, startedAt: passing.result.run_date });
       const lines = [
         `Test ${quoted(found.title)} in ${quoted(found.file)} on ${quoted(where)} (${source.where}):`,
         `failing: result ${failing.result.id} of run ${failing.result.run_id}, attempt ${failing.attempt.retry + 1}, ${failing.attempt.status}`,
-        `passing: result ${passing.result.id} of run ${passing.result.run_id}, attempt ${passing.attempt.retry + 1} (${partner === 'retry' ? 'its retry in the same run' : 'the newest passing result'})`,
+        `passing: result ${passing.result.id} of run ${passing.result.run_id}, attempt ${passing.attempt.retry + 1} (${partnerText.replace(/^Compared with /, '')})`,
         ...(comparison ? comparisonLines(comparison) : [`traces: ${note}`]),
       ];
       return answer(lines, {
@@ -67,6 +70,7 @@ export function registerCompareAttempts(server: McpServer, source: HistorySource
         failing: side(failing),
         passing: side(passing),
         partner,
+        partnerText,
         tracesMissing,
         note,
         comparison,
@@ -75,10 +79,16 @@ export function registerCompareAttempts(server: McpServer, source: HistorySource
   );
 }
 
-type Result = { id: number; run_id: number; run_date: string; project?: string; attempts?: AttemptEvidence[] };
+type Result = { id: number; run_id: number; run_date: string; git_commit?: string | null; project?: string; attempts?: AttemptEvidence[] };
 
-/** The newest failed attempt with a passing retry; else the newest failed attempt and the newest passing one of its project. */
-function pairOf(results: Result[]): { failing: Found; passing: Found; partner: 'retry' | 'earlier-pass'; project: string } | null {
+const timeOf = (result: Result) => Date.parse(result.run_date);
+
+/**
+ * The newest failed attempt with a passing retry in its run; else the newest failed attempt
+ * beside a passing result of its project on the same commit, else the one nearest in time (the
+ * same order as the API's comparison). Nearest first within each.
+ */
+export function pairOf(results: Result[]): { failing: Found; passing: Found; partner: AttemptPartner; project: string } | null {
   for (const result of results) {
     const attempts = result.attempts ?? [];
     const failing = attempts.find((a) => FAILED.has(a.status));
@@ -87,12 +97,16 @@ function pairOf(results: Result[]): { failing: Found; passing: Found; partner: '
   }
   const failed = results.find((r) => (r.attempts ?? []).some((a) => FAILED.has(a.status)));
   if (!failed) return null;
-  const passed = results.find((r) => r !== failed && r.project === failed.project && (r.attempts ?? []).some((a) => a.status === 'passed'));
-  if (!passed) return null;
+  const passed = results
+    .filter((r) => r !== failed && r.project === failed.project && (r.attempts ?? []).some((a) => a.status === 'passed'))
+    .sort((x, y) => Math.abs(timeOf(x) - timeOf(failed)) - Math.abs(timeOf(y) - timeOf(failed)) || y.id - x.id);
+  const sameCommit = failed.git_commit ? passed.find((r) => r.git_commit === failed.git_commit) : undefined;
+  const partner = sameCommit ?? passed[0];
+  if (!partner) return null;
   return {
     failing: { result: failed, attempt: failed.attempts!.find((a) => FAILED.has(a.status))! },
-    passing: { result: passed, attempt: passed.attempts!.find((a) => a.status === 'passed')! },
-    partner: 'earlier-pass',
+    passing: { result: partner, attempt: partner.attempts!.find((a) => a.status === 'passed')! },
+    partner: sameCommit ? 'same-commit' : 'nearest',
     project: failed.project ?? '',
   };
 }

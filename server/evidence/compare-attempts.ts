@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { AttemptComparisonResponse, ComparedAttempt } from '../../core/api/attempt-comparison.js';
-import { compareAttempts } from '../../core/trace/compare.js';
-import { type TraceAction, type TraceSummary } from '../../core/trace/summary.js';
+import { partnerWords, type AttemptComparisonResponse, type ComparedAttempt, type ComparedFrame } from '../../core/api/attempt-comparison.js';
+import { compareAttempts, type AttemptComparison } from '../../core/trace/compare.js';
+import { partingFrame } from '../../core/trace/frames.js';
+import { type TraceAction, type TraceFrame, type TraceSummary } from '../../core/trace/summary.js';
 import { HttpError, notFound } from '../errors.js';
 import type { AnyStore } from '../store/engine/types.js';
 import type { EvidenceStore } from '../store/evidence/evidence-store.js';
@@ -18,6 +19,8 @@ export const MAX_COMPARED_TRACE_BYTES = 32 * 1024 * 1024;
 const COMPARE_CAPS = { maxExpandedBytes: 48 * 1024 * 1024, maxEntries: 20_000 };
 /** Said when the comparison is of the report alone. */
 export const TRACES_WOULD_TELL_MORE = 'Compared from the report’s steps and errors: traces of both attempts would tell more (requests, console, frames)';
+/** Said when both traces were read but neither has a frame to show where they parted. */
+export const NO_FRAMES = 'The traces were recorded without screenshots: no frames to show where the attempts parted';
 /** Steps of a report read per attempt when there is no trace. */
 const MAX_STEPS = 200;
 
@@ -35,24 +38,44 @@ export async function attemptComparison(store: AnyStore, evidence: EvidenceStore
     status: a.status,
     durationMs: a.durationMs,
     traceSha256: traceRead ? a.traceSha256 : null,
+    gitCommit: a.gitCommit,
+    startedAt: new Date(a.startedAt).toISOString(),
   });
   if (!pair.passing) {
-    return { failing: side(pair.failing, false), passing: null, partner: null, tracesMissing: pair.failing.traceSha256 === null, note: null, comparison: null };
+    return { failing: side(pair.failing, false), passing: null, partner: null, partnerText: null, tracesMissing: pair.failing.traceSha256 === null, note: null, comparison: null, frames: null, framesNote: null };
   }
   const [failingTrace, passingTrace] = await readTraces(evidence, pair.failing, pair.passing);
   const tracesMissing = !failingTrace.summary || !passingTrace.summary;
   const [a, b] = tracesMissing ? [fromReport(pair.failing), fromReport(pair.passing)] : [failingTrace.summary!, passingTrace.summary!];
+  const comparison = compareAttempts(a, b);
+  const passing = side(pair.passing, !tracesMissing);
+  const frames = tracesMissing ? null : partingFrames(comparison, pair.failing, failingTrace.frames, passingTrace.frames);
   return {
     failing: side(pair.failing, !tracesMissing),
-    passing: side(pair.passing, !tracesMissing),
+    passing,
     partner: pair.partner,
+    partnerText: partnerWords(pair.partner!, passing),
     tracesMissing,
     note: failingTrace.note ?? passingTrace.note ?? (tracesMissing ? TRACES_WOULD_TELL_MORE : null),
-    comparison: compareAttempts(a, b),
+    comparison,
+    frames,
+    framesNote: comparison.partedAt && !tracesMissing && !frames?.failing && !frames?.passing ? NO_FRAMES : null,
   };
 }
 
-type Read = { summary: TraceSummary | null; note: string | null };
+/** Each side's frame where they parted, as a URL of the frame route (comparison-frame.ts). */
+function partingFrames(comparison: AttemptComparison, failing: AttemptForComparison, failingFrames: TraceFrame[], passingFrames: TraceFrame[]): AttemptComparisonResponse['frames'] {
+  if (!comparison.partedAt) return null;
+  const ref = (which: 'failing' | 'passing', frames: TraceFrame[]): ComparedFrame | null => {
+    const found = partingFrame(comparison, which, frames);
+    if (!found) return null;
+    const url = `/api/evidence/compare/frame?result=${failing.resultId}&retry=${failing.retry}&side=${which}&name=${encodeURIComponent(found.frame.name)}`;
+    return { url, action: found.action.title, atMs: Math.max(0, Math.round(found.frame.atMs)) };
+  };
+  return { failing: ref('failing', failingFrames), passing: ref('passing', passingFrames) };
+}
+
+type Read = { summary: TraceSummary | null; frames: TraceFrame[]; note: string | null };
 
 /**
  * Both traces' bytes, read here (waiting on the evidence store), then expanded and parsed in the
@@ -60,16 +83,16 @@ type Read = { summary: TraceSummary | null; note: string | null };
  */
 async function readTraces(evidence: EvidenceStore, failing: AttemptForComparison, passing: AttemptForComparison): Promise<[Read, Read]> {
   const [f, p] = await Promise.all([bytesOf(evidence, failing), bytesOf(evidence, passing)]);
-  if (!(f.bytes && p.bytes)) return [{ summary: null, note: f.note }, { summary: null, note: p.note }];
+  if (!(f.bytes && p.bytes)) return [{ summary: null, frames: [], note: f.note }, { summary: null, frames: [], note: p.note }];
   const reads = await compareWorker.read([f.bytes, p.bytes], COMPARE_CAPS);
   const named = (read: TraceRead, attempt: AttemptForComparison): Read =>
-    'summary' in read ? { summary: read.summary, note: null } : { summary: null, note: `The trace of ${whichOf(attempt)} was not read: ${read.refused}` };
+    'summary' in read ? { summary: read.summary, frames: read.frames, note: null } : { summary: null, frames: [], note: `The trace of ${whichOf(attempt)} was not read: ${read.refused}` };
   return [named(reads[0], failing), named(reads[1], passing)];
 }
 
 const whichOf = (attempt: AttemptForComparison) => (attempt.status === 'passed' ? 'the passing attempt' : 'the failing attempt');
 
-async function bytesOf(evidence: EvidenceStore, attempt: AttemptForComparison): Promise<{ bytes: Uint8Array | null; note: string | null }> {
+export async function bytesOf(evidence: EvidenceStore, attempt: AttemptForComparison): Promise<{ bytes: Uint8Array | null; note: string | null }> {
   const which = whichOf(attempt);
   if (!attempt.traceSha256) return { bytes: null, note: null };
   if ((attempt.traceSize ?? 0) > MAX_COMPARED_TRACE_BYTES) return { bytes: null, note: `The trace of ${which} is larger than ${MAX_COMPARED_TRACE_BYTES / (1024 * 1024)} MB: open it in the trace viewer` };

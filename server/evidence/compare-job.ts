@@ -1,5 +1,5 @@
 import { ZipRefused, type ZipCaps } from '../../core/trace/capped-zip.js';
-import { summariseTrace, type TraceSummary } from '../../core/trace/summary.js';
+import { readTrace, type TraceFrame, type TraceSummary } from '../../core/trace/summary.js';
 
 /** Two trace zips to read, the failing attempt's first. */
 export interface CompareJob {
@@ -8,8 +8,8 @@ export interface CompareJob {
   caps: ZipCaps;
 }
 
-/** Each trace's summary, or why it was refused (a zip past the cap, not a trace). */
-export type TraceRead = { summary: TraceSummary } | { refused: string };
+/** Each trace's summary and screencast frames, or why it was refused (a zip past the cap, not a trace). */
+export type TraceRead = { summary: TraceSummary; frames: TraceFrame[] } | { refused: string };
 
 export type CompareReply = { id: number; reads: [TraceRead, TraceRead] } | { id: number; failure: string };
 
@@ -18,7 +18,7 @@ export function runCompareJob(job: CompareJob): CompareReply {
   try {
     const read = (zip: Uint8Array): TraceRead => {
       try {
-        return { summary: summariseTrace(zip, job.caps) };
+        return readTrace(zip, job.caps);
       } catch (error) {
         if (error instanceof ZipRefused) return { refused: error.message };
         throw error;

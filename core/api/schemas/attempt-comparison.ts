@@ -31,6 +31,14 @@ const comparedAttempt = z.object({
   status: z.string(),
   durationMs: z.number(),
   traceSha256: z.string().nullable(),
+  gitCommit: z.string().nullable(),
+  startedAt: z.string().describe('ISO 8601'),
+});
+
+const comparedFrame = z.object({
+  url: z.string().describe('GET it for the image (image/jpeg)'),
+  action: z.string().describe('The action whose end the frame shows'),
+  atMs: z.number().describe('After the first action of its trace'),
 });
 
 export const attemptComparisonQuery = z.object({
@@ -41,8 +49,16 @@ export const attemptComparisonQuery = z.object({
 export const attemptComparisonResponse = z.object({
   failing: comparedAttempt,
   passing: comparedAttempt.nullable(),
-  partner: z.enum(['retry', 'earlier-pass']).nullable(),
+  partner: z.enum(['retry', 'same-commit', 'nearest']).nullable().describe('The passing retry in the same run, else a passing run on the same commit, else the nearest passing run in time'),
+  partnerText: z.string().nullable().describe('The partner in plain words'),
   tracesMissing: z.boolean(),
   note: z.string().nullable(),
   comparison: attemptComparison.nullable(),
+  frames: z.object({ failing: comparedFrame.nullable(), passing: comparedFrame.nullable() }).nullable().describe('Each attempt’s screencast frame where they parted'),
+  framesNote: z.string().nullable(),
+});
+
+export const comparisonFrameQuery = attemptComparisonQuery.extend({
+  side: z.string().max(10).optional().describe('failing or passing'),
+  name: z.string().max(300).optional().describe('The frame’s entry in the trace, as the comparison gave it'),
 });

@@ -7,9 +7,14 @@ import { ApiError, request } from './client.js';
  * A stored blob's bytes. The evidence route wants the session's bearer header, which an <img>
  * or <video> cannot send: the page fetches the bytes and shows them from a blob: URL.
  */
-export async function fetchEvidence(sha256: string, signal?: AbortSignal): Promise<Blob> {
+export function fetchEvidence(sha256: string, signal?: AbortSignal): Promise<Blob> {
+  return fetchBlob(`/api/evidence/${encodeURIComponent(sha256)}`, signal);
+}
+
+/** The bytes an API path answers with (an evidence blob, a comparison's frame), with the session's header. */
+export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
   const token = localStorage.getItem(AUTH_TOKEN_KEY);
-  const response = await fetch(`/api/evidence/${encodeURIComponent(sha256)}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal, credentials: 'same-origin' });
+  const response = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {}, signal, credentials: 'same-origin' });
   if (!response.ok) {
     let message = `The evidence could not be loaded (status ${response.status})`;
     try {

@@ -1,9 +1,11 @@
-import { Alert, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import type { AttemptComparisonResponse } from '../../../../core/api/attempt-comparison.js';
+import { Alert, Image, Loader, Paper, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import type { AttemptComparisonResponse, ComparedFrame } from '../../../../core/api/attempt-comparison.js';
 import type { TraceAction } from '../../../../core/trace/summary.js';
 import { errorText } from '../../api/client.js';
 import { attemptComparison } from '../../api/evidence.js';
+import { Enlarged } from './EvidenceScreenshot.js';
+import { useBlobAt } from './use-evidence-blob.js';
 
 const firstLine = (text: string | null) => (text ? text.split('\n', 1)[0]! : 'passed');
 const wrap = { overflowWrap: 'anywhere' as const, whiteSpace: 'pre-wrap' as const };
@@ -34,6 +36,11 @@ export function AttemptComparison({ resultId }: { resultId: number }) {
     <Paper withBorder p="sm" data-testid="attempt-comparison">
       <Stack gap="xs">
         <Title order={5}>What the failing attempt did differently</Title>
+        {answer.partnerText && (
+          <Text size="xs" c="dimmed" data-testid="attempt-comparison-partner">
+            {answer.partnerText}
+          </Text>
+        )}
         {answer.tracesMissing && (
           <Text size="xs" c="dimmed" data-testid="attempt-comparison-traces-missing">
             {answer.note ?? 'Compared from the report’s steps: traces of both attempts would tell more.'}
@@ -48,6 +55,17 @@ export function AttemptComparison({ resultId }: { resultId: number }) {
               </Text>
               <Outcome label="Failing attempt" action={parted.failing} />
               <Outcome label="Passing attempt" action={parted.passing} />
+              {answer.frames && (answer.frames.failing || answer.frames.passing) && (
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" mt={4} data-testid="attempt-comparison-frames">
+                  <PartingFrame label="Failing attempt" frame={answer.frames.failing} />
+                  <PartingFrame label="Passing attempt" frame={answer.frames.passing} />
+                </SimpleGrid>
+              )}
+              {answer.framesNote && (
+                <Text size="xs" c="dimmed" data-testid="attempt-comparison-no-frames">
+                  {answer.framesNote}
+                </Text>
+              )}
             </Stack>
           ) : (
             <Text size="sm" c="dimmed">Both attempts did the same actions with the same outcomes.</Text>
@@ -59,6 +77,38 @@ export function AttemptComparison({ resultId }: { resultId: number }) {
         <Listing label="Actions whose durations differ most" items={c.slowerActions.map((a) => `${a.title}${a.locator ? ` · ${a.locator}` : ''}: ${a.failingMs} ms failing, ${a.passingMs} ms passing`)} />
       </Stack>
     </Paper>
+  );
+}
+
+/** What one attempt's page showed where they parted: a thumbnail a click enlarges. */
+function PartingFrame({ label, frame }: { label: string; frame: ComparedFrame | null }) {
+  const { url, error } = useBlobAt(frame?.url ?? null);
+  const [open, setOpen] = useState(false);
+  const thumbnail = useRef<HTMLButtonElement>(null);
+  const caption = frame ? `${label} · at the end of ${frame.action}` : label;
+  let body: React.ReactNode;
+  if (!frame) body = <Text size="xs" c="dimmed">No frame before this point</Text>;
+  else if (error) body = <Text size="xs" c="red">{`The frame could not be loaded: ${error}`}</Text>;
+  else if (!url) body = <Loader size="sm" />;
+  else {
+    body = (
+      <UnstyledButton ref={thumbnail} onClick={() => setOpen(true)} aria-label={`Enlarge the frame of the ${label.toLowerCase()}`} data-testid="attempt-comparison-frame">
+        <Image src={url} alt={`${label}: the page at the end of ${frame.action}`} w="100%" mah={240} fit="contain" radius="sm" style={{ border: '1px solid var(--mantine-color-default-border)' }} />
+      </UnstyledButton>
+    );
+  }
+  const close = () => {
+    setOpen(false);
+    thumbnail.current?.focus();
+  };
+  return (
+    <Stack gap={4} style={{ minWidth: 0 }}>
+      <Text size="xs" fw={600} style={wrap}>
+        {caption}
+      </Text>
+      {body}
+      {open && url && <Enlarged url={url} name={caption} onClose={close} />}
+    </Stack>
   );
 }
 

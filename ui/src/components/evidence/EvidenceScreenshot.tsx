@@ -29,7 +29,7 @@ export function EvidenceScreenshot({ attachment }: { attachment: AttachmentInfo 
  * Modal: it opens inside the evidence or flaky-test dialog, and Escape must close it alone (the
  * dialogs ignore an Escape whose target says data-mantine-stop-propagation).
  */
-function Enlarged({ url, name, onClose }: { url: string; name: string; onClose(): void }) {
+export function Enlarged({ url, name, onClose }: { url: string; name: string; onClose(): void }) {
   return (
     <Portal>
       <Overlay fixed zIndex={1000} color="#000" backgroundOpacity={0.8} center onClick={onClose}>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { errorText } from '../../api/client.js';
-import { fetchEvidence } from '../../api/evidence.js';
+import { fetchBlob } from '../../api/evidence.js';
 
 export interface EvidenceBlob {
   url: string | null;
@@ -10,12 +10,17 @@ export interface EvidenceBlob {
 
 /** A blob: URL of one stored blob, made when shown and revoked when no longer shown. */
 export function useEvidenceBlob(sha256: string | null): EvidenceBlob {
+  return useBlobAt(sha256 ? `/api/evidence/${encodeURIComponent(sha256)}` : null);
+}
+
+/** The same for any API path that answers with bytes (a comparison's frame). */
+export function useBlobAt(path: string | null): EvidenceBlob {
   const [state, setState] = useState<EvidenceBlob>({ url: null, blob: null, error: null });
   useEffect(() => {
-    if (!sha256) return;
+    if (!path) return;
     const abort = new AbortController();
     let url: string | null = null;
-    fetchEvidence(sha256, abort.signal).then(
+    fetchBlob(path, abort.signal).then(
       (blob) => {
         url = URL.createObjectURL(blob);
         setState({ url, blob, error: null });
@@ -28,6 +33,6 @@ export function useEvidenceBlob(sha256: string | null): EvidenceBlob {
       abort.abort();
       if (url) URL.revokeObjectURL(url);
     };
-  }, [sha256]);
+  }, [path]);
   return state;
 }
