@@ -25,7 +25,7 @@ export const NO_FRAMES = 'The traces were recorded without screenshots: no frame
 const MAX_STEPS = 200;
 
 /** The failing attempt of a result beside its passing partner, from their traces when both kept one. */
-export async function attemptComparison(store: AnyStore, evidence: EvidenceStore, resultId: number, retry: number | null): Promise<AttemptComparisonResponse> {
+export async function attemptComparison(store: AnyStore, evidence: EvidenceStore, resultId: number, retry: number | null, caller: string): Promise<AttemptComparisonResponse> {
   const pair = await attemptPair(store, resultId, retry);
   if (pair.found === 'no-result') throw notFound('Result');
   if (pair.found === 'no-failed-attempt') {
@@ -44,7 +44,7 @@ export async function attemptComparison(store: AnyStore, evidence: EvidenceStore
   if (!pair.passing) {
     return { failing: side(pair.failing, false), passing: null, partner: null, partnerText: null, tracesMissing: pair.failing.traceSha256 === null, note: null, comparison: null, frames: null, framesNote: null };
   }
-  const [failingTrace, passingTrace] = await readTraces(evidence, pair.failing, pair.passing);
+  const [failingTrace, passingTrace] = await readTraces(evidence, pair.failing, pair.passing, caller);
   const tracesMissing = !failingTrace.summary || !passingTrace.summary;
   const [a, b] = tracesMissing ? [fromReport(pair.failing), fromReport(pair.passing)] : [failingTrace.summary!, passingTrace.summary!];
   const comparison = compareAttempts(a, b);
@@ -81,10 +81,10 @@ type Read = { summary: TraceSummary | null; frames: TraceFrame[]; note: string |
  * Both traces' bytes, read here (waiting on the evidence store), then expanded and parsed in the
  * comparison's worker (compare-runner.ts): that is the part whose cost grows with the trace.
  */
-async function readTraces(evidence: EvidenceStore, failing: AttemptForComparison, passing: AttemptForComparison): Promise<[Read, Read]> {
+async function readTraces(evidence: EvidenceStore, failing: AttemptForComparison, passing: AttemptForComparison, caller: string): Promise<[Read, Read]> {
   const [f, p] = await Promise.all([bytesOf(evidence, failing), bytesOf(evidence, passing)]);
   if (!(f.bytes && p.bytes)) return [{ summary: null, frames: [], note: f.note }, { summary: null, frames: [], note: p.note }];
-  const reads = await compareWorker.read([f.bytes, p.bytes], COMPARE_CAPS);
+  const reads = await compareWorker.read(caller, [f.bytes, p.bytes], COMPARE_CAPS);
   const named = (read: TraceRead, attempt: AttemptForComparison): Read =>
     'summary' in read ? { summary: read.summary, frames: read.frames, note: null } : { summary: null, frames: [], note: `The trace of ${whichOf(attempt)} was not read: ${read.refused}` };
   return [named(reads[0], failing), named(reads[1], passing)];

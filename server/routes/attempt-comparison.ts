@@ -6,6 +6,7 @@ import type { AttemptComparisonResponse } from '../../core/api/attempt-compariso
 import { attemptComparison } from '../evidence/compare-attempts.js';
 import { comparisonFrame } from '../evidence/comparison-frame.js';
 import { HttpError } from '../errors.js';
+import { callerKey } from '../plugins/authenticate.js';
 import type { AnyStore } from '../store/engine/types.js';
 import type { EvidenceStore } from '../store/evidence/evidence-store.js';
 
@@ -33,7 +34,7 @@ export function registerAttemptComparisonRoutes(fastify: FastifyInstance, option
     },
     async (request): Promise<AttemptComparisonResponse> => {
       const { resultId, retry } = parsed(request.query);
-      return attemptComparison(options.store, options.evidence, resultId, retry);
+      return attemptComparison(options.store, options.evidence, resultId, retry, callerKey(request));
     },
   );
   // The frame a comparison names (its `frames`): a JPEG from the trace of one side, under the same authorisation.
@@ -48,7 +49,7 @@ export function registerAttemptComparisonRoutes(fastify: FastifyInstance, option
       const { side, name } = request.query;
       if (side !== 'failing' && side !== 'passing') throw new HttpError(400, 'side must be failing or passing');
       if (!name) throw new HttpError(400, 'name must be a screencast frame of the trace, as the comparison gave it');
-      const image = await comparisonFrame(options.store, options.evidence, { resultId, retry, side, name });
+      const image = await comparisonFrame(options.store, options.evidence, { resultId, retry, side, name }, callerKey(request));
       // The answer is the image's bytes, not JSON: sent past the schema's serializer.
       await (reply as unknown as FastifyReply)
         .headers({ 'content-type': 'image/jpeg', 'x-content-type-options': 'nosniff', 'content-security-policy': "sandbox; default-src 'none'", 'cache-control': 'private, no-cache', 'content-length': String(image.length) })
