@@ -141,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, { outages });
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
-  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
+  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now, localLogin: options.localLogin ?? true });
   // Before every route: the document is made of the routes' schemas as they are added.
   await registerOpenApi(app);
   registerHealthRoutes(app, { health, evidence: new EvidenceHealth(evidence), outages, bodyLimit });

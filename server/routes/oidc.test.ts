@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, PASSWORD, type TestApp } from '../../fixtures/testing/app.js';
+import { buildTestApp, PASSWORD, signIn, TEST_SCRYPT, type TestApp } from '../../fixtures/testing/app.js';
 import { CookieBrowser, signInAtProvider, startTestProvider, type TestProvider } from '../../fixtures/testing/openid-provider.js';
+import { buildApp } from '../app.js';
 import { OidcClient } from '../auth/oidc-client.js';
 import { oidcSettings, type RoleMapping } from '../auth/oidc-settings.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../auth/tokens.js';
+import { createApiToken } from '../store/accounts/api-tokens.js';
+import { findUser } from '../store/accounts/users.js';
 import { FLOW_COOKIE } from './oidc.js';
 
 let provider: TestProvider | null = null;
@@ -185,6 +189,24 @@ describe('single sign-on through a real OpenID provider', () => {
     expect([login.status, ((await login.json()) as { error: string }).error]).toEqual([403, 'Password sign-in is turned off on this server: sign in with Test IdP.']);
     s.provider.accounts.set('u-9', { preferred_username: 'ivy' });
     expect((await ssoSignIn(s, 'u-9')).session!.user).toMatchObject({ username: 'ivy' });
+  });
+
+  it('with local sign-in turned off: a session a password gave before ends; an API token and a sign-on session go on', async () => {
+    const s = await setup({ localLogin: false });
+    // The same database served a moment ago with passwords on (the admin turned them off since).
+    const before = await buildApp({ store: s.t.store, uiDir: null, scrypt: TEST_SCRYPT });
+    const password = await signIn(before, 'admin');
+    await before.close();
+    const apiToken = newToken(API_TOKEN_PREFIX);
+    await createApiToken(s.t.store, { name: 'ci', tokenHash: hashToken(apiToken), userId: (await findUser(s.t.store, 'max'))!.id, scopes: ['read'] });
+    const meAs = async (token: string) => (await fetch(`${s.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await meAs(password.token)).toBe(401);
+    const audit = await fetch(`${s.base}/api/audit`, { headers: { authorization: `Bearer ${password.token}` } });
+    expect(audit.status).toBe(401);
+    // Tokens are for CI, made with the CLI: they keep working (docs/single-sign-on.md).
+    expect((await fetch(`${s.base}/api/dashboard`, { headers: { authorization: `Bearer ${apiToken}` } })).status).toBe(200);
+    s.provider.accounts.set('u-10', { preferred_username: 'jo' });
+    expect(await meAs((await ssoSignIn(s, 'u-10')).session!.token)).toBe(200);
   });
 
   it('sets the flow cookie HttpOnly, SameSite=Lax, scoped to the sign-on routes, and short-lived', async () => {
