@@ -131,6 +131,9 @@ describe('single sign-on through a real OpenID provider', () => {
     forged.searchParams.set('code', 'a-code-the-provider-never-issued');
     expect((await browser.request(forged.href)).location).toBe(`${s.base}/#/login?sso_error=provider-error&provider_error=invalid_grant`);
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM sessions')).toBe(0);
+    // A failed sign-in through the provider is in the audit trail, as a password's is.
+    const failures = await s.t.store.sql.all<{ detail_json: string }>("SELECT detail_json FROM audit_log WHERE action = 'session.sign-in-failed'");
+    expect(failures.map((f) => JSON.parse(f.detail_json))).toEqual([{ method: 'oidc', reason: 'provider-error', providerError: 'invalid_grant' }]);
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM oidc_flows')).toBe(0);
   });
 

@@ -98,6 +98,8 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
       await dropOidcFlow(options.store, flowHash);
       if (!(error instanceof OidcFlowError)) throw error;
       request.log.warn({ reason: error.reason, detail: error.message }, 'single sign-on refused');
+      // Only a callback with a sign-in of this browser in progress gets here: one per started flow, which is rate-limited.
+      await auditRequest(options.store, request, { action: 'session.sign-in-failed', actor: { kind: 'user', id: null, name: null }, target: null, detail: { method: 'oidc', reason: error.reason, ...(error.providerError ? { providerError: error.providerError } : {}) }, at: now });
       return failed(request, reply, error.reason, error.providerError);
     }
     const role = roleFor(identity.claims, settings.roles);
