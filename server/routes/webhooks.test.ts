@@ -39,7 +39,8 @@ describe('/api/webhooks', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/http:\/\/ or https:\/\/|not a URL|user name or password/);
     }
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0:8080/api/clear-all']) {
+    // The metadata address inside IPv6 too: IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::/96), which a NAT64 network routes to it.
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0:8080/api/clear-all', 'http://[::169.254.169.254]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
       const res = await add(admin, { name: 'bad', kind: 'generic', url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/link-local|unspecified/);
