@@ -104,6 +104,20 @@ describe('single sign-on through a real OpenID provider', () => {
     expect((await ssoSignIn(s, 'u-3')).session!.user).toMatchObject({ username: 'insider', role: 'member' });
   });
 
+  it('ends the sessions of an account the provider no longer allows, once a sign-in shows it', async () => {
+    const s = await setup({ roles: { allowedGroups: ['engineering'], adminGroup: 'flakeboard-admins' } });
+    s.provider.accounts.set('u-20', { preferred_username: 'lee', groups: ['engineering', 'flakeboard-admins'] });
+    const admin = await ssoSignIn(s, 'u-20');
+    expect(admin.session!.user.role).toBe('admin');
+    const auditAs = async (token: string) => (await fetch(`${s.base}/api/audit`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await auditAs(admin.session!.token)).toBe(200);
+    // Lee leaves: the provider drops every group. The next sign-in is refused, and the
+    // sessions the groups gave end with it.
+    s.provider.accounts.set('u-20', { preferred_username: 'lee', groups: [] });
+    expect(await ssoSignIn(s, 'u-20')).toMatchObject({ error: 'not-allowed' });
+    expect(await auditAs(admin.session!.token)).toBe(401);
+  });
+
   it('refuses a callback whose state was changed, and the flow cannot be finished after', async () => {
     const s = await setup();
     s.provider.accounts.set('u-4', { preferred_username: 'erin' });
