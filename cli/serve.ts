@@ -9,6 +9,8 @@ import { openAnyStore } from '../server/store/engine/open-any.js';
 import { exposedMode, SERVER_CACHE_MB } from '../server/store/engine/open.js';
 import type { AnyStore } from '../server/store/engine/types.js';
 import { countUsers, createUser, UserExistsError } from '../server/store/accounts/users.js';
+import { recordAudit } from '../server/store/accounts/audit.js';
+import { hostname } from 'node:os';
 import { scheduleDailyPrune } from './prune-schedule.js';
 import { OidcClient } from '../server/auth/oidc-client.js';
 import type { OidcSettings } from '../server/auth/oidc-settings.js';
@@ -209,7 +211,9 @@ async function createFirstAdmin(store: AnyStore, scrypt: ReturnType<typeof scryp
   if ((await countUsers(store)) > 0) return;
   const password = randomPassword();
   try {
-    await createUser(store, { username: 'admin', passwordHash: await hashPassword(password, scrypt), role: 'admin' });
+    const { id } = await createUser(store, { username: 'admin', passwordHash: await hashPassword(password, scrypt), role: 'admin' });
+    // An admin account appearing is what an audit trail is read for, whoever made it.
+    await recordAudit(store, { actor: { kind: 'system' }, source: `serve on ${hostname()}`, action: 'user.add', target: { type: 'user', id, label: 'admin' }, detail: { role: 'admin', firstAccount: true } });
   } catch (error) {
     // Another server starting on the same empty database made it first, and showed its password.
     if (error instanceof UserExistsError) return;

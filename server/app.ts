@@ -39,6 +39,7 @@ import type { EvidenceStore } from './store/evidence/evidence-store.js';
 import { NoEvidenceStore } from './store/evidence/no-store.js';
 import { databaseSecret } from './store/accounts/settings.js';
 import { createWriter } from './writer/runner.js';
+import { loggedRequest } from './logging.js';
 
 export interface AppOptions {
   /** A SQLite file or a PostgreSQL database; several servers may share the latter. */
@@ -112,6 +113,12 @@ export const DEFAULT_BODY_LIMIT = 100 * 1024 * 1024;
 /** The largest body of any call but an upload: sign-in, reviews, quarantine, the CI gate. */
 export const SMALL_BODY_LIMIT = 2 * 1024 * 1024;
 
+/** Logged requests keep no secret their URL carries (server/logging.ts). */
+function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (typeof logger !== 'object' || logger === null) return logger;
+  return { ...logger, serializers: { req: loggedRequest, ...logger.serializers } };
+}
+
 /** The whole server, ready but not listening: `serve` listens, tests use inject(). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const host = options.host ?? '127.0.0.1';
@@ -120,7 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const sessionIdleMs = options.sessionIdleMs ?? 12 * 60 * 60 * 1000;
   const sessionMaxAgeMs = options.sessionMaxAgeMs ?? 7 * 24 * 60 * 60 * 1000;
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? false }),
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: withRedaction(options.logger ?? false) }),
     // Only POST /api/upload takes report-sized bodies (its own limit, --body-limit); every other
     // body is a form or a small JSON call, so a hostile 95 MB sign-in is refused unread.
     bodyLimit: SMALL_BODY_LIMIT,
@@ -141,7 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app, { outages });
   registerJsonBodyParser(app);
   registerSecurity(app, { host, hsts: options.hsts ?? false });
-  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now });
+  registerAuthentication(app, { store: options.store, xsrfSecret, sessionIdleMs, sessionMaxAgeMs, now, localLogin: options.localLogin ?? true });
   // Before every route: the document is made of the routes' schemas as they are added.
   await registerOpenApi(app);
   registerHealthRoutes(app, { health, evidence: new EvidenceHealth(evidence), outages, bodyLimit });

@@ -1,4 +1,20 @@
 import { Writable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+
+// The query parameters that carry a secret: a trace link's signature (it opens a trace for minutes
+// to whoever holds it), the provider's code and state at the sign-on callback. Linear: a fixed
+// name, then everything up to the next parameter.
+const SECRET_PARAMS = /([?&](?:signature|code|state|session_state)=)[^&#]*/g;
+
+/** A URL as it may be written to a log, which ops tools and log collectors keep and show. */
+export function redactedUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/** Fastify's own request serializer, with the URL redacted. */
+export function loggedRequest(request: FastifyRequest): Record<string, unknown> {
+  return { method: request.method, url: redactedUrl(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
+}
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const COLOURS: Record<number, string> = { 40: '\u001b[33m', 50: '\u001b[31m', 60: '\u001b[31m' };

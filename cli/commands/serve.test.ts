@@ -52,6 +52,18 @@ describe('flakeboard serve', () => {
     expect(again.output()).not.toMatch(/password:/);
   });
 
+  it('records the first admin it creates in the audit trail, like any other account', async () => {
+    const { output } = await startServe([]);
+    expect(output()).toContain('Created the first account');
+    child!.kill('SIGTERM');
+    expect((await child!).exitCode).toBe(0);
+    child = null;
+    const audit = await runCli(['audit', '--json', '--action', 'user.add', '--db', join(temp.dir, 'f.db')], { cwd: temp.dir });
+    expect(audit.exitCode).toBe(0);
+    const entries = JSON.parse(audit.stdout) as Array<{ actor: { kind: string; name: string | null }; source: string; target: { type: string; label: string }; detail: unknown }>;
+    expect(entries.map((e) => [e.actor.kind, e.actor.name, e.source.startsWith('serve on '), e.target.type, e.target.label, e.detail])).toEqual([['system', null, true, 'user', 'admin', { role: 'admin', firstAccount: true }]]);
+  });
+
   it('says so when the port is taken', async () => {
     const first = await startServe([]);
     const port = new URL(first.url).port;

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   'token.revoke',
   'setting.change',
   'webhook.create',
+  'webhook.test',
   'webhook.remove',
 ] as const;
 

@@ -40,6 +40,11 @@ export interface AuthOptions {
   /** However active, a session ends this long after sign-in. */
   sessionMaxAgeMs: number;
   now: () => number;
+  /**
+   * Password sign-in is on (the default). When it is off, a session a password gave before is
+   * refused too: turning passwords off is how an admin makes everyone go through the provider.
+   */
+  localLogin?: boolean;
 }
 
 /**
@@ -88,6 +93,7 @@ async function identify(request: FastifyRequest, options: AuthOptions): Promise<
   const now = options.now();
   const session = await findSession(options.store, tokenHash, now, options.sessionMaxAgeMs);
   if (!session) return null;
+  if (options.localLogin === false && !session.sso) return null;
   if (now - session.last_seen_at > TOUCH_AFTER_MS) {
     const expiresAt = Math.min(now + options.sessionIdleMs, session.created_at + options.sessionMaxAgeMs);
     // Not awaited: a touch that waits for the write lock must not hold up the request.

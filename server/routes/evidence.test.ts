@@ -72,6 +72,14 @@ describe('PUT /api/evidence/{sha256}', () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     await put(svg, 'image/svg+xml');
     expect((await get(`/api/evidence/${sha(svg)}`)).headers['content-disposition']).toMatch(/^attachment/);
+    // SVG markup under another image or video type of the uploader's choosing (a +xml type a
+    // browser may treat as an XML document, or one it does not know) is a download too.
+    for (const type of ['image/x-foo+xml', 'image/vnd.svg+xml', 'video/x+xml', 'image/x-unknown']) {
+      const markup = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><text>${type}</text></svg>`);
+      expect((await put(markup, type)).statusCode).toBe(201);
+      const res = await get(`/api/evidence/${sha(markup)}`);
+      expect([type, res.headers['content-type'], res.headers['content-disposition']]).toEqual([type, type, expect.stringMatching(/^attachment; filename="evidence-[0-9a-f]{12}"$/)]);
+    }
   });
 
   it('stores nothing for bytes that do not match their hash, an oversized blob or one cut off', async () => {

@@ -15,9 +15,13 @@ const FOREVER = 'private, max-age=31536000, immutable';
 // `type/subtype` of the plain characters a media type has; anything else is sent as bytes.
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
-/** Shown in the browser (an <img>, a <video>); SVG is left out: it is a document that can hold script. */
+// The pictures and films browsers only ever draw as such. Not SVG, nor any type ending +xml (a
+// browser may treat those as an XML document, SVG and all), nor a type it does not know.
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'video/webm', 'video/mp4', 'video/ogg']);
+
+/** Shown in the browser (an <img>, a <video>); anything else is a download. */
 export function isInline(contentType: string): boolean {
-  return (contentType.startsWith('image/') && contentType !== 'image/svg+xml') || contentType.startsWith('video/');
+  return INLINE_TYPES.has(contentType);
 }
 
 const EXTENSIONS: Record<string, string> = {

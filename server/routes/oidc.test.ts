@@ -1,9 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildTestApp, PASSWORD, type TestApp } from '../../fixtures/testing/app.js';
+import { buildTestApp, PASSWORD, signIn, TEST_SCRYPT, type TestApp } from '../../fixtures/testing/app.js';
 import { CookieBrowser, signInAtProvider, startTestProvider, type TestProvider } from '../../fixtures/testing/openid-provider.js';
+import { buildApp } from '../app.js';
 import { OidcClient } from '../auth/oidc-client.js';
 import { oidcSettings, type RoleMapping } from '../auth/oidc-settings.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../auth/tokens.js';
+import { createApiToken } from '../store/accounts/api-tokens.js';
+import { findUser } from '../store/accounts/users.js';
 import { FLOW_COOKIE } from './oidc.js';
 
 let provider: TestProvider | null = null;
@@ -100,6 +104,20 @@ describe('single sign-on through a real OpenID provider', () => {
     expect((await ssoSignIn(s, 'u-3')).session!.user).toMatchObject({ username: 'insider', role: 'member' });
   });
 
+  it('ends the sessions of an account the provider no longer allows, once a sign-in shows it', async () => {
+    const s = await setup({ roles: { allowedGroups: ['engineering'], adminGroup: 'flakeboard-admins' } });
+    s.provider.accounts.set('u-20', { preferred_username: 'lee', groups: ['engineering', 'flakeboard-admins'] });
+    const admin = await ssoSignIn(s, 'u-20');
+    expect(admin.session!.user.role).toBe('admin');
+    const auditAs = async (token: string) => (await fetch(`${s.base}/api/audit`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await auditAs(admin.session!.token)).toBe(200);
+    // Lee leaves: the provider drops every group. The next sign-in is refused, and the
+    // sessions the groups gave end with it.
+    s.provider.accounts.set('u-20', { preferred_username: 'lee', groups: [] });
+    expect(await ssoSignIn(s, 'u-20')).toMatchObject({ error: 'not-allowed' });
+    expect(await auditAs(admin.session!.token)).toBe(401);
+  });
+
   it('refuses a callback whose state was changed, and the flow cannot be finished after', async () => {
     const s = await setup();
     s.provider.accounts.set('u-4', { preferred_username: 'erin' });
@@ -127,6 +145,9 @@ describe('single sign-on through a real OpenID provider', () => {
     forged.searchParams.set('code', 'a-code-the-provider-never-issued');
     expect((await browser.request(forged.href)).location).toBe(`${s.base}/#/login?sso_error=provider-error&provider_error=invalid_grant`);
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM sessions')).toBe(0);
+    // A failed sign-in through the provider is in the audit trail, as a password's is.
+    const failures = await s.t.store.sql.all<{ detail_json: string }>("SELECT detail_json FROM audit_log WHERE action = 'session.sign-in-failed'");
+    expect(failures.map((f) => JSON.parse(f.detail_json))).toEqual([{ method: 'oidc', reason: 'provider-error', providerError: 'invalid_grant' }]);
     expect(await s.t.store.sql.value('SELECT count(*) AS n FROM oidc_flows')).toBe(0);
   });
 
@@ -185,6 +206,24 @@ describe('single sign-on through a real OpenID provider', () => {
     expect([login.status, ((await login.json()) as { error: string }).error]).toEqual([403, 'Password sign-in is turned off on this server: sign in with Test IdP.']);
     s.provider.accounts.set('u-9', { preferred_username: 'ivy' });
     expect((await ssoSignIn(s, 'u-9')).session!.user).toMatchObject({ username: 'ivy' });
+  });
+
+  it('with local sign-in turned off: a session a password gave before ends; an API token and a sign-on session go on', async () => {
+    const s = await setup({ localLogin: false });
+    // The same database served a moment ago with passwords on (the admin turned them off since).
+    const before = await buildApp({ store: s.t.store, uiDir: null, scrypt: TEST_SCRYPT });
+    const password = await signIn(before, 'admin');
+    await before.close();
+    const apiToken = newToken(API_TOKEN_PREFIX);
+    await createApiToken(s.t.store, { name: 'ci', tokenHash: hashToken(apiToken), userId: (await findUser(s.t.store, 'max'))!.id, scopes: ['read'] });
+    const meAs = async (token: string) => (await fetch(`${s.base}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await meAs(password.token)).toBe(401);
+    const audit = await fetch(`${s.base}/api/audit`, { headers: { authorization: `Bearer ${password.token}` } });
+    expect(audit.status).toBe(401);
+    // Tokens are for CI, made with the CLI: they keep working (docs/single-sign-on.md).
+    expect((await fetch(`${s.base}/api/dashboard`, { headers: { authorization: `Bearer ${apiToken}` } })).status).toBe(200);
+    s.provider.accounts.set('u-10', { preferred_username: 'jo' });
+    expect(await meAs((await ssoSignIn(s, 'u-10')).session!.token)).toBe(200);
   });
 
   it('sets the flow cookie HttpOnly, SameSite=Lax, scoped to the sign-on routes, and short-lived', async () => {

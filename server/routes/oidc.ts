@@ -7,7 +7,7 @@ import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken } from '../auth/tokens.js';
 import { HttpError } from '../errors.js';
 import { claimOidcFlow, completeOidcFlow, dropOidcFlow, saveOidcFlow, takeFinishedOidcFlow } from '../store/accounts/oidc-flows.js';
-import { createSsoUser, findUserById, findUserByIdentity, syncSsoRole } from '../store/accounts/oidc-users.js';
+import { createSsoUser, endSsoSessions, findUserById, findUserByIdentity, syncSsoRole } from '../store/accounts/oidc-users.js';
 import { issueSession, secureCookie, type SessionPolicy } from './session-issue.js';
 import { auditRequest } from '../audit.js';
 
@@ -98,13 +98,18 @@ export function registerOidcRoutes(app: FastifyInstance, options: OidcRouteOptio
       await dropOidcFlow(options.store, flowHash);
       if (!(error instanceof OidcFlowError)) throw error;
       request.log.warn({ reason: error.reason, detail: error.message }, 'single sign-on refused');
+      // Only a callback with a sign-in of this browser in progress gets here: one per started flow, which is rate-limited.
+      await auditRequest(options.store, request, { action: 'session.sign-in-failed', actor: { kind: 'user', id: null, name: null }, target: null, detail: { method: 'oidc', reason: error.reason, ...(error.providerError ? { providerError: error.providerError } : {}) }, at: now });
       return failed(request, reply, error.reason, error.providerError);
     }
     const role = roleFor(identity.claims, settings.roles);
     if (role === null) {
       await dropOidcFlow(options.store, flowHash);
-      request.log.warn({ issuer: identity.issuer, subject: identity.subject }, 'single sign-on refused: not in an allowed group');
-      await auditRequest(options.store, request, { action: 'session.sign-in-failed', actor: { kind: 'user', id: null, name: null }, target: null, detail: { method: 'oidc', reason: 'not in an allowed group', subject: identity.subject }, at: now });
+      // The provider says this person may no longer sign in: the sessions it gave before end now, not at their expiry.
+      const known = await findUserByIdentity(options.store, identity.issuer, identity.subject);
+      const sessionsEnded = known ? await endSsoSessions(options.store, known.id) : 0;
+      request.log.warn({ issuer: identity.issuer, subject: identity.subject, sessionsEnded }, 'single sign-on refused: not in an allowed group');
+      await auditRequest(options.store, request, { action: 'session.sign-in-failed', actor: { kind: 'user', id: known?.id ?? null, name: known?.username ?? null }, target: known ? { type: 'user', id: known.id, label: known.username } : null, detail: { method: 'oidc', reason: 'not in an allowed group', subject: identity.subject, ...(known ? { sessionsEnded } : {}) }, at: now });
       return failed(request, reply, 'not-allowed');
     }
     let user = await findUserByIdentity(options.store, identity.issuer, identity.subject);

@@ -39,7 +39,8 @@ describe('/api/webhooks', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/http:\/\/ or https:\/\/|not a URL|user name or password/);
     }
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0:8080/api/clear-all']) {
+    // The metadata address inside IPv6 too: IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::/96), which a NAT64 network routes to it.
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://0.0.0.0:8080/api/clear-all', 'http://[::169.254.169.254]/', 'http://[64:ff9b::a9fe:a9fe]/']) {
       const res = await add(admin, { name: 'bad', kind: 'generic', url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/link-local|unspecified/);
@@ -74,6 +75,9 @@ describe('/api/webhooks', () => {
     const got = receiver.received.at(-1)!;
     expect(verifySignature(receiverSecret, got.headers, got.body)).toBe('ok');
     expect(JSON.parse(got.body)).toMatchObject({ event: 'test' });
+    // A request the server makes on an admin's word, to an address the admin chose: recorded.
+    const audit = await t.store.sql.get<{ action: string; actor_name: string; target_id: string; detail_json: string }>("SELECT action, actor_name, target_id, detail_json FROM audit_log WHERE action = 'webhook.test' ORDER BY id DESC LIMIT 1");
+    expect(audit && { ...audit, detail_json: JSON.parse(audit.detail_json) }).toEqual({ action: 'webhook.test', actor_name: 'admin', target_id: String(receiverId), detail_json: { ok: true, status: 202 } });
   });
 
   it('alerts on an upload waiting for review and, once approved, on its new flaky test, sent by the server’s drain', async () => {
@@ -97,10 +101,11 @@ describe('/api/webhooks', () => {
     expect((await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${receiverId}`, headers: admin.headers })).json()).toEqual({ success: true });
     expect((await t.app.inject({ method: 'DELETE', url: `/api/webhooks/${receiverId}`, headers: admin.headers })).statusCode).toBe(404);
     expect(Number(await t.store.sql.value<number>(`SELECT count(*) AS n FROM webhook_deliveries WHERE webhook_id = ${receiverId}`))).toBe(0);
-    // Who added and removed it is in the audit trail.
+    // Who added, tried and removed it is in the audit trail.
     const audit = await t.store.sql.all<{ action: string; actor_name: string }>(`SELECT action, actor_name FROM audit_log WHERE target_type = 'webhook' AND target_id = '${receiverId}' ORDER BY id`);
     expect(audit).toEqual([
       { action: 'webhook.create', actor_name: 'admin' },
+      { action: 'webhook.test', actor_name: 'admin' },
       { action: 'webhook.remove', actor_name: 'admin' },
     ]);
   });

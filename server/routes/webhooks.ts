@@ -64,6 +64,7 @@ export function registerWebhookRoutes(app: FastifyInstance, options: { store: An
     const event = testEvent(now());
     const result = await sendEvent(hook, event);
     await recordDelivery(store, hook.id, event, result, now());
+    await auditRequest(store, request, { action: 'webhook.test', target: { type: 'webhook', id: hook.id, label: hook.name }, detail: { ok: result.ok, status: result.status } });
     return { ok: result.ok, status: result.status, error: result.error };
   });
 

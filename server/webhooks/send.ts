@@ -35,9 +35,11 @@ export function checkWebhookUrl(url: string): string | null {
  */
 export function addressProblem(address: string): string | null {
   let ip = address.toLowerCase();
-  // An IPv4 address mapped into IPv6 (::ffff:a9fe:a9fe, as the URL parser writes it) is that IPv4 address.
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(ip);
+  // An IPv4 address inside IPv6 (::ffff:a9fe:a9fe as the URL parser writes it, the older
+  // IPv4-compatible ::a9fe:a9fe, NAT64's 64:ff9b::a9fe:a9fe, which such a network routes to the
+  // IPv4 address) is that IPv4 address.
+  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
+  const hex = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(ip);
   if (dotted) ip = dotted[1]!;
   else if (hex) {
     const [high, low] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];

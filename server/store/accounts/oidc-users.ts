@@ -52,3 +52,9 @@ export async function syncSsoRole(store: AnyStore, userId: number, role: Role, n
     if (changed) await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
   });
 }
+
+/** Ends every session of an account the provider no longer lets sign in; how many ended. */
+export async function endSsoSessions(store: AnyStore, userId: number): Promise<number> {
+  const result = await store.db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -8,6 +8,8 @@ export interface SessionRecord {
   last_seen_at: number;
   expires_at: number;
   user: User;
+  /** The account signs in through single sign-on (it has a provider identity, no password). */
+  sso: boolean;
 }
 
 export async function createSession(store: AnyStore, input: { tokenHash: string; sessionHash: string; userId: number; expiresAt: number }, now = Date.now()): Promise<void> {
@@ -25,13 +27,13 @@ export async function findSession(store: AnyStore, tokenHash: string, now: numbe
   const row = await store.db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.session_hash', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id as user_id', 'users.username', 'users.role'])
+    .select(['sessions.id', 'sessions.session_hash', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id as user_id', 'users.username', 'users.role', 'users.oidc_subject'])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now)
     .where('sessions.created_at', '>', now - maxAgeMs)
     .executeTakeFirst();
   if (!row) return null;
-  return { id: row.id, session_hash: row.session_hash, created_at: row.created_at, last_seen_at: row.last_seen_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role } };
+  return { id: row.id, session_hash: row.session_hash, created_at: row.created_at, last_seen_at: row.last_seen_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role }, sso: row.oidc_subject !== null };
 }
 
 /** Sliding expiry: each use pushes the end of an inactive session further out (never past its absolute end). */
