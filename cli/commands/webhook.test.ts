@@ -64,6 +64,9 @@ describe('flakeboard webhook', () => {
     const log = await cli(['webhook', 'list', '--deliveries']);
     expect(log.stdout).toMatch(/2\s+alerts\s+test\s+failed\s+1\s+500/);
     expect(log.stdout).toMatch(/1\s+alerts\s+test\s+sent\s+1\s+204/);
+    // Each test send is in the audit trail, with what the receiver answered.
+    const tests = await withStore(db, (s) => s.sqlite.prepare("SELECT detail_json AS detail FROM audit_log WHERE action = 'webhook.test' ORDER BY id").all());
+    expect(tests.map((t) => JSON.parse((t as { detail: string }).detail))).toEqual([{ ok: true, status: 204 }, { ok: false, status: 500 }]);
 
     expect((await cli(['webhook', 'remove', 'team chat'])).stdout.trim()).toBe('removed webhook 2 "team chat"');
     expect((await cli(['webhook', 'remove', 'team chat'])).stderr.trim()).toBe('flakeboard: no webhook team chat');

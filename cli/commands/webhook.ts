@@ -117,6 +117,7 @@ export function registerWebhook(program: Command): void {
         const event = testEvent();
         const result = await sendEvent(hook, event);
         await recordDelivery(store, hook.id, event, result);
+        await auditCli(store, { action: 'webhook.test', target: { type: 'webhook', id: hook.id, label: hook.name }, detail: { ok: result.ok, status: result.status } });
         if (!result.ok) throw new Error(`webhook "${hook.name}": ${result.error}`);
         printLine(`✓ webhook "${hook.name}": the receiver answered ${result.status}`);
       });
