@@ -47,7 +47,7 @@ export function registerTraceLinkRoutes(fastify: FastifyInstance, options: Trace
           200: traceLinkResponse,
           400: errorAnswer,
           404: errorAnswer,
-          422: errorAnswer.describe('The trace cannot be opened here (not a trace, or over 1 GB): download it instead'),
+          422: errorAnswer.describe('The trace cannot be opened here (no zip, expanding beyond its cap, or over 1 GB): download it instead'),
           503: errorAnswer.describe("Playwright's trace viewer is not installed with this server"),
         },
       },

@@ -8,11 +8,11 @@ const text = (max: number) => z.string().min(1).max(max);
 export const auditQuery = z.object({
   page: pageNumber,
   pageSize,
-  actor: text(200).optional().describe('A user or token name, any case'),
+  actor: text(200).optional().describe("The actor's name, exactly (case ignored)"),
   action: text(100).optional().describe('An action (`run.upload`), or every action of a subject (`run.`)'),
-  target: text(300).optional().describe('What was acted on: its type, id or label'),
+  target: text(300).optional().describe('A target type (`run`), or type and id (`run:42`)'),
   since: text(40).optional().describe('A date (YYYY-MM-DD, UTC midnight) or an ISO 8601 time'),
-  until: text(40).optional().describe('A date (YYYY-MM-DD, UTC midnight) or an ISO 8601 time'),
+  until: text(40).optional().describe('A date (YYYY-MM-DD, UTC midnight) or an ISO 8601 time; excluded'),
 });
 
 export const auditEntry = z.object({
