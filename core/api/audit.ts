@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type * as adminSchemas from './schemas/admin.js';
+import type * as auditSchemas from './schemas/audit.js';
 /** The audit trail as the API and the UI see it (GET /api/audit, docs/audit.md). */
 
 /** Who acted: a signed-in user, an API token of a user, the command line on the database, or the server itself. */
@@ -37,24 +38,11 @@ export const AUDIT_ACTIONS = [
   'webhook.remove',
 ] as const;
 
-export interface AuditEntry {
-  id: number;
-  /** ISO 8601, UTC. */
-  at: string;
-  actor: { kind: AuditActorKind; id: number | null; name: string | null };
-  /** The request's address, or `cli on HOST`, or `server`. */
-  source: string;
-  action: string;
-  target: { type: string; id: string | null; label: string | null } | null;
-  detail: Record<string, unknown> | null;
-}
-
-export interface AuditPage {
-  items: AuditEntry[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
+/** One entry: who acted (`actor`), from where (`source`), what they did, to what, and the rest. */
+export type AuditEntry = z.infer<typeof auditSchemas.auditEntry>;
+export type AuditPage = z.infer<typeof auditSchemas.auditPage>;
+/** The filters and page of GET /api/audit. */
+export type AuditQuery = z.infer<typeof auditSchemas.auditQuery>;
 
 /** The admin settings the API reads and changes (GET and PUT /api/settings). */
 export type AdminSettings = z.infer<typeof adminSchemas.adminSettings>;

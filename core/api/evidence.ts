@@ -1,7 +1,10 @@
 /**
  * Failure evidence: the attachments of a result's attempts (screenshots, videos, traces, the
- * error context), stored once each by SHA-256 and read through GET /api/evidence/{sha256}.
+ * error context), stored once each by SHA-256 and read through GET /api/evidence/{sha256}. The
+ * API's types are inferred from schemas/evidence.ts (type-only: the UI bundles no Zod).
  */
+import type { z } from 'zod';
+import type * as s from './schemas/evidence.js';
 
 export const ATTACHMENT_KINDS = ['screenshot', 'video', 'trace', 'error-context', 'other'] as const;
 export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
@@ -17,24 +20,11 @@ export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
 export const ATTACHMENT_STATES = ['stored', 'too-large', 'not-found', 'dropped', 'not-stored'] as const;
 export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
 
-export interface AttachmentInfo {
-  name: string;
-  contentType: string;
-  kind: AttachmentKind;
-  /** Set when the blob is (or was, for `dropped`) known; the link is /api/evidence/{sha256} only when `state` is `stored`. */
-  sha256: string | null;
-  size: number | null;
-  state: AttachmentState;
-}
+/** An attachment's name, type, kind, blob and state (the fields are described in schemas/evidence.ts). */
+export type AttachmentInfo = z.infer<typeof s.attachmentInfo>;
 
 /** One attempt of a result (retry 0 is the first), with its attachments in report order. */
-export interface AttemptEvidence {
-  retry: number;
-  status: string;
-  duration_ms: number;
-  attachments: AttachmentInfo[];
-}
-
+export type AttemptEvidence = z.infer<typeof s.attemptEvidence>;
 
 /** 64 lowercase hex digits: the only blob names the API accepts. */
 export const SHA256_PATTERN = '^[0-9a-f]{64}$';
@@ -55,13 +45,12 @@ export function attachmentKind(name: string, contentType: string): AttachmentKin
   return 'other';
 }
 
-/** The upload protocol: POST /api/evidence/missing with the hashes a run refers to; the answer lists those the server lacks. */
-export interface EvidenceMissingRequest {
-  sha256: string[];
-}
-export interface EvidenceMissingResponse {
-  missing: string[];
-}
+/**
+ * The upload protocol: POST /api/evidence/missing with the hashes a run refers to; the answer
+ * lists those the server lacks, and the largest blob it takes.
+ */
+export type EvidenceMissingRequest = z.infer<typeof s.evidenceMissingRequest>;
+export type EvidenceMissingResponse = z.infer<typeof s.evidenceMissingResponse>;
 /** Hashes per POST /api/evidence/missing call. */
 export const EVIDENCE_MISSING_MAX = 5000;
 

@@ -56,6 +56,11 @@ export type BulkReviewRequest = z.infer<typeof s.bulkReviewRequest>;
 
 export type BulkReviewResponse = z.infer<typeof s.bulkReviewResponse>;
 
+/** The answer of a call that removes one thing (a run, a quarantine entry, a webhook) or signs out. */
+export type SuccessAnswer = z.infer<typeof s.successAnswer>;
+/** DELETE /api/clear-all */
+export type ClearAllAnswer = z.infer<typeof s.clearAllAnswer>;
+
 /** GET /api/recent-uploads (a list of these). */
 export type RecentUpload = z.infer<typeof s.recentUpload>;
 

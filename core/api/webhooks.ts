@@ -1,4 +1,9 @@
-/** GET/POST/DELETE /api/webhooks: where flakeboard sends its alerts, and what it sent. */
+/**
+ * GET/POST/DELETE /api/webhooks: where flakeboard sends its alerts, and what it sent. The API's
+ * types are inferred from the Zod schemas of schemas/webhooks.ts (type-only: the UI bundles no Zod).
+ */
+import type { z } from 'zod';
+import type * as s from './schemas/webhooks.js';
 
 export const WEBHOOK_KINDS = ['slack', 'teams', 'generic'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
@@ -37,67 +42,15 @@ export interface WebhookEvent {
 export const MAX_EVENT_TESTS = 20;
 
 /** A hook as the API shows it: never its secret, and a Slack or Teams URL masked (the URL is the secret there). */
-export interface WebhookView {
-  id: number;
-  name: string;
-  kind: WebhookKind;
-  url: string;
-  hasSecret: boolean;
-  events: WebhookEventName[];
-  baseBranch: string;
-  passRateThreshold: number;
-  expiryDays: number;
-  createdBy: string | null;
-  createdAt: number;
-}
-
-export interface AddWebhookRequest {
-  name: string;
-  kind: WebhookKind;
-  url: string;
-  /** Generic hooks only; made for you when left out, and shown once in the answer. */
-  secret?: string;
-  events?: string[];
-  baseBranch?: string;
-  passRateThreshold?: number;
-  expiryDays?: number;
-}
-
+export type WebhookView = z.infer<typeof s.webhookView>;
+/** POST /api/webhooks: a generic hook's secret is made for you when left out, and shown once in the answer. */
+export type AddWebhookRequest = z.input<typeof s.addWebhookRequest>;
 /** POST /api/webhooks: the hook, and for a generic one its signing secret this one time. */
-export interface AddWebhookResponse {
-  webhook: WebhookView;
-  secret: string | null;
-}
-
-export interface WebhookListResponse {
-  webhooks: WebhookView[];
-}
-
-export interface DeliveryView {
-  id: number;
-  webhookId: number;
-  webhookName: string;
-  event: string;
-  eventId: string;
-  summary: string;
-  state: 'pending' | 'sent' | 'failed' | 'skipped';
-  attempts: number;
-  nextAttemptAt: number | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: number;
-  sentAt: number | null;
-}
-
-export interface DeliveryListResponse {
-  deliveries: DeliveryView[];
-}
-
-export interface WebhookTestResponse {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-}
+export type AddWebhookResponse = z.infer<typeof s.addWebhookResponse>;
+export type WebhookListResponse = z.infer<typeof s.webhookListResponse>;
+export type DeliveryView = z.infer<typeof s.deliveryView>;
+export type DeliveryListResponse = z.infer<typeof s.deliveryListResponse>;
+export type WebhookTestResponse = z.infer<typeof s.webhookTestResponse>;
 
 /** Slack and Teams URLs carry the secret in their path: show the host and the path's start only. */
 export function maskWebhookUrl(url: string): string {

@@ -35,9 +35,15 @@ function issueText(e: FastifySchemaValidationError, dataVar: string): string {
     case 'unrecognized_keys':
       return `${where} has unknown properties ${(params.keys as string[]).map((k) => JSON.stringify(k)).join(', ')}`;
     case 'invalid_format':
+      if (params.format === 'regex') return `${where} must match pattern "${regexSource(String(params.pattern))}"`;
       return `${where} must match format "${String(params.format)}"`;
     default:
       // Custom checks (refinements) word their own message.
       return `${where} ${e.message}`;
   }
+}
+
+/** Zod names a regex as `/source/flags`; Ajv named the pattern by its source. */
+function regexSource(pattern: string): string {
+  return pattern.startsWith('/') ? pattern.slice(1, pattern.lastIndexOf('/')) : pattern;
 }

@@ -1,60 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisResult } from '../../core/api/ai.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AI_REQUEST_LIMITS as LIMITS } from '../../core/api/ai.js';
+import { aiAnalysisRequest, aiAnalysisResult } from '../../core/api/schemas/ai.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
 import { AI_PER_CALLER, aiAdmission } from '../ai/admission.js';
 import { modelConfigFrom } from '../ai/model-engine.js';
-import { analysisBody } from '../ai/request-body.js';
 import { createAiRunner, type AiRunner } from '../ai/runner.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { HttpError } from '../errors.js';
 import { callerKey, callerOf } from '../plugins/authenticate.js';
 import { registerChunkedJsonBody, type JsonChunks } from '../plugins/chunked-json-body.js';
 import type { AnyStore } from '../store/engine/types.js';
-
-const recommendationSchema = {
-  anyOf: [
-    { type: 'string' },
-    { type: 'object', required: ['title', 'description'], properties: { title: { type: 'string' }, description: { type: 'string' }, codeExample: { type: 'string' } } },
-  ],
-} as const;
-
-const analysisResponse = {
-  type: 'object',
-  properties: {
-    patterns: { type: 'array', items: { type: 'string' } },
-    rootCause: { type: 'string' },
-    recommendations: { type: 'array', items: recommendationSchema },
-    browserNotes: { type: 'string' },
-    confidence: { type: 'number' },
-    timestamp: { type: 'string' },
-    engine: { type: 'string' },
-    model: { type: 'string' },
-    generatedInMs: { type: 'number' },
-    causeClass: { type: 'string' },
-    stability: { type: 'string', enum: ['flaky', 'steady'] },
-    stabilityText: { type: 'string' },
-    evidence: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          claim: { type: 'string' },
-          runs: { type: 'array', items: { type: 'object', properties: { runId: { type: ['integer', 'null'] }, date: { type: ['string', 'null'] }, commit: { type: ['string', 'null'] } } } },
-          lines: { type: 'array', items: { type: 'string' } },
-          trace: {
-            type: 'object',
-            properties: {
-              sha256: { type: 'string' },
-              atMs: { type: ['number', 'null'] },
-              action: { type: ['string', 'null'] },
-              failedAction: { type: 'boolean' },
-              shownIn: { type: 'string', enum: ['actions', 'network', 'console'] },
-            },
-          },
-        },
-      },
-    },
-  },
-} as const;
 
 export interface AiRouteOptions {
   store: AnyStore;
@@ -92,28 +48,41 @@ export function registerAiRoutes(app: FastifyInstance, options: AiRouteOptions):
   // Its own scope: its JSON parser keeps the body's chunks for the worker (chunked-json-body.ts).
   void app.register(async (scope) => {
     registerChunkedJsonBody(scope);
-    scope.post<{ Body: JsonChunks | undefined }>(
+    scope.withTypeProvider<ZodTypeProvider>().post(
       '/api/ai-analysis',
       {
         bodyLimit: LIMITS.bodyBytes,
         // The schema describes the body; the worker checks it (request-body.ts) after parsing it
         // there: the bytes are not parsed on this thread, so there is nothing to validate here.
-        schema: { body: analysisBody, response: { 200: analysisResponse } },
+        schema: {
+          summary: 'Why a test fails, and what to do: the local rules, or the configured model',
+          tags: ['AI analysis'],
+          body: aiAnalysisRequest,
+          response: {
+            200: aiAnalysisResult,
+            400: errorAnswer,
+            413: errorAnswer.describe(`The body is over ${LIMITS.bodyBytes / 1024 / 1024} MB`),
+            429: errorAnswer.describe('Too many analyses of this caller, running or a minute; Retry-After says when to ask again'),
+            503: errorAnswer.describe('The server holds as many analyses as it can; Retry-After says when to ask again'),
+          },
+        },
         validatorCompiler: () => () => true,
         // An API token may ask too (flakeboard mcp --server): it reads, and the same per-user limit applies.
         config: { auth: { access: 'member', apiToken: 'read' } },
         // Before the body is read: a caller's bodies held, waiting for the worker, are bounded.
         preParsing: async (request, reply) => admit(request, reply),
       },
-      async (request, reply): Promise<AiAnalysisResult> => {
+      async (request, reply) => {
         const caller = callerOf(request);
-        if (!request.body) throw new HttpError(400, 'The request body is empty: send a JSON object');
+        // The chunked parser's chunks (the schema names what they hold, for the document).
+        const body = request.body as unknown as JsonChunks | undefined;
+        if (!body) throw new HttpError(400, 'The request body is empty: send a JSON object');
         const wait = modelConfigFrom(env) ? await limiter.hit(`user:${caller.user.id}`, now()) : 0;
         if (wait > 0) {
           reply.header('retry-after', String(wait));
           throw new HttpError(429, `Too many analysis requests. Try again in ${wait} seconds.`);
         }
-        const { chunks, charset } = request.body;
+        const { chunks, charset } = body;
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
         const result = await runner.analyse(callerKey(request), { chunks, charset }, { env: aiEnv(env) }, request.log, gone.signal);

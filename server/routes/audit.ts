@@ -1,18 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AuditPage } from '../../core/api/audit.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditPage, auditQuery } from '../../core/api/schemas/audit.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
 import { HttpError } from '../errors.js';
 import { listAudit, type AuditFilter } from '../store/accounts/audit.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { pageOf, pagingProperties, type PagingQuery } from './paging.js';
-
-type AuditQuery = PagingQuery & { actor?: string; action?: string; target?: string; since?: string; until?: string };
-
-const text = (max: number) => ({ type: 'string', minLength: 1, maxLength: max }) as const;
-const auditQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { ...pagingProperties, actor: text(200), action: text(100), target: text(300), since: text(40), until: text(40) },
-} as const;
+import { pageOf } from './paging.js';
 
 /** A date (YYYY-MM-DD, UTC midnight) or an ISO 8601 moment, as UTC ms. */
 function moment(value: string | undefined, name: string): number | undefined {
@@ -26,8 +19,10 @@ function moment(value: string | undefined, name: string): number | undefined {
  * The audit trail, for admins only (a session: API tokens cannot call admin routes). Read only:
  * no route changes or removes an entry; prune removes them with the runs.
  */
-export function registerAuditRoutes(app: FastifyInstance, options: { store: AnyStore }): void {
-  app.get<{ Querystring: AuditQuery }>('/api/audit', { schema: { querystring: auditQuery }, config: { auth: { access: 'admin' } } }, async (request): Promise<AuditPage> => {
+export function registerAuditRoutes(fastify: FastifyInstance, options: { store: AnyStore }): void {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const schema = { summary: 'The audit trail, newest first', tags: ['Admin'], querystring: auditQuery, response: { 200: auditPage, 400: errorAnswer } };
+  app.get('/api/audit', { schema, config: { auth: { access: 'admin' } } }, async (request) => {
     const q = request.query;
     const filter: AuditFilter = {
       ...(q.actor ? { actor: q.actor.trim() } : {}),

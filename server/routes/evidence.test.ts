@@ -49,6 +49,16 @@ describe('PUT /api/evidence/{sha256}', () => {
     expect(download.headers['content-disposition']).toBe('attachment; filename="shot-one.png"');
   });
 
+  it('takes any bytes under any type, unparsed, and answers a repeat ask for them with a bodiless 304', async () => {
+    const notJson = Buffer.from('{ not json at all');
+    const stored = await put(notJson, 'application/json');
+    expect([stored.statusCode, stored.json()]).toEqual([201, { sha256: sha(notJson), size: notJson.length }]);
+    const again = await get(`/api/evidence/${sha(notJson)}`, { 'if-none-match': `"${sha(notJson)}"` });
+    expect([again.statusCode, again.body, again.headers.etag]).toEqual([304, '', `"${sha(notJson)}"`]);
+    const badHash = await put(notJson, 'image/png', 'abc');
+    expect([badHash.statusCode, badHash.json()]).toEqual([400, { error: 'Invalid request: params/sha256 must match pattern "^[0-9a-f]{64}$"' }]);
+  });
+
   it('answers ranges (206) and refuses ranges past the end (416)', async () => {
     await put(PNG, 'video/webm');
     const part = await get(`/api/evidence/${sha(PNG)}`, { range: 'bytes=8-17' });

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
-import { EVIDENCE_MISSING_MAX, isSha256, SHA256_PATTERN, type EvidenceMissingRequest, type EvidenceMissingResponse } from '../../core/api/evidence.js';
+import { isSha256 } from '../../core/api/evidence.js';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
+import * as s from '../../core/api/schemas/evidence.js';
 import { HttpError, notFound } from '../errors.js';
 import type { AnyStore } from '../store/engine/types.js';
 import type { EvidenceStore } from '../store/evidence/evidence-store.js';
@@ -11,6 +14,7 @@ import { parseRange } from './evidence-range.js';
 /** Shown in the page: a blob's bytes are never a page of flakeboard, whatever they hold. */
 const SANDBOX_CSP = "sandbox; default-src 'none'";
 const FOREVER = 'private, max-age=31536000, immutable';
+const tags = ['Failure evidence'];
 
 // `type/subtype` of the plain characters a media type has; anything else is sent as bytes.
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -50,15 +54,26 @@ export function downloadName(requested: string | undefined, sha256: string, cont
  * videos inline (with Range requests, so a video seeks), the rest as a download. The bytes are
  * streamed from the store, never held whole.
  */
-export function registerEvidenceRoutes(app: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore; maxBytes: number; now: () => number }): void {
+export function registerEvidenceRoutes(fastify: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore; maxBytes: number; now: () => number }): void {
   const { store, evidence } = options;
-  registerEvidenceUpload(app, options);
-  app.get<{ Params: { sha256: string }; Querystring: { download?: string; name?: string } }>(
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  registerEvidenceUpload(fastify, options);
+  app.get(
     '/api/evidence/:sha256',
     {
       schema: {
-        params: { type: 'object', required: ['sha256'], properties: { sha256: { type: 'string', maxLength: 64 } } },
-        querystring: { type: 'object', properties: { download: { type: 'string', maxLength: 5 }, name: { type: 'string', maxLength: 500 } } },
+        summary: 'A stored blob: a screenshot, video, trace or error context',
+        tags,
+        params: s.blobParams,
+        querystring: s.blobQuery,
+        response: {
+          200: s.binaryAnswer('The blob, under its stored content type: images and videos inline, the rest as a download. Range requests are answered', s.BLOB_CONTENT_TYPES),
+          206: s.binaryAnswer('The range asked for (Range: bytes=...)', s.BLOB_CONTENT_TYPES),
+          304: s.noBody('Not modified: If-None-Match named this blob (its ETag is its hash)'),
+          400: errorAnswer,
+          404: errorAnswer,
+          416: s.binaryAnswer('The range is past the end: Content-Range names the size', ['text/plain']),
+        },
       },
       config: { auth: { access: 'member', apiToken: 'read' } },
     },
@@ -80,7 +95,7 @@ export function registerEvidenceRoutes(app: FastifyInstance, options: { store: A
         'accept-ranges': 'bytes',
         'content-disposition': download ? `attachment; filename="${downloadName(request.query.name, sha256, contentType)}"` : 'inline',
       };
-      if (request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send();
+      if (request.headers['if-none-match'] === etag) return reply.code(304).headers(headers).send(undefined);
       const size = await evidence.size(sha256);
       if (size === null) throw notFound('Evidence');
       const range = parseRange(request.headers.range, size);
@@ -100,8 +115,6 @@ export function registerEvidenceRoutes(app: FastifyInstance, options: { store: A
   );
 }
 
-const sha256Params = { type: 'object', required: ['sha256'], properties: { sha256: { type: 'string', pattern: SHA256_PATTERN } } } as const;
-
 /**
  * The upload side, for `upload` and the reporter: bytes, never paths. The client asks which of
  * its blobs the server lacks (POST /api/evidence/missing), sends those (PUT
@@ -109,22 +122,16 @@ const sha256Params = { type: 'object', required: ['sha256'], properties: { sha25
  * limit), then uploads the run, whose attachments name their `sha256`. A blob cut off or not
  * matching its hash is not stored; a run that names a blob never sent records it as not stored.
  */
-function registerEvidenceUpload(app: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore; maxBytes: number; now: () => number }): void {
+function registerEvidenceUpload(fastify: FastifyInstance, options: { store: AnyStore; evidence: EvidenceStore; maxBytes: number; now: () => number }): void {
   const { store, evidence, maxBytes, now } = options;
-  app.post<{ Body: EvidenceMissingRequest }>(
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.post(
     '/api/evidence/missing',
     {
-      schema: {
-        body: {
-          type: 'object',
-          required: ['sha256'],
-          additionalProperties: false,
-          properties: { sha256: { type: 'array', maxItems: EVIDENCE_MISSING_MAX, items: { type: 'string', pattern: SHA256_PATTERN } } },
-        },
-      },
+      schema: { summary: 'Which of these blobs the server lacks', tags, body: s.evidenceMissingRequest, response: { 200: s.evidenceMissingResponse, 400: errorAnswer } },
       config: { auth: { access: 'member', apiToken: 'upload' } },
     },
-    async (request): Promise<EvidenceMissingResponse & { maxBytes: number }> => {
+    async (request) => {
       const asked = [...new Set(request.body.sha256)];
       const known = await knownBlobs(store, asked);
       return { missing: asked.filter((sha) => !known.has(sha)), maxBytes };
@@ -132,12 +139,28 @@ function registerEvidenceUpload(app: FastifyInstance, options: { store: AnyStore
   );
 
   // The body is the blob itself, of any type: streamed to the store, never parsed or held whole.
-  app.register(async (raw) => {
+  app.register(async (scope) => {
+    const raw = scope.withTypeProvider<ZodTypeProvider>();
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
-    raw.put<{ Params: { sha256: string }; Body: Readable }>(
+    raw.put(
       '/api/evidence/:sha256',
-      { schema: { params: sha256Params }, config: { auth: { access: 'member', apiToken: 'upload' } } },
+      {
+        schema: {
+          summary: 'Store a blob, checked against its hash',
+          tags,
+          params: s.uploadBlobParams,
+          rawBody: { contentType: 'application/octet-stream', description: "The blob's bytes, under its own Content-Type (any), with its Content-Length. Streamed to the store, never parsed." },
+          response: {
+            201: s.uploadBlobResponse,
+            400: errorAnswer.describe('The bytes do not match the hash, or ended before the Content-Length: nothing was stored'),
+            411: errorAnswer,
+            413: errorAnswer,
+            503: errorAnswer.describe('The evidence store cannot be reached: nothing was stored'),
+          },
+        },
+        config: { auth: { access: 'member', apiToken: 'upload' } },
+      },
       async (request, reply) => {
         const { sha256 } = request.params;
         const declared = request.headers['content-length'];
@@ -146,7 +169,7 @@ function registerEvidenceUpload(app: FastifyInstance, options: { store: AnyStore
         if (size > maxBytes) throw new HttpError(413, `The blob is ${size} bytes, over this server's evidence limit of ${maxBytes}: nothing was stored`);
         const stored = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         const contentType = MEDIA_TYPE.test(stored) ? stored : 'application/octet-stream';
-        const body = request.body ?? (request.raw as unknown as Readable);
+        const body = (request.body as Readable | undefined) ?? (request.raw as unknown as Readable);
         try {
           await evidence.put(sha256, body, size);
         } catch (error) {

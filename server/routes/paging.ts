@@ -1,14 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/** Every list call pages the same way (README, "Lists and paging"). */
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
-
-export const pagingProperties = {
-  page: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-  pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
-} as const;
-
+/** Every list call pages the same way (docs/api.md#lists-and-paging; the query's schema: core/api/schemas/paging.ts). */
 export interface PagingQuery {
   page?: number;
   pageSize: number;
@@ -19,7 +11,7 @@ export const pageOf = (query: PagingQuery) => ({ page: query.page ?? 1, pageSize
 
 /**
  * With `page`, the answer is the page object as computed; without it, the bare list of docs/api.md (the
- * first page) with the total in X-Total-Count. The bare list is at most MAX_PAGE_SIZE items,
+ * first page) with the total in X-Total-Count. The bare list is at most a page size (MAX_PAGE_SIZE of core/api/schemas/paging.ts) of items,
  * so reading it back out of the cached text costs little.
  */
 export async function sendPage(reply: FastifyReply, paged: boolean, text: Promise<string> | string): Promise<FastifyReply> {

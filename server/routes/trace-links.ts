@@ -1,5 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorAnswer } from '../../core/api/schemas/errors.js';
+import { binaryAnswer, signedTraceQuery, traceLinkParams, traceLinkResponse } from '../../core/api/schemas/evidence.js';
 import type { TraceLinkResponse } from '../../core/api/trace-link.js';
 import { ZipRefused } from '../../core/trace/capped-zip.js';
 import { compareVersions, summariseTrace } from '../../core/trace/summary.js';
@@ -28,12 +31,28 @@ const MAX_TRACE_BYTES = 1024 * 1024 * 1024;
  * A member asks for a link to one trace; the viewer's service worker fetches the trace with it,
  * without a session (it cannot send the header), for a few minutes.
  */
-export function registerTraceLinkRoutes(app: FastifyInstance, options: TraceLinkOptions): void {
+export function registerTraceLinkRoutes(fastify: FastifyInstance, options: TraceLinkOptions): void {
   const { blobs, viewer, secret, now } = options;
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Failure evidence'];
 
-  app.post<{ Params: { sha256: string } }>(
+  app.post(
     '/api/evidence/:sha256/trace-link',
-    { config: { auth: { access: 'member', apiToken: 'read' } } },
+    {
+      schema: {
+        summary: "A short-lived link that opens a trace in the server's trace viewer",
+        tags,
+        params: traceLinkParams,
+        response: {
+          200: traceLinkResponse,
+          400: errorAnswer,
+          404: errorAnswer,
+          422: errorAnswer.describe('The trace cannot be opened here (no zip, expanding beyond its cap, or over 1 GB): download it instead'),
+          503: errorAnswer.describe("Playwright's trace viewer is not installed with this server"),
+        },
+      },
+      config: { auth: { access: 'member', apiToken: 'read' } },
+    },
     async (request): Promise<TraceLinkResponse> => {
       const sha256 = checkedSha(request.params.sha256);
       if (!viewer) throw new HttpError(503, "Playwright's trace viewer is not installed with this server: download the trace and open it with `npx playwright show-trace`");
@@ -59,9 +78,18 @@ export function registerTraceLinkRoutes(app: FastifyInstance, options: TraceLink
   );
 
   // Public by route, closed by the signature: only a link made above opens its one trace.
-  app.get<{ Params: { sha256: string }; Querystring: { expires?: string; signature?: string } }>(
+  app.get(
     '/api/evidence/:sha256/trace.zip',
-    { config: { auth: { access: 'public' } } },
+    {
+      schema: {
+        summary: 'The trace a signed link names, for the viewer (no session: the signature is the key)',
+        tags,
+        params: traceLinkParams,
+        querystring: signedTraceQuery,
+        response: { 200: binaryAnswer('The trace, as a download', ['application/zip']), 400: errorAnswer, 403: errorAnswer.describe('The link is expired or its signature is wrong'), 404: errorAnswer },
+      },
+      config: { auth: { access: 'public' } },
+    },
     async (request, reply) => {
       const sha256 = checkedSha(request.params.sha256);
       const refusal = checkTraceLink(secret, { sha256, expires: request.query.expires, signature: request.query.signature }, now());

@@ -9,8 +9,11 @@ const NAME_MAX = 100;
 const URL_MAX = 2_000;
 const SECRET_MIN = 16;
 
+/** The CLI's `--events` arrive unchecked: the event names are checked here, for both callers. */
+export type WebhookInput = Omit<AddWebhookRequest, 'events'> & { events?: readonly string[] };
+
 /** A hook as an admin asked for it (API or CLI), checked: each problem is named, nothing is stored. */
-export function checkedWebhook(input: AddWebhookRequest, createdBy: string | null): { hook: NewWebhook; secret: string | null } {
+export function checkedWebhook(input: WebhookInput, createdBy: string | null): { hook: NewWebhook; secret: string | null } {
   const name = input.name?.trim() ?? '';
   if (!name || name.length > NAME_MAX) throw new WebhookInputError(`A webhook needs a name of 1 to ${NAME_MAX} characters`);
   if (!(WEBHOOK_KINDS as readonly string[]).includes(input.kind)) throw new WebhookInputError(`Unknown webhook kind "${String(input.kind).slice(0, 50)}": use ${WEBHOOK_KINDS.join(', ')}`);

@@ -1,11 +1,11 @@
 /** Every call of docs/api.md, typed with the contract the server also compiles against. */
-import type { AdminSettings, AuditPage } from '../../../core/api/audit.js';
+import type { AdminSettings, AuditPage, AuditQuery } from '../../../core/api/audit.js';
 import type { AddWebhookRequest, AddWebhookResponse, DeliveryListResponse, WebhookListResponse, WebhookTestResponse } from '../../../core/api/webhooks.js';
 import type { AddQuarantineRequest, QuarantineListResponse, QuarantineView } from '../../../core/api/quarantine.js';
 import type { AiAnalysisRequest, AiAnalysisResult } from '../../../core/api/ai.js';
 import type { DailyStat, OwnersResponse, BranchesResponse, DashboardResponse, ErrorPatternsPage, FlakySortKey, FlakyTestsPage, Paged, SlowTestsPage, TestResultDetail, TrendDay } from '../../../core/api/analytics.js';
 import { type AuthMethodsResponse, type LoginResponse, type MeResponse, SESSION_HEADER, type SsoSessionResponse } from '../../../core/api/auth.js';
-import type { BulkReviewRequest, PendingUpload, PendingUploadsResponse, RecentUpload, ReviewRequest, ReviewStatus, RunResultsQuery, TestResultRow, UploadDetailResponse, UploadRequest, UploadResponse } from '../../../core/api/uploads.js';
+import type { BulkReviewRequest, BulkReviewResponse, ClearAllAnswer, PendingUpload, PendingUploadsResponse, RecentUpload, ReviewRequest, ReviewResponse, ReviewStatus, RunResultsQuery, SuccessAnswer, TestResultRow, UploadDetailResponse, UploadRequest, UploadResponse } from '../../../core/api/uploads.js';
 import { request } from './client.js';
 
 const enc = encodeURIComponent;
@@ -17,7 +17,7 @@ export const authMethods = () => request<AuthMethodsResponse>('/api/auth/methods
 export const ssoSession = () => request<SsoSessionResponse>('/api/auth/oidc/session', { method: 'POST', body: {}, anonymous: true });
 export const me = () => request<MeResponse>('/api/auth/me');
 export const logout = (sessionToken: string) =>
-  request<unknown>('/api/auth/logout', { method: 'POST', body: {}, headers: { [SESSION_HEADER]: sessionToken } });
+  request<SuccessAnswer>('/api/auth/logout', { method: 'POST', body: {}, headers: { [SESSION_HEADER]: sessionToken } });
 
 /** docs/api.md#uploads-and-review: the list comes under `uploads` or as a bare array. */
 export async function pendingUploads(): Promise<PendingUpload[]> {
@@ -33,9 +33,9 @@ export async function pendingCount(): Promise<number> {
 }
 
 export const reviewUpload = (id: number, action: ReviewRequest['action'], notes = '') =>
-  request<unknown>(`/api/uploads/${id}/review`, { method: 'PATCH', body: { action, notes } satisfies ReviewRequest });
+  request<ReviewResponse>(`/api/uploads/${id}/review`, { method: 'PATCH', body: { action, notes } satisfies ReviewRequest });
 export const bulkReview = (uploads: BulkReviewRequest['uploads']) =>
-  request<unknown>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
+  request<BulkReviewResponse>('/api/uploads/bulk-review', { method: 'POST', body: { uploads } satisfies BulkReviewRequest });
 
 export const dashboard = (days = 30, branch: string | null = null, owner: string | null = null) => request<DashboardResponse>(`/api/dashboard${query({ days, branch, owner })}`);
 /** Every owner a test has (the owner filter's choices). */
@@ -80,31 +80,22 @@ export const errorPatternsPage = (page: number, pageSize: number) => request<Err
 export const recentUploadsPage = (page: number, pageSize: number, status?: ReviewStatus) =>
   request<Paged<RecentUpload>>(`/api/recent-uploads${query({ status, page, pageSize })}`);
 export const uploadReport = (body: UploadRequest) => request<UploadResponse>('/api/upload', { method: 'POST', body });
-export const clearAll = () => request<unknown>('/api/clear-all', { method: 'DELETE' });
-export const deleteRun = (id: number) => request<unknown>(`/api/test-run/${id}`, { method: 'DELETE' });
+export const clearAll = () => request<ClearAllAnswer>('/api/clear-all', { method: 'DELETE' });
+export const deleteRun = (id: number) => request<SuccessAnswer>(`/api/test-run/${id}`, { method: 'DELETE' });
 export const uploadDetail = (id: number | string) => request<UploadDetailResponse>(`/api/uploads/${enc(String(id))}`);
 /** One page of a run's Test Results table, searched, filtered and sorted by the server. */
 export const uploadResults = (id: number, q: RunResultsQuery) => request<Paged<TestResultRow>>(`/api/uploads/${id}/results${query({ ...q })}`);
 
 export const quarantineList = () => request<QuarantineListResponse>('/api/quarantine');
 export const addQuarantine = (body: AddQuarantineRequest) => request<{ entry: QuarantineView }>('/api/quarantine', { method: 'POST', body });
-export const removeQuarantine = (id: number) => request<{ success: boolean }>(`/api/quarantine/${id}`, { method: 'DELETE' });
+export const removeQuarantine = (id: number) => request<SuccessAnswer>(`/api/quarantine/${id}`, { method: 'DELETE' });
 
 /** docs/audit.md: the audit trail, admins only, newest first. */
-export interface AuditQuery {
-  page: number;
-  pageSize: number;
-  actor?: string;
-  action?: string;
-  target?: string;
-  since?: string;
-  until?: string;
-}
 export const auditPage = (q: AuditQuery) => request<AuditPage>(`/api/audit${query({ ...q })}`);
 export const adminSettings = () => request<AdminSettings>('/api/settings');
 export const saveAdminSettings = (settings: AdminSettings) => request<AdminSettings>('/api/settings', { method: 'PUT', body: settings });
 export const webhookList = () => request<WebhookListResponse>('/api/webhooks');
 export const addWebhook = (body: AddWebhookRequest) => request<AddWebhookResponse>('/api/webhooks', { method: 'POST', body });
-export const removeWebhook = (id: number) => request<{ success: boolean }>(`/api/webhooks/${id}`, { method: 'DELETE' });
+export const removeWebhook = (id: number) => request<SuccessAnswer>(`/api/webhooks/${id}`, { method: 'DELETE' });
 export const testWebhook = (id: number) => request<WebhookTestResponse>(`/api/webhooks/${id}/test`, { method: 'POST', body: {} });
 export const webhookDeliveries = (limit = 50) => request<DeliveryListResponse>(`/api/webhooks/deliveries${query({ limit })}`);

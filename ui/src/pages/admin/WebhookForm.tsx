@@ -26,7 +26,7 @@ export function WebhookForm({ onAdded }: { onAdded(): void }) {
   const [kind, setKind] = useState<WebhookKind>('slack');
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
-  const [events, setEvents] = useState<string[]>([...WEBHOOK_EVENTS]);
+  const [events, setEvents] = useState([...WEBHOOK_EVENTS]);
   const [baseBranch, setBaseBranch] = useState<string>(WEBHOOK_DEFAULTS.baseBranch);
   const [threshold, setThreshold] = useState<number>(WEBHOOK_DEFAULTS.passRateThreshold);
   const [expiryDays, setExpiryDays] = useState<number>(WEBHOOK_DEFAULTS.expiryDays);
@@ -69,7 +69,7 @@ export function WebhookForm({ onAdded }: { onAdded(): void }) {
       {kind === 'generic' && (
         <PasswordInput label="Signing secret" description="Left empty, one is made and shown once" value={secret} onChange={(e) => setSecret(e.currentTarget.value)} maxLength={500} />
       )}
-      <Checkbox.Group label="Events" value={events} onChange={setEvents}>
+      <Checkbox.Group label="Events" value={events} onChange={(chosen) => setEvents(WEBHOOK_EVENTS.filter((event) => chosen.includes(event)))}>
         <Stack gap={6} mt={6}>
           {WEBHOOK_EVENTS.map((event) => (
             <Checkbox key={event} value={event} label={EVENT_LABELS[event]} />
