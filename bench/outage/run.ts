@@ -32,11 +32,13 @@ const READERS = 20;
 const READ_PATHS = ['/api/dashboard?days=7', '/api/recent-uploads', '/api/flaky-tests', '/api/dashboard?days=30', '/api/slow-tests'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function quantiles(times: number[]): string {
+const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`);
+function at(times: number[], q: number): number {
   const sorted = [...times].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`);
-  return `${ms(at(0.5))} / ${ms(at(0.95))} / ${ms(sorted.at(-1) ?? 0)}`;
+  return q === 1 ? (sorted.at(-1) ?? 0) : (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+}
+function quantiles(times: number[]): string {
+  return `${ms(at(times, 0.5))} / ${ms(at(times, 0.95))} / ${ms(at(times, 1))}`;
 }
 
 /** The history, an admin and an upload+read token. */
@@ -70,6 +72,10 @@ function report(round: string, n: number) {
 interface Round {
   health: number[];
   reads: number[];
+  /** Each reader path's latencies as the readers saw them, and inside the servers (both together). */
+  byPath: Map<string, { seen: number[]; inServer: number[] }>;
+  /** /api/health inside the server it was asked of, from Node handing the request over to the last byte. */
+  healthInServer: number[];
   uploads: number[];
   statuses: Map<string, number>;
   backAfterMs: number | null;
@@ -80,20 +86,23 @@ interface Round {
 const LOOP_OUT = join(data, 'loop-delay');
 const LOOP_ENV = { NODE_OPTIONS: `--import ${pathToFileURL(join(here, 'bench/outage/loop-delay.mjs')).href}`, BENCH_LOOP_DELAY_OUT: LOOP_OUT };
 
-async function loopDelays(servers: Server[]): Promise<string> {
+async function loopDelays(servers: Server[]): Promise<{ loop: string; requests: Map<string, number[]> }> {
   const figures: string[] = [];
+  const requests = new Map<string, number[]>();
   for (const server of servers) {
     const file = `${LOOP_OUT}.${server.pid}`;
     rmSync(file, { force: true });
     process.kill(server.pid, 'SIGUSR2');
     for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(20);
-    const { p99, max, long } = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { p99: number; max: number; long: { gapMs: number; cpuMs: number }[] }) : { p99: NaN, max: NaN, long: [] };
+    type Figures = { p99: number; max: number; long: { gapMs: number; cpuMs: number }[]; requests: Record<string, number[]> };
+    const { p99, max, long, requests: times } = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Figures) : { p99: NaN, max: NaN, long: [], requests: {} };
+    for (const [path, list] of Object.entries(times)) requests.set(path, [...(requests.get(path) ?? []), ...list]);
     // A long hold with the process's threads together using under half a core was a wait for the machine.
     if (process.env.BENCH_LOOP_DETAIL) process.stderr.write(`server ${server.pid}: ${JSON.stringify(long)}\n`);
     const waiting = long.filter((l) => l.cpuMs < l.gapMs / 2).length;
     figures.push(`${p99} / ${max} ms (${long.length - waiting} held over 150 ms working, ${waiting} waiting for a core)`);
   }
-  return figures.join(', ');
+  return { loop: figures.join(', '), requests };
 }
 
 async function round(name: string, servers: Server[], token: string, restart?: () => Promise<void>): Promise<Round> {
@@ -101,6 +110,7 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   const statuses = new Map<string, number>();
   const count = (key: string) => statuses.set(key, (statuses.get(key) ?? 0) + 1);
   const reads: number[] = [];
+  const seen = new Map<string, number[]>(READ_PATHS.map((path) => [path, []]));
   const uploads: number[] = [];
   let stored = 0;
   let restartedAt: number | null = null;
@@ -128,10 +138,14 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   const read = async (r: number) => {
     for (let i = 0; sending; i++) {
       const started = performance.now();
-      const res = await fetch(`${servers[(r + i) % 2]!.url}${READ_PATHS[(r + i) % READ_PATHS.length]}`, { headers: auth }).catch(() => null);
+      const path = READ_PATHS[(r + i) % READ_PATHS.length]!;
+      const res = await fetch(`${servers[(r + i) % 2]!.url}${path}`, { headers: auth }).catch(() => null);
       await res?.arrayBuffer();
       count(`read ${res?.status ?? 'refused'}`);
-      if (res?.status === 200) reads.push(performance.now() - started);
+      if (res?.status === 200) {
+        reads.push(performance.now() - started);
+        seen.get(path)!.push(performance.now() - started);
+      }
       await sleep(20);
     }
   };
@@ -151,18 +165,32 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   sending = false;
   await Promise.all(readers);
   const health = (await probe.stop()).filter(Number.isFinite);
-  return { health, reads, uploads, statuses, backAfterMs, loop: await loopDelays(servers) };
+  const { loop, requests } = await loopDelays(servers);
+  const byPath = new Map(READ_PATHS.map((path) => [path, { seen: seen.get(path)!, inServer: requests.get(path) ?? [] }]));
+  return { health, healthInServer: requests.get('/api/health') ?? [], reads, byPath, uploads, statuses, backAfterMs, loop };
 }
+
+const byPathRows: string[] = [];
 
 function print(engine: string, name: string, r: Round): void {
   const answers = [...r.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key}: ${n}`).join(', ');
-  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${r.loop} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
+  const p50p95 = (times: number[]) => `${ms(at(times, 0.5))} / ${ms(at(times, 0.95))}`;
+  for (const [path, { seen, inServer }] of r.byPath) byPathRows.push(`| ${engine} | ${name} | \`${path}\` | ${seen.length} | ${p50p95(seen)} | ${p50p95(inServer)} |\n`);
+  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.healthInServer)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${r.loop} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
 }
 
 async function main(): Promise<void> {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  process.stdout.write('| engine | round | health p50 / p95 / max | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | answers |\n| --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| engine | round | health p50 / p95 / max | health inside the server | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  try {
+    await rounds();
+  } finally {
+    process.stdout.write(`\n| engine | round | read path | answers | p50 / p95 seen by the readers | p50 / p95 inside the servers |\n| --- | --- | --- | --- | --- | --- |\n${byPathRows.join('')}`);
+  }
+}
+
+async function rounds(): Promise<void> {
 
   const file = join(data, 'flakeboard.db');
   process.stderr.write(`SQLite: storing ${HISTORY} runs\n`);

@@ -65,7 +65,7 @@ export function registerServe(program: Command): void {
     .option('--secure-cookies', 'mark cookies Secure on every answer (they are whenever the request came over HTTPS)')
     .option('--hsts', 'send Strict-Transport-Security on answers over HTTPS')
     .addOption(new Option('--prune-older-than <age>', 'at start and every 24 h, remove runs older than this (90d, 12w, 6m): flakeboard prune').env('FLAKEBOARD_PRUNE_OLDER_THAN'))
-    .addOption(new Option('--pg-pool-size <n>', 'PostgreSQL: connections in the pool of requests (and in each worker\'s)').env('FLAKEBOARD_PG_POOL_SIZE').default(String(SERVE_POOL.max)))
+    .addOption(new Option('--pg-pool-size <n>', 'PostgreSQL: connections in the pool of requests (and in the writer\'s)').env('FLAKEBOARD_PG_POOL_SIZE').default(String(SERVE_POOL.max)))
     .addOption(
       new Option('--pg-statement-timeout <seconds>', 'PostgreSQL: a statement running longer is cancelled (the request answers 503); 0 for none').env('FLAKEBOARD_PG_STATEMENT_TIMEOUT').default(String(SERVE_POOL.statementTimeoutS)),
     )

@@ -6,7 +6,7 @@ import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
 import { onOneConnection } from '../store/engine/one-connection.js';
 import { ownerFilterOf } from '../store/read/owners.js';
 import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
-import { browserProjects, dataSignature, scanPeriod, scanWindow, testName, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
+import { browserProjects, dataSignature, scanPeriod, scanWindow, testNamesOf, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
@@ -80,7 +80,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const worstBroken = smallest(broken, limit, byFailures);
   const slowRows = slowestRows(rows, 10);
   // Names only for the rows sent, read before the rows are made.
-  const names = await namesOf(store, [...listed.keys(), ...worstBroken, ...slowRows].map((r) => r.test_id));
+  const names = await testNamesOf(store, [...listed.keys(), ...worstBroken, ...slowRows].map((r) => r.test_id));
   const name = (id: number) => names.get(id)!;
   const summary = (f: PairFlaky): FlakyTestSummary => ({
     test_title: name(f.row.test_id).title,
@@ -136,12 +136,6 @@ async function timeToFixSummary(store: AnyStore, window: DayRange | null, to: nu
     open: all.filter(([, list]) => list.at(-1)?.fixedDay === null).length,
     fixed_after_runs: FIXED_AFTER_RUNS,
   };
-}
-
-async function namesOf(store: AnyStore, ids: readonly number[]): Promise<Map<number, { title: string; file: string; title_path: string }>> {
-  const names = new Map<number, { title: string; file: string; title_path: string }>();
-  for (const id of ids) if (!names.has(id)) names.set(id, await testName(store, id));
-  return names;
 }
 
 /** The worst broken first: the most failed runs, then by test and browser (key order). */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
 import { AnalyticsCache } from './cache.js';
+import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { FairQueue } from './fair-queue.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import { queryErrorOf } from './query-failure.js';
@@ -47,8 +48,9 @@ export function createAnalyticsRunner(store: AnyStore, options: { worker?: boole
   // The worker's own pool times its statements out as the server's does.
   const worker = useWorker ? new QueryWorker(store.location, store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0) : null;
 
-  // Two in flight: the worker is never idle between answers, and a caller waits behind at most two.
-  const queue = new FairQueue(2);
+  // Two in flight: the worker is never idle between answers (on PostgreSQL it computes both at
+  // once, worker.ts), and a caller waits behind at most two.
+  const queue = new FairQueue(ANSWERS_AT_ONCE);
 
   return {
     json(today, name, args, caller = 'server') {

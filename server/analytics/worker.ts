@@ -8,6 +8,7 @@ import { openAnyStore } from '../store/engine/open-any.js';
 import { SERVER_CACHE_MB } from '../store/engine/open.js';
 import { answerJson, type QueryName } from './queries.js';
 import { queryFailureOf, type QueryFailure } from './query-failure.js';
+import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 
 export interface WorkerRequest {
   id: number;
@@ -27,7 +28,9 @@ export interface AnalyticsWorkerData {
 }
 
 const data = workerData as AnalyticsWorkerData;
-const opened = openAnyStore(data.path, { readonly: true, max: 2, cacheMb: SERVER_CACHE_MB, statementTimeoutMs: data.statementTimeoutMs });
+// PostgreSQL: two connections per answer in flight (runner.ts sends at most ANSWERS_AT_ONCE), so
+// an answer that pins one (onOneConnection) never waits for the other's.
+const opened = openAnyStore(data.path, { readonly: true, max: 2 * ANSWERS_AT_ONCE, cacheMb: SERVER_CACHE_MB, statementTimeoutMs: data.statementTimeoutMs });
 
 // Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits
 // for this. A store that cannot be opened (PostgreSQL down) is said with its error, which the
@@ -38,16 +41,28 @@ opened.then(
   (error: unknown) => port.postMessage({ openFailed: queryFailureOf(error) } satisfies WorkerReply),
 );
 
-// One query at a time, in the order they came (the worker's connection is one).
+/**
+ * SQLite: one query at a time, in the order they came (the worker's connection is one, and its
+ * queries hold the thread). PostgreSQL: each at once (the runner sends at most ANSWERS_AT_ONCE):
+ * an answer spends most of its time waiting for the database's round trips, and under load
+ * (uploads on the same database, other servers) those waits grow; one at a time, the second
+ * answer waited for all of the first's, and readers' p50 on PostgreSQL was ten times SQLite's
+ * in the outage benchmark (docs/benchmarks.md#outages).
+ */
 let queue: Promise<void> = Promise.resolve();
+const answer = async (request: WorkerRequest) => {
+  try {
+    // The query functions take the SQLite store until their port to both engines is done.
+    const store = (await opened) as Parameters<typeof answerJson>[0];
+    port.postMessage({ id: request.id, json: await answerJson(store, request.name, request.args) } satisfies WorkerReply);
+  } catch (error) {
+    port.postMessage({ id: request.id, failure: queryFailureOf(error) } satisfies WorkerReply);
+  }
+};
+const concurrent = opened.then((store) => store.dialect === 'postgres', () => false);
 port.on('message', (request: WorkerRequest) => {
   queue = queue.then(async () => {
-    try {
-      // The query functions take the SQLite store until their port to both engines is done.
-      const store = (await opened) as Parameters<typeof answerJson>[0];
-      port.postMessage({ id: request.id, json: await answerJson(store, request.name, request.args) } satisfies WorkerReply);
-    } catch (error) {
-      port.postMessage({ id: request.id, failure: queryFailureOf(error) } satisfies WorkerReply);
-    }
+    if (await concurrent) void answer(request);
+    else await answer(request);
   });
 });
