@@ -1,7 +1,9 @@
 import { Table, UnstyledButton, Group, Text } from '@mantine/core';
-import { useState, type CSSProperties, type ReactNode } from 'react';
-import { pageRows, sortRows, type SortDirection, type SortValue } from '../lib/table-rows.js';
+import { Fragment, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { nextSort, opensRow, pageRows, sortRows, type SortDirection, type SortValue } from '../lib/table-rows.js';
+import { usePhone } from '../lib/use-phone.js';
 import { ListPager } from './ListPager.js';
+import sticky from './sticky-column.module.css';
 
 export interface DataColumn<T> {
   /** Unique within the table; also the React key of the column. */
@@ -12,6 +14,8 @@ export interface DataColumn<T> {
   sortValue?(row: T): SortValue;
   align?: 'left' | 'center' | 'right';
   width?: number | string;
+  /** Text colour of the cell, e.g. green for a passed count. */
+  color?(row: T): string | undefined;
 }
 
 export interface DataTableProps<T> {
@@ -25,63 +29,116 @@ export interface DataTableProps<T> {
   initialSort?: { key: string; direction: SortDirection };
   /** Keeps the first column in view while a wide table scrolls sideways on a phone. */
   stickyFirstColumn?: boolean;
+  /**
+   * The phone layout: on a phone-wide screen each row is this one cell (name on top, its figures
+   * under their column names) and the table has no header, as a wide table's columns do not fit.
+   */
+  stacked?(row: T): ReactNode;
+  /** Makes each row open something: a click on it (not on a link or button inside it), or Enter or Space once it has focus. */
+  onRowClick?(row: T): void;
+  /** The accessible name of a clickable row, e.g. 'Open run of 3 May'. */
+  rowLabel?(row: T): string;
+  /** Shown in a full-width row under a row while it returns content, e.g. a row's details. */
+  expansion?(row: T): ReactNode;
   minWidth?: number;
   testId?: string;
   rowTestId?: string;
   ariaLabel?: string;
   verticalSpacing?: number | string;
   highlightOnHover?: boolean;
+  striped?: boolean;
 }
 
-const STICKY: CSSProperties = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' };
-
-/** One table for every list: columns with header and cell, optional sorting, paging and an empty state. */
-export function DataTable<T>({ columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, minWidth, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover }: DataTableProps<T>) {
+/** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
+  const phone = usePhone();
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   const sortColumn = columns.find((column) => column.key === sort?.key);
   const sorted = sortRows(rows, sortColumn?.sortValue, sort?.direction ?? 'asc');
   const shown = paging ? pageRows(sorted, page, paging.pageSize) : { rows: sorted, page: 1 };
-  const cellStyle = (index: number): CSSProperties | undefined => (stickyFirstColumn && index === 0 ? STICKY : undefined);
-  const table = (
-    <Table verticalSpacing={verticalSpacing} highlightOnHover={highlightOnHover} data-testid={testId} aria-label={ariaLabel}>
-      <Table.Thead>
-        <Table.Tr>
-          {columns.map((column, index) => (
-            <Table.Th key={column.key} ta={column.align} w={column.width} style={cellStyle(index)} aria-sort={sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}>
-              {column.sortValue ? (
-                <UnstyledButton onClick={() => setSort({ key: column.key, direction: sort?.key === column.key && sort.direction === 'asc' ? 'desc' : 'asc' })}>
-                  <Group gap={4} wrap="nowrap">
-                    <Text fw={700} size="sm">
-                      {column.header}
-                    </Text>
-                    {sort?.key === column.key && <Text size="xs">{sort.direction === 'asc' ? '▲' : '▼'}</Text>}
-                  </Group>
-                </UnstyledButton>
-              ) : (
-                column.header
-              )}
-            </Table.Th>
-          ))}
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {shown.rows.map((row) => (
-          <Table.Tr key={rowKey(row)} data-testid={rowTestId}>
-            {columns.map((column, index) => (
-              <Table.Td key={column.key} ta={column.align} style={cellStyle(index)}>
+  const stackedLayout = phone && stacked !== undefined;
+  const cellClass = (index: number) => (stickyFirstColumn && index === 0 ? sticky.sticky : undefined);
+  const rowEvents = (row: T) =>
+    onRowClick && {
+      tabIndex: 0,
+      'aria-label': rowLabel?.(row),
+      style: { cursor: 'pointer' },
+      onClick: (event: MouseEvent<HTMLTableRowElement>) => opensRow(event) && onRowClick(row),
+      onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>) => {
+        if (!opensRow(event)) return;
+        event.preventDefault();
+        onRowClick(row);
+      },
+    };
+  const body = shown.rows.map((row) => {
+    const more = expansion?.(row);
+    return (
+      <Fragment key={rowKey(row)}>
+        <Table.Tr data-testid={rowTestId} {...rowEvents(row)}>
+          {stackedLayout ? (
+            <Table.Td>{stacked(row)}</Table.Td>
+          ) : (
+            columns.map((column, index) => (
+              <Table.Td key={column.key} ta={column.align} c={column.color?.(row)} className={cellClass(index)}>
                 {column.cell(row)}
               </Table.Td>
+            ))
+          )}
+        </Table.Tr>
+        {more !== undefined && more !== null && more !== false && (
+          <Table.Tr>
+            <Table.Td colSpan={stackedLayout ? 1 : columns.length}>{more}</Table.Td>
+          </Table.Tr>
+        )}
+      </Fragment>
+    );
+  });
+  const table = (
+    <Table
+      verticalSpacing={verticalSpacing}
+      highlightOnHover={highlightOnHover}
+      striped={striped}
+      data-testid={testId}
+      aria-label={ariaLabel}
+      data-layout={stackedLayout ? 'stacked' : undefined}
+    >
+      {!stackedLayout && (
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column, index) => (
+              <Table.Th
+                key={column.key}
+                ta={column.align}
+                w={column.width}
+                className={cellClass(index)}
+                aria-sort={sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
+              >
+                {column.sortValue ? (
+                  <UnstyledButton onClick={() => setSort(nextSort(sort, column.key))}>
+                    <Group gap={4} wrap="nowrap">
+                      <Text fw={700} size="sm">
+                        {column.header}
+                      </Text>
+                      {sort?.key === column.key && <Text size="xs">{sort.direction === 'asc' ? '▲' : '▼'}</Text>}
+                    </Group>
+                  </UnstyledButton>
+                ) : (
+                  column.header
+                )}
+              </Table.Th>
             ))}
           </Table.Tr>
-        ))}
-      </Table.Tbody>
+        </Table.Thead>
+      )}
+      <Table.Tbody>{body}</Table.Tbody>
     </Table>
   );
   return (
     <>
-      {minWidth ? <Table.ScrollContainer minWidth={minWidth}>{table}</Table.ScrollContainer> : table}
+      {minWidth && !stackedLayout ? <Table.ScrollContainer minWidth={minWidth}>{table}</Table.ScrollContainer> : table}
       {paging && <ListPager page={shown.page} pageSize={paging.pageSize} total={rows.length} noun={paging.noun} onPage={setPage} testId={paging.testId} />}
     </>
   );
