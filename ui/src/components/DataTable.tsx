@@ -14,6 +14,8 @@ export interface DataColumn<T> {
   sortValue?(row: T): SortValue;
   align?: 'left' | 'center' | 'right';
   width?: number | string;
+  /** Caps a long cell, e.g. a test name, so the other columns keep their room. */
+  maxWidth?: number;
   /** Text colour of the cell, e.g. green for a passed count. */
   color?(row: T): string | undefined;
 }
@@ -82,7 +84,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
             <Table.Td>{stacked(row)}</Table.Td>
           ) : (
             columns.map((column, index) => (
-              <Table.Td key={column.key} ta={column.align} c={column.color?.(row)} className={cellClass(index)}>
+              <Table.Td key={column.key} ta={column.align} maw={column.maxWidth} c={column.color?.(row)} className={cellClass(index)}>
                 {column.cell(row)}
               </Table.Td>
             ))
