@@ -18,6 +18,9 @@ export interface DataColumn<T> {
   maxWidth?: number;
   /** Text colour of the cell, e.g. green for a passed count. */
   color?(row: T): string | undefined;
+  /** How many columns this cell fills for a row (the cells it covers are left out), e.g. one message across a row's figures. */
+  colSpan?(row: T): number;
+  testId?: string;
 }
 
 export interface DataTableProps<T> {
@@ -49,11 +52,17 @@ export interface DataTableProps<T> {
   verticalSpacing?: number | string;
   highlightOnHover?: boolean;
   striped?: boolean;
+  /** Data attributes of a row, e.g. { 'data-id': 42 } for a test to find it by. */
+  rowData?(row: T): Record<`data-${string}`, string | number>;
+  /** Fades a row, e.g. while it is being deleted. */
+  rowDimmed?(row: T): boolean;
+  /** The rows are being reloaded: the table fades and says it is busy. */
+  busy?: boolean;
 }
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped } = props;
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
@@ -63,11 +72,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const shown = paging ? pageRows(sorted, page, paging.pageSize) : { rows: sorted, page: 1 };
   const stackedLayout = phone && stacked !== undefined;
   const cellClass = (index: number) => (stickyFirstColumn && index === 0 ? sticky.sticky : undefined);
+  const rowStyle = (row: T) => {
+    const dimmed = rowDimmed?.(row) === true;
+    return onRowClick || dimmed ? { cursor: onRowClick ? 'pointer' : undefined, opacity: dimmed ? 0.5 : undefined } : undefined;
+  };
   const rowEvents = (row: T) =>
     onRowClick && {
       tabIndex: 0,
       'aria-label': rowLabel?.(row),
-      style: { cursor: 'pointer' },
       onClick: (event: MouseEvent<HTMLTableRowElement>) => opensRow(event) && onRowClick(row),
       onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>) => {
         if (!opensRow(event)) return;
@@ -75,20 +87,26 @@ export function DataTable<T>(props: DataTableProps<T>) {
         onRowClick(row);
       },
     };
+  const cells = (row: T) => {
+    const shownCells: ReactNode[] = [];
+    for (let index = 0; index < columns.length; index++) {
+      const column = columns[index]!;
+      const span = Math.max(1, Math.min(column.colSpan?.(row) ?? 1, columns.length - index));
+      shownCells.push(
+        <Table.Td key={column.key} ta={column.align} maw={column.maxWidth} c={column.color?.(row)} className={cellClass(index)} colSpan={span > 1 ? span : undefined} data-testid={span > 1 ? undefined : column.testId}>
+          {column.cell(row)}
+        </Table.Td>,
+      );
+      index += span - 1;
+    }
+    return shownCells;
+  };
   const body = shown.rows.map((row) => {
     const more = expansion?.(row);
     return (
       <Fragment key={rowKey(row)}>
-        <Table.Tr data-testid={rowTestId} {...rowEvents(row)}>
-          {stackedLayout ? (
-            <Table.Td>{stacked(row)}</Table.Td>
-          ) : (
-            columns.map((column, index) => (
-              <Table.Td key={column.key} ta={column.align} maw={column.maxWidth} c={column.color?.(row)} className={cellClass(index)}>
-                {column.cell(row)}
-              </Table.Td>
-            ))
-          )}
+        <Table.Tr data-testid={rowTestId} {...rowData?.(row)} style={rowStyle(row)} {...rowEvents(row)}>
+          {stackedLayout ? <Table.Td>{stacked(row)}</Table.Td> : cells(row)}
         </Table.Tr>
         {more !== undefined && more !== null && more !== false && (
           <Table.Tr>
@@ -106,6 +124,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
       data-testid={testId}
       aria-label={ariaLabel}
       data-layout={stackedLayout ? 'stacked' : undefined}
+      aria-busy={busy}
+      style={busy ? { opacity: 0.6 } : undefined}
     >
       {!stackedLayout && (
         <Table.Thead>
