@@ -46,6 +46,8 @@ export interface DataTableProps<T> {
   /** Shown in a full-width row under a row while it returns content, e.g. a row's details. */
   expansion?(row: T): ReactNode;
   minWidth?: number;
+  /** The test id of the sideways scroll container a `minWidth` table sits in. */
+  scrollTestId?: string;
   testId?: string;
   rowTestId?: string;
   ariaLabel?: string;
@@ -62,7 +64,7 @@ export interface DataTableProps<T> {
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy } = props;
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
@@ -160,7 +162,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
   );
   return (
     <>
-      {minWidth && !stackedLayout ? <Table.ScrollContainer minWidth={minWidth}>{table}</Table.ScrollContainer> : table}
+      {minWidth && !stackedLayout ? (
+        <Table.ScrollContainer minWidth={minWidth} data-testid={scrollTestId}>
+          {table}
+        </Table.ScrollContainer>
+      ) : table}
       {paging && <ListPager page={shown.page} pageSize={paging.pageSize} total={rows.length} noun={paging.noun} onPage={setPage} testId={paging.testId} />}
     </>
   );
