@@ -1,5 +1,5 @@
 import { Table, UnstyledButton, Group, Text } from '@mantine/core';
-import { Fragment, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { Fragment, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { nextSort, opensRow, pageRows, sortRows, type SortDirection, type SortValue } from '../lib/table-rows.js';
 import { usePhone } from '../lib/use-phone.js';
 import { ListPager } from './ListPager.js';
@@ -14,6 +14,8 @@ export interface DataColumn<T> {
   sortValue?(row: T): SortValue;
   align?: 'left' | 'center' | 'right';
   width?: number | string;
+  /** Style of every cell of the column, e.g. a minimum width or where long text may break. */
+  style?: CSSProperties;
   /** Caps a long cell, e.g. a test name, so the other columns keep their room. */
   maxWidth?: number;
   /** Text colour of the cell, e.g. green for a passed count. */
@@ -95,7 +97,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       const column = columns[index]!;
       const span = Math.max(1, Math.min(column.colSpan?.(row) ?? 1, columns.length - index));
       shownCells.push(
-        <Table.Td key={column.key} ta={column.align} maw={column.maxWidth} c={column.color?.(row)} className={cellClass(index)} colSpan={span > 1 ? span : undefined} data-testid={span > 1 ? undefined : column.testId}>
+        <Table.Td key={column.key} ta={column.align} maw={column.maxWidth} c={column.color?.(row)} style={column.style} className={cellClass(index)} colSpan={span > 1 ? span : undefined} data-testid={span > 1 ? undefined : column.testId}>
           {column.cell(row)}
         </Table.Td>,
       );
