@@ -60,13 +60,18 @@ export interface DataTableProps<T> {
   rowData?(row: T): Record<`data-${string}`, string | number>;
   /** Fades a row, e.g. while it is being deleted. */
   rowDimmed?(row: T): boolean;
+  /** A short list whose columns need no names, e.g. a test, its browser and one figure. */
+  withoutHeader?: boolean;
+  /** Columns keep their set widths and long text is cut rather than widening the table. */
+  fixedLayout?: boolean;
+  horizontalSpacing?: number | string;
   /** The rows are being reloaded: the table fades and says it is busy. */
   busy?: boolean;
 }
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy } = props;
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
@@ -123,15 +128,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const table = (
     <Table
       verticalSpacing={verticalSpacing}
+      horizontalSpacing={horizontalSpacing}
       highlightOnHover={highlightOnHover}
       striped={striped}
       data-testid={testId}
       aria-label={ariaLabel}
       data-layout={stackedLayout ? 'stacked' : undefined}
       aria-busy={busy}
-      style={busy ? { opacity: 0.6 } : undefined}
+      style={busy || fixedLayout ? { opacity: busy ? 0.6 : undefined, tableLayout: fixedLayout ? 'fixed' : undefined } : undefined}
     >
-      {!stackedLayout && (
+      {!stackedLayout && !withoutHeader && (
         <Table.Thead>
           <Table.Tr>
             {columns.map((column, index) => (
