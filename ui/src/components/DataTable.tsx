@@ -9,6 +9,8 @@ export interface DataColumn<T> {
   /** Unique within the table; also the React key of the column. */
   key: string;
   header: ReactNode;
+  /** The accessible name of a header with nothing to read, e.g. 'Open' over a column of cues. */
+  headerLabel?: string;
   cell(row: T): ReactNode;
   /** When set, the header is a button that sorts by this value. */
   sortValue?(row: T): SortValue;
@@ -65,13 +67,14 @@ export interface DataTableProps<T> {
   /** Columns keep their set widths and long text is cut rather than widening the table. */
   fixedLayout?: boolean;
   horizontalSpacing?: number | string;
+  withRowBorders?: boolean;
   /** The rows are being reloaded: the table fades and says it is busy. */
   busy?: boolean;
 }
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing } = props;
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing, withRowBorders } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
@@ -129,6 +132,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     <Table
       verticalSpacing={verticalSpacing}
       horizontalSpacing={horizontalSpacing}
+      withRowBorders={withRowBorders}
       highlightOnHover={highlightOnHover}
       striped={striped}
       data-testid={testId}
@@ -146,6 +150,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 ta={column.align}
                 w={column.width}
                 className={cellClass(index)}
+                aria-label={column.headerLabel}
                 aria-sort={sort?.key === column.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
               >
                 {column.sortValue ? (
