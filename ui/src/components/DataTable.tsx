@@ -1,5 +1,5 @@
 import { Table, UnstyledButton, Group, Text } from '@mantine/core';
-import { Fragment, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { nextSort, opensRow, pageRows, sortRows, type SortDirection, type SortValue } from '../lib/table-rows.js';
 import { usePhone } from '../lib/use-phone.js';
 import { ListPager } from './ListPager.js';
@@ -47,8 +47,6 @@ export interface DataTableProps<T> {
   onRowClick?(row: T): void;
   /** The accessible name of a clickable row, e.g. 'Open run of 3 May'. */
   rowLabel?(row: T): string;
-  /** Shown in a full-width row under a row while it returns content, e.g. a row's details. */
-  expansion?(row: T): ReactNode;
   minWidth?: number;
   /** The test id of the sideways scroll container a `minWidth` table sits in. */
   scrollTestId?: string;
@@ -74,7 +72,7 @@ export interface DataTableProps<T> {
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, expansion, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing, withRowBorders } = props;
+  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing, withRowBorders } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
@@ -113,21 +111,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
     return shownCells;
   };
-  const body = shown.rows.map((row) => {
-    const more = expansion?.(row);
-    return (
-      <Fragment key={rowKey(row)}>
-        <Table.Tr data-testid={rowTestId} {...rowData?.(row)} style={rowStyle(row)} {...rowEvents(row)}>
-          {stackedLayout ? <Table.Td>{stacked(row)}</Table.Td> : cells(row)}
-        </Table.Tr>
-        {more !== undefined && more !== null && more !== false && (
-          <Table.Tr>
-            <Table.Td colSpan={stackedLayout ? 1 : columns.length}>{more}</Table.Td>
-          </Table.Tr>
-        )}
-      </Fragment>
-    );
-  });
+  const body = shown.rows.map((row) => (
+    <Table.Tr key={rowKey(row)} data-testid={rowTestId} {...rowData?.(row)} style={rowStyle(row)} {...rowEvents(row)}>
+      {stackedLayout ? <Table.Td>{stacked(row)}</Table.Td> : cells(row)}
+    </Table.Tr>
+  ));
   const table = (
     <Table
       verticalSpacing={verticalSpacing}
