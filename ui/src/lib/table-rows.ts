@@ -24,3 +24,22 @@ export function pageRows<T>(rows: readonly T[], page: number, pageSize: number):
   const current = Math.min(Math.max(1, Math.floor(page)), pages);
   return { rows: rows.slice((current - 1) * pageSize, current * pageSize), page: current };
 }
+
+/** A click on a sortable header: the same column flips its direction, another column starts ascending. */
+export function nextSort(current: { key: string; direction: SortDirection } | undefined, key: string): { key: string; direction: SortDirection } {
+  return { key, direction: current?.key === key && current.direction === 'asc' ? 'desc' : 'asc' };
+}
+
+/** Links, buttons and fields inside a clickable row keep their own click; the row does not also open. */
+const OWN_CLICK = 'a, button, input, select, textarea, label, [role="button"], [role="checkbox"], [role="switch"]';
+
+/**
+ * Whether an event on a clickable row should open the row: a click anywhere but on a control
+ * inside it, or Enter or Space on the focused row itself (not on a control within it).
+ */
+export function opensRow(event: { type: string; key?: string; target: unknown; currentTarget: unknown }): boolean {
+  const target = event.target as { closest?(selector: string): unknown } | null;
+  if (event.type === 'keydown') return event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ');
+  if (event.type !== 'click') return false;
+  return !(typeof target?.closest === 'function' && target.closest(OWN_CLICK));
+}

@@ -1,8 +1,9 @@
-import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { DeliveryView, WebhookView } from '../../../../core/api/webhooks.js';
 import { removeWebhook, testWebhook, webhookDeliveries, webhookList } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { ErrorState, LoadingState } from '../../components/PageState.js';
 import { useApi } from '../../lib/use-api.js';
 import { useSession } from '../../session/SessionProvider.js';
@@ -10,6 +11,85 @@ import { EVENT_LABELS, WebhookForm } from './WebhookForm.js';
 
 const STATE_COLOR: Record<DeliveryView['state'], string> = { sent: 'green', pending: 'blue', failed: 'red', skipped: 'gray' };
 const when = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+
+/** The webhooks; `act` runs a row's Test or Remove and shows what it says. */
+function hookColumns(act: (work: () => Promise<string>) => Promise<void>): DataColumn<WebhookView>[] {
+  return [
+    { key: 'name', header: 'Name', style: { overflowWrap: 'anywhere', minWidth: 110 }, cell: (hook) => hook.name },
+    { key: 'kind', header: 'Kind', cell: (hook) => hook.kind },
+    {
+      key: 'url',
+      header: 'URL',
+      style: { overflowWrap: 'anywhere', minWidth: 170 },
+      cell: (hook) => (
+        <Text size="sm" ff="monospace">
+          {hook.url}
+        </Text>
+      ),
+    },
+    { key: 'events', header: 'Events', cell: (hook) => <Text size="xs">{hook.events.map((e) => EVENT_LABELS[e] ?? e).join(', ')}</Text> },
+    {
+      key: 'base',
+      header: 'Base',
+      cell: (hook) => (
+        <Text size="xs">
+          {hook.baseBranch}, below {hook.passRateThreshold}%, {hook.expiryDays} d
+        </Text>
+      ),
+    },
+    {
+      key: 'actions',
+      header: '',
+      cell: (hook) => (
+        <Group gap={6} wrap="nowrap">
+          <Button size="xs" variant="default" onClick={() => void act(async () => { const r = await testWebhook(hook.id); return r.ok ? `Test alert to ${hook.name}: the receiver answered ${r.status}` : `Test alert to ${hook.name} failed: ${r.error}`; })}>
+            Test
+          </Button>
+          <Button size="xs" variant="light" color="red" onClick={() => void act(async () => { await removeWebhook(hook.id); return `Removed ${hook.name}`; })}>
+            Remove
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+}
+
+const DELIVERY_COLUMNS: DataColumn<DeliveryView>[] = [
+  { key: 'when', header: 'When (UTC)', cell: (d) => when(d.createdAt) },
+  { key: 'webhook', header: 'Webhook', style: { overflowWrap: 'anywhere' }, cell: (d) => d.webhookName },
+  {
+    key: 'event',
+    header: 'Event',
+    cell: (d) => (
+      <>
+        <Text size="sm">{EVENT_LABELS[d.event] ?? d.event}</Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {d.summary}
+        </Text>
+      </>
+    ),
+  },
+  {
+    key: 'state',
+    header: 'State',
+    cell: (d) => (
+      <Badge color={STATE_COLOR[d.state]} variant="light">
+        {d.state}
+      </Badge>
+    ),
+  },
+  { key: 'attempts', header: 'Attempts', cell: (d) => d.attempts },
+  {
+    key: 'answer',
+    header: 'Answer',
+    cell: (d) => (
+      <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+        {d.lastStatus ?? ''} {d.lastError ?? ''}
+        {d.state === 'pending' && d.nextAttemptAt ? ` next ${when(d.nextAttemptAt)}` : ''}
+      </Text>
+    ),
+  },
+];
 
 /** The alert webhooks and their delivery log, on the Admin screen (admins only; the server checks it too). */
 export function WebhooksSection() {
@@ -49,51 +129,9 @@ export function WebhooksSection() {
             No webhooks yet: add one below.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={900} mb="md">
-            <Table data-testid="webhook-table" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Kind</Table.Th>
-                  <Table.Th>URL</Table.Th>
-                  <Table.Th>Events</Table.Th>
-                  <Table.Th>Base</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {hooks.map((hook) => (
-                  <Table.Tr key={hook.id}>
-                    <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 110 }}>{hook.name}</Table.Td>
-                    <Table.Td>{hook.kind}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere', minWidth: 170 }}>
-                      <Text size="sm" ff="monospace">
-                        {hook.url}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs">{hook.events.map((e) => EVENT_LABELS[e] ?? e).join(', ')}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs">
-                        {hook.baseBranch}, below {hook.passRateThreshold}%, {hook.expiryDays} d
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => void act(async () => { const r = await testWebhook(hook.id); return r.ok ? `Test alert to ${hook.name}: the receiver answered ${r.status}` : `Test alert to ${hook.name} failed: ${r.error}`; })}>
-                          Test
-                        </Button>
-                        <Button size="xs" variant="light" color="red" onClick={() => void act(async () => { await removeWebhook(hook.id); return `Removed ${hook.name}`; })}>
-                          Remove
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <Box mb="md">
+            <DataTable columns={hookColumns(act)} rows={hooks} rowKey={(hook) => String(hook.id)} minWidth={900} testId="webhook-table" />
+          </Box>
         )}
         <WebhookForm onAdded={() => void load()} />
       </Card>
@@ -109,46 +147,7 @@ export function WebhooksSection() {
             Nothing sent yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={760}>
-            <Table data-testid="delivery-table" verticalSpacing="xs">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When (UTC)</Table.Th>
-                  <Table.Th>Webhook</Table.Th>
-                  <Table.Th>Event</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Attempts</Table.Th>
-                  <Table.Th>Answer</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {deliveries.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td>{when(d.createdAt)}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{d.webhookName}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{EVENT_LABELS[d.event] ?? d.event}</Text>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {d.summary}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={STATE_COLOR[d.state]} variant="light">
-                        {d.state}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>{d.attempts}</Table.Td>
-                    <Table.Td>
-                      <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                        {d.lastStatus ?? ''} {d.lastError ?? ''}
-                        {d.state === 'pending' && d.nextAttemptAt ? ` next ${when(d.nextAttemptAt)}` : ''}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable columns={DELIVERY_COLUMNS} rows={deliveries} rowKey={(d) => String(d.id)} minWidth={760} testId="delivery-table" />
         )}
       </Card>
     </Stack>

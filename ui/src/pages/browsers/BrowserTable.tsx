@@ -1,8 +1,45 @@
-import { Badge, Paper, Table, Text, Title } from '@mantine/core';
+import { Badge, Paper, Text, Title } from '@mantine/core';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { formatDuration, passRateColor, percent } from '../../lib/format.js';
 import { HEALTH_COLORS, healthLabel, type BrowserRow } from './browser-rows.js';
 import { readableTextColor } from '../../lib/readable-color.js';
+
+const COLUMNS: DataColumn<BrowserRow>[] = [
+  { key: 'browser', header: 'Browser', cell: (r) => <BrowserLabel browser={r.browser} /> },
+  { key: 'passed', header: 'Passed', align: 'right', cell: (r) => r.passed.toLocaleString() },
+  {
+    key: 'failed',
+    header: 'Failed',
+    align: 'right',
+    cell: (r) => (
+      <Text span size="sm" c={r.failingMoreThanPassing ? 'red' : undefined} fw={r.failingMoreThanPassing ? 700 : undefined}>
+        {r.failed.toLocaleString()}
+      </Text>
+    ),
+  },
+  { key: 'skipped', header: 'Skipped', align: 'right', cell: (r) => r.skipped.toLocaleString() },
+  {
+    key: 'rate',
+    header: 'Pass Rate',
+    align: 'right',
+    cell: (r) => (
+      <Text span size="sm" fw={600} c={readableTextColor(passRateColor(r.passRate))}>
+        {percent(r.passRate)}
+      </Text>
+    ),
+  },
+  { key: 'avg', header: 'Avg Duration', align: 'right', cell: (r) => formatDuration(r.avg_duration) },
+  {
+    key: 'health',
+    header: 'Health',
+    cell: (r) => (
+      <Badge color={HEALTH_COLORS[r.health]} variant="light" tt="none">
+        {healthLabel(r.health)}
+      </Badge>
+    ),
+  },
+];
 
 export function BrowserTable({ rows }: { rows: readonly BrowserRow[] }) {
   return (
@@ -10,48 +47,7 @@ export function BrowserTable({ rows }: { rows: readonly BrowserRow[] }) {
       <Title order={4} mb="sm">
         Browser Comparison
       </Title>
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="browser-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Browser</Table.Th>
-              <Table.Th ta="right">Passed</Table.Th>
-              <Table.Th ta="right">Failed</Table.Th>
-              <Table.Th ta="right">Skipped</Table.Th>
-              <Table.Th ta="right">Pass Rate</Table.Th>
-              <Table.Th ta="right">Avg Duration</Table.Th>
-              <Table.Th>Health</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.browser}>
-                <Table.Td>
-                  <BrowserLabel browser={r.browser} />
-                </Table.Td>
-                <Table.Td ta="right">{r.passed.toLocaleString()}</Table.Td>
-                <Table.Td ta="right">
-                  <Text span size="sm" c={r.failingMoreThanPassing ? 'red' : undefined} fw={r.failingMoreThanPassing ? 700 : undefined}>
-                    {r.failed.toLocaleString()}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{r.skipped.toLocaleString()}</Table.Td>
-                <Table.Td ta="right">
-                  <Text span size="sm" fw={600} c={readableTextColor(passRateColor(r.passRate))}>
-                    {percent(r.passRate)}
-                  </Text>
-                </Table.Td>
-                <Table.Td ta="right">{formatDuration(r.avg_duration)}</Table.Td>
-                <Table.Td>
-                  <Badge color={HEALTH_COLORS[r.health]} variant="light" tt="none">
-                    {healthLabel(r.health)}
-                  </Badge>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => r.browser} minWidth={720} striped highlightOnHover testId="browser-table" />
     </Paper>
   );
 }

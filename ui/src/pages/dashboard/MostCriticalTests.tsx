@@ -1,17 +1,14 @@
-import { Anchor, Badge, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import type { BrokenTestSummary, FlakyTestSummary } from '../../../../core/api/analytics.js';
-import { riskLevel, riskScore } from '../../../../core/analytics/formulas.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
 import { QuarantineBadge } from '../../components/QuarantineBadge.js';
 import { useQuarantine } from '../../lib/quarantine.js';
-import { fileName, flakyPassRateColor, fractionPercent, truncate } from '../../lib/format.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
+import { fileName, truncate } from '../../lib/format.js';
 import { brokenRuns } from './broken-text.js';
 import { flakySeverityHref, flakyTestHref } from './flaky-links.js';
-import sticky from '../../components/sticky-column.module.css';
-import { usePhone } from '../../lib/use-phone.js';
-import { CriticalTestName, CriticalTestStackedRow } from './CriticalTestStackedRow.js';
-import { RISK_COLORS } from './risk-colors.js';
+import { CriticalPassRate, CriticalTestName, CriticalTestStacked, RiskBadge } from './CriticalTestStacked.js';
 
 /** docs/screens.md#dashboard: the first 5 flaky tests of the answer. */
 const ROWS = 5;
@@ -23,9 +20,15 @@ const ROWS = 5;
  */
 export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }: { tests: FlakyTestSummary[]; days: number; broken?: BrokenTestSummary[]; brokenCount?: number }) {
   const navigate = useNavigate();
-  const phone = usePhone();
   const quarantine = useQuarantine();
   const rows = tests.slice(0, ROWS);
+  const quarantined = (test: FlakyTestSummary) => quarantine.entryFor(test.test_title, test.test_file, test.browser);
+  const columns: DataColumn<FlakyTestSummary>[] = [
+    { key: 'test', header: 'Test', maxWidth: 320, cell: (test) => <CriticalTestName test={test} href={flakyTestHref(test, days)} quarantined={quarantined(test)} /> },
+    { key: 'browser', header: 'Browser', cell: (test) => <BrowserLabel browser={test.browser} /> },
+    { key: 'rate', header: 'Pass Rate', align: 'right', cell: (test) => <CriticalPassRate test={test} /> },
+    { key: 'risk', header: 'Risk Score', align: 'right', cell: (test) => <RiskBadge test={test} /> },
+  ];
   return (
     <Paper withBorder radius="md" p="md" h="100%" data-testid="most-critical">
       <Group justify="space-between" mb="sm">
@@ -35,73 +38,21 @@ export function MostCriticalTests({ tests, days, broken = [], brokenCount = 0 }:
         </Anchor>
       </Group>
       {brokenCount > 0 && <BrokenTests tests={broken.slice(0, ROWS)} count={brokenCount} />}
-      {rows.length === 0 ? (
-        <Text c="dimmed" size="sm">
-          No flaky tests in this period.
-        </Text>
-      ) : phone ? (
-        <Table highlightOnHover verticalSpacing="xs" data-layout="stacked">
-          <Table.Tbody>
-            {rows.map((test) => {
-              const href = flakyTestHref(test, days);
-              return (
-                <CriticalTestStackedRow
-                  key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`}
-                  test={test}
-                  href={href}
-                  quarantined={quarantine.entryFor(test.test_title, test.test_file, test.browser)}
-                  onOpen={() => navigate(href)}
-                />
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      ) : (
-        <Table.ScrollContainer minWidth={480}>
-          <Table highlightOnHover verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th className={sticky.sticky}>Test</Table.Th>
-                <Table.Th>Browser</Table.Th>
-                <Table.Th ta="right">Pass Rate</Table.Th>
-                <Table.Th ta="right">Risk Score</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((test) => {
-                const href = flakyTestHref(test, days);
-                const score = riskScore(test.pass_rate, test.total_runs);
-                const quarantined = quarantine.entryFor(test.test_title, test.test_file, test.browser);
-                return (
-                  <Table.Tr key={`${test.test_file}\u0000${test.test_title}\u0000${test.browser}`} style={{ cursor: 'pointer' }} onClick={() => navigate(href)}>
-                    <Table.Td maw={320} className={sticky.sticky}>
-                      <CriticalTestName test={test} href={href} quarantined={quarantined} />
-                    </Table.Td>
-                    <Table.Td>
-                      <BrowserLabel browser={test.browser} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Text size="sm" fw={600} c={flakyPassRateColor(test.pass_rate)}>
-                        {fractionPercent(test.pass_rate)}
-                      </Text>
-                      {test.passed_on_retry > 0 && test.final_pass_rate !== test.pass_rate && (
-                        <Text size="xs" c="dimmed" title="Pass rate of first attempts; after retries in the second line" data-testid="final-pass-rate">
-                          {fractionPercent(test.final_pass_rate)} after retries
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Badge color={RISK_COLORS[riskLevel(score)]} variant="light" title={riskLevel(score)}>
-                        {score}
-                      </Badge>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(test) => `${test.test_file}\u0000${test.test_title}\u0000${test.browser}`}
+        empty={
+          <Text c="dimmed" size="sm">
+            No flaky tests in this period.
+          </Text>
+        }
+        stacked={(test) => <CriticalTestStacked test={test} href={flakyTestHref(test, days)} quarantined={quarantined(test)} />}
+        onRowClick={(test) => navigate(flakyTestHref(test, days))}
+        stickyFirstColumn
+        minWidth={480}
+        highlightOnHover
+      />
     </Paper>
   );
 }

@@ -1,8 +1,8 @@
-import { Group, Stack, Table, Text } from '@mantine/core';
-import type { KeyboardEvent } from 'react';
+import { Group, Stack, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { RowFigures } from '../../components/RowFigures.js';
 import { flakyPassRateColor, fractionPercent, oneDecimal } from '../../lib/format.js';
 import { browserTrend, flakyScoreOf } from './flaky-filter.js';
@@ -16,100 +16,65 @@ interface Props {
   stacked?: boolean;
 }
 
+const COLUMNS: DataColumn<BrowserEntry>[] = [
+  { key: 'browser', header: 'Browser', cell: (entry) => <BrowserLabel browser={entry.browser} /> },
+  { key: 'rate', header: 'Pass Rate', cell: (entry) => <PassRate entry={entry} /> },
+  { key: 'runs', header: 'Runs', cell: (entry) => entry.total_runs },
+  { key: 'failed', header: 'Failed', cell: (entry) => entry.failed_runs },
+  { key: 'skipped', header: 'Skipped', cell: (entry) => entry.skipped_runs },
+  { key: 'score', header: 'Flaky Score', cell: (entry) => oneDecimal(flakyScoreOf(entry)) },
+];
+
 /** One row per browser of an expanded group; a row opens the detail dialog, as its last cell says. */
 export function BrowserBreakdown({ group, onOpen, onTrend, stacked = false }: Props) {
-  const opener = (entry: BrowserEntry) => ({
-    'data-testid': 'browser-row',
-    'data-browser': entry.browser,
-    tabIndex: 0,
-    'aria-label': `Open details for ${entry.browser}`,
-    style: { cursor: 'pointer' },
-    onClick: () => onOpen(entry),
-    onKeyDown: (event: KeyboardEvent) => {
-      if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        onOpen(entry);
-      }
-    },
-  });
-  const hint = (
-    <Text size="xs" c="dimmed" pt={6} pl={stacked ? 0 : 10} data-testid="browser-rows-hint">
-      Open a browser for its run history, daily trend and AI analysis.
-    </Text>
-  );
-  if (stacked) {
-    return (
-      <>
-        {hint}
-        <Table withRowBorders verticalSpacing={6} highlightOnHover data-testid="browser-rows" data-layout="stacked">
-          <Table.Tbody>
-            {group.browsers.map((entry) => (
-              <Table.Tr key={entry.browser} {...opener(entry)}>
-                <Table.Td px={0}>
-                  <Stack gap={4}>
-                    <Group justify="space-between" gap="xs" wrap="nowrap">
-                      <BrowserLabel browser={entry.browser} />
-                      <TrendBadge trend={browserTrend(entry)} onClick={onTrend} />
-                      <OpenCue />
-                    </Group>
-                    <RowFigures
-                      figures={[
-                        { label: 'Pass Rate', value: <PassRate entry={entry} /> },
-                        { label: 'Runs', value: entry.total_runs },
-                        { label: 'Failed', value: entry.failed_runs },
-                        { label: 'Skipped', value: entry.skipped_runs },
-                        { label: 'Score', value: oneDecimal(flakyScoreOf(entry)) },
-                      ]}
-                    />
-                  </Stack>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </>
-    );
-  }
+  const columns: DataColumn<BrowserEntry>[] = [
+    ...COLUMNS,
+    { key: 'trend', header: 'Trend', cell: (entry) => <TrendBadge trend={browserTrend(entry)} onClick={onTrend} /> },
+    { key: 'open', header: '', headerLabel: 'Open', align: 'right', style: { paddingRight: 'var(--mantine-spacing-md)' }, cell: () => <OpenCue /> },
+  ];
   return (
     <>
-      {hint}
-      <Table withRowBorders={false} verticalSpacing={6} highlightOnHover data-testid="browser-rows">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Browser</Table.Th>
-            <Table.Th>Pass Rate</Table.Th>
-            <Table.Th>Runs</Table.Th>
-            <Table.Th>Failed</Table.Th>
-            <Table.Th>Skipped</Table.Th>
-            <Table.Th>Flaky Score</Table.Th>
-            <Table.Th>Trend</Table.Th>
-            <Table.Th aria-label="Open" />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {group.browsers.map((entry) => (
-            <Table.Tr key={entry.browser} {...opener(entry)}>
-              <Table.Td>
-                <BrowserLabel browser={entry.browser} />
-              </Table.Td>
-              <Table.Td>
-                <PassRate entry={entry} />
-              </Table.Td>
-              <Table.Td>{entry.total_runs}</Table.Td>
-              <Table.Td>{entry.failed_runs}</Table.Td>
-              <Table.Td>{entry.skipped_runs}</Table.Td>
-              <Table.Td>{oneDecimal(flakyScoreOf(entry))}</Table.Td>
-              <Table.Td>
-                <TrendBadge trend={browserTrend(entry)} onClick={onTrend} />
-              </Table.Td>
-              <Table.Td ta="right" pr="md">
-                <OpenCue />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+      <Text size="xs" c="dimmed" pt={6} pl={stacked ? 0 : 10} data-testid="browser-rows-hint">
+        Open a browser for its run history, daily trend and AI analysis.
+      </Text>
+      <DataTable
+        columns={columns}
+        rows={group.browsers}
+        rowKey={(entry) => entry.browser}
+        rowTestId="browser-row"
+        rowData={(entry) => ({ 'data-browser': entry.browser })}
+        rowLabel={(entry) => `Open details for ${entry.browser}`}
+        onRowClick={onOpen}
+        stacked={(entry) => <StackedBrowser entry={entry} onTrend={onTrend} />}
+        withRowBorders={stacked}
+        horizontalSpacing={stacked ? 0 : undefined}
+        verticalSpacing={6}
+        highlightOnHover
+        testId="browser-rows"
+      />
     </>
+  );
+}
+
+/** A browser on a phone: its badge, trend and cue on top, the figures under their names. */
+function StackedBrowser({ entry, onTrend }: { entry: BrowserEntry; onTrend(direction: TrendDirection): void }) {
+  return (
+    <Stack gap={4}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <BrowserLabel browser={entry.browser} />
+        <TrendBadge trend={browserTrend(entry)} onClick={onTrend} />
+        <OpenCue />
+      </Group>
+      <RowFigures
+        figures={[
+          { label: 'Pass Rate', value: <PassRate entry={entry} /> },
+          { label: 'Runs', value: entry.total_runs },
+          { label: 'Failed', value: entry.failed_runs },
+          { label: 'Skipped', value: entry.skipped_runs },
+          { label: 'Score', value: oneDecimal(flakyScoreOf(entry)) },
+        ]}
+      />
+    </Stack>
   );
 }
 

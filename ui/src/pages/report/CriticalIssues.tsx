@@ -1,5 +1,6 @@
-import { Badge, Group, Paper, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Group, Paper, SimpleGrid, Text, Title } from '@mantine/core';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { fractionPercent } from '../../lib/format.js';
 import type { ReportFigures } from './report-figures.js';
 import classes from './report.module.css';
@@ -89,29 +90,35 @@ interface TestRow {
   figureTitle?: string;
 }
 
+const TEST_COLUMNS: DataColumn<TestRow>[] = [
+  {
+    key: 'test',
+    header: 'Test',
+    cell: (t) => (
+      <Text size="sm" title={t.test_title} truncate="end">
+        {t.test_title}
+      </Text>
+    ),
+  },
+  { key: 'browser', header: 'Browser', width: 110, cell: (t) => <BrowserLabel browser={t.browser} /> },
+  {
+    key: 'figure',
+    header: 'Figure',
+    width: 64,
+    align: 'right',
+    cell: (t) => (
+      <Text size="sm" c="red" fw={600} title={t.figureTitle}>
+        {t.figure}
+      </Text>
+    ),
+  },
+];
+
 /** A test on a browser per row, with the one figure that makes it an issue, in red. */
 function TestRows({ rows, testId }: { rows: TestRow[]; testId?: string }) {
   return (
-    <Table verticalSpacing={4} horizontalSpacing="xs" mb="sm" data-testid={testId} style={{ tableLayout: 'fixed' }}>
-      <Table.Tbody>
-        {rows.map((t) => (
-          <Table.Tr key={`${t.test_file}\u0000${t.test_title}\u0000${t.browser}`}>
-            <Table.Td>
-              <Text size="sm" title={t.test_title} truncate="end">
-                {t.test_title}
-              </Text>
-            </Table.Td>
-            <Table.Td w={110}>
-              <BrowserLabel browser={t.browser} />
-            </Table.Td>
-            <Table.Td w={64} ta="right">
-              <Text size="sm" c="red" fw={600} title={t.figureTitle}>
-                {t.figure}
-              </Text>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <Box mb="sm">
+      <DataTable columns={TEST_COLUMNS} rows={rows} rowKey={(t) => `${t.test_file}\u0000${t.test_title}\u0000${t.browser}`} testId={testId} verticalSpacing={4} horizontalSpacing="xs" withoutHeader fixedLayout />
+    </Box>
   );
 }

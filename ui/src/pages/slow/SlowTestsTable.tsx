@@ -1,12 +1,52 @@
-import { Badge, Paper, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Badge, Paper, Text, Title, Tooltip } from '@mantine/core';
 import type { SlowTest } from '../../../../core/api/analytics.js';
 import { BrowserLabel } from '../../components/BrowserLabel.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { fileName, formatDuration, truncate } from '../../lib/format.js';
 import { performanceBadge } from './slow-stats.js';
-import sticky from '../../components/sticky-column.module.css';
 
 /** docs/screens.md#display-rules: the test name is cut to 50 characters; the full title is one hover away. */
 const TITLE_MAX = 50;
+
+const COLUMNS: DataColumn<SlowTest>[] = [
+  {
+    key: 'name',
+    header: 'Test Name',
+    cell: (t) => (
+      <Tooltip label={t.test_full_title || t.test_title} multiline maw={480} openDelay={200}>
+        <Text size="sm" fw={500} component="span">
+          {truncate(t.test_title, TITLE_MAX)}
+        </Text>
+      </Tooltip>
+    ),
+  },
+  {
+    key: 'file',
+    header: 'File',
+    cell: (t) => (
+      <Text size="sm" c="dimmed" title={t.test_file}>
+        {fileName(t.test_file)}
+      </Text>
+    ),
+  },
+  { key: 'browser', header: 'Browser', cell: (t) => <BrowserLabel browser={t.browser} /> },
+  { key: 'project', header: 'Project', cell: (t) => <Text size="sm">{t.project}</Text> },
+  { key: 'avg', header: 'Avg Duration', align: 'right', cell: (t) => formatDuration(t.avg_duration) },
+  { key: 'max', header: 'Max Duration', align: 'right', cell: (t) => formatDuration(t.max_duration) },
+  {
+    key: 'performance',
+    header: 'Performance',
+    cell: (t) => {
+      const badge = performanceBadge(t.avg_duration);
+      return (
+        <Badge color={badge.color} variant="light" tt="none">
+          {badge.label}
+        </Badge>
+      );
+    },
+  },
+  { key: 'runs', header: 'Total Runs', align: 'right', cell: (t) => t.total_runs.toLocaleString() },
+];
 
 export function SlowTestsTable({ tests }: { tests: readonly SlowTest[] }) {
   return (
@@ -14,57 +54,16 @@ export function SlowTestsTable({ tests }: { tests: readonly SlowTest[] }) {
       <Title order={4} mb="sm">
         Slowest Tests
       </Title>
-      <Table.ScrollContainer minWidth={960}>
-        <Table striped highlightOnHover verticalSpacing="xs" data-testid="slow-tests-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th className={sticky.sticky}>Test Name</Table.Th>
-              <Table.Th>File</Table.Th>
-              <Table.Th>Browser</Table.Th>
-              <Table.Th>Project</Table.Th>
-              <Table.Th ta="right">Avg Duration</Table.Th>
-              <Table.Th ta="right">Max Duration</Table.Th>
-              <Table.Th>Performance</Table.Th>
-              <Table.Th ta="right">Total Runs</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {tests.map((t) => {
-              const badge = performanceBadge(t.avg_duration);
-              return (
-                <Table.Tr key={`${t.test_file}\u0000${t.test_full_title}\u0000${t.browser}\u0000${t.project}`}>
-                  <Table.Td className={sticky.sticky}>
-                    <Tooltip label={t.test_full_title || t.test_title} multiline maw={480} openDelay={200}>
-                      <Text size="sm" fw={500} component="span">
-                        {truncate(t.test_title, TITLE_MAX)}
-                      </Text>
-                    </Tooltip>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed" title={t.test_file}>
-                      {fileName(t.test_file)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <BrowserLabel browser={t.browser} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t.project}</Text>
-                  </Table.Td>
-                  <Table.Td ta="right">{formatDuration(t.avg_duration)}</Table.Td>
-                  <Table.Td ta="right">{formatDuration(t.max_duration)}</Table.Td>
-                  <Table.Td>
-                    <Badge color={badge.color} variant="light" tt="none">
-                      {badge.label}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td ta="right">{t.total_runs.toLocaleString()}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        columns={COLUMNS}
+        rows={tests}
+        rowKey={(t) => `${t.test_file}\u0000${t.test_full_title}\u0000${t.browser}\u0000${t.project}`}
+        stickyFirstColumn
+        minWidth={960}
+        striped
+        highlightOnHover
+        testId="slow-tests-table"
+      />
     </Paper>
   );
 }

@@ -1,12 +1,13 @@
-import { Alert, Button, Group, Paper, SegmentedControl, Select, Table, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SegmentedControl, Select, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { RUN_RESULTS_PAGE_SIZE, type RunResultSort, type RunResultStatus, type TestResultRow } from '../../../../core/api/uploads.js';
 import { uploadResults } from '../../api/calls.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ListPager } from '../../components/ListPager.js';
 import { EmptyState } from '../../components/PageState.js';
 import { useApi } from '../../lib/use-api.js';
 import { useServerSearch } from '../../lib/use-server-search.js';
-import { TestResultRowView } from './TestResultRowView.js';
+import { TEST_RESULT_COLUMNS } from './TestResultColumns.js';
 
 const STATUS_FILTERS = [
   { value: 'all', label: 'All' },
@@ -58,24 +59,17 @@ export function TestResultsTable({ runId, first, total }: { runId: number; first
     body = (
       <>
         {/* Wider than a phone: the table scrolls inside its box, every column kept. */}
-        <Table.ScrollContainer minWidth={900} data-testid="test-results-scroll" style={{ opacity: answer.loading ? 0.6 : 1 }}>
-          <Table verticalSpacing="xs" striped highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={110}>Status</Table.Th>
-                <Table.Th>Test Name</Table.Th>
-                <Table.Th>File</Table.Th>
-                <Table.Th w={100}>Duration</Table.Th>
-                <Table.Th>Error</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.items.map((row) => (
-                <TestResultRowView key={row.id} row={row} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          columns={TEST_RESULT_COLUMNS}
+          rows={data.items}
+          rowKey={(row) => String(row.id)}
+          rowTestId="test-row"
+          minWidth={900}
+          scrollTestId="test-results-scroll"
+          busy={answer.loading}
+          striped
+          highlightOnHover
+        />
         <ListPager page={data.page} pageSize={data.pageSize} total={data.total} noun="tests" onPage={setPage} testId="results-pager" />
       </>
     );

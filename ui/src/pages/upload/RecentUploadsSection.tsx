@@ -1,15 +1,16 @@
-import { Group, Paper, Select, Table, Text, Title } from '@mantine/core';
+import { Group, Paper, Select, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Paged } from '../../../../core/api/analytics.js';
 import type { RecentUpload, ReviewStatus } from '../../../../core/api/uploads.js';
 import { deleteRun } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
+import { DataTable } from '../../components/DataTable.js';
 import { ListPager } from '../../components/ListPager.js';
 import { EmptyState, ErrorState, LoadingState } from '../../components/PageState.js';
 import type { ApiState } from '../../lib/use-api.js';
 import { ClearAllDataButton } from './ClearAllDataButton.js';
-import { RecentUploadRow } from './RecentUploadRow.js';
+import { recentUploadColumns } from './RecentUploadColumns.js';
 
 export type StatusFilter = ReviewStatus | 'all';
 
@@ -87,28 +88,18 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
   }
   // Wide enough that the project column keeps a run's name and uploader to a line or two each.
   return (
-    <Table.ScrollContainer minWidth={1220}>
-      <Table highlightOnHover verticalSpacing="sm" style={{ opacity: uploads.loading ? 0.6 : undefined }} aria-busy={uploads.loading}>
-        <Table.Thead>
-          <Table.Tr>
-            {/* Badges truncate in a squeezed column, and table cells ignore min-width: a width keeps them whole. */}
-            <Table.Th w={120}>Status</Table.Th>
-            <Table.Th w={130}>Upload Date</Table.Th>
-            <Table.Th w={130}>Test Execution</Table.Th>
-            <Table.Th>Project</Table.Th>
-            <Table.Th w={150}>Browser</Table.Th>
-            <Table.Th>Tests</Table.Th>
-            <Table.Th style={{ whiteSpace: 'nowrap' }}>Pass Rate</Table.Th>
-            <Table.Th w={170}>Git Info</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {uploads.data.items.map((upload) => (
-            <RecentUploadRow key={upload.id} upload={upload} deleting={deleting === upload.id} onOpen={() => onOpen(upload.id)} onDelete={() => onDelete(upload)} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      columns={recentUploadColumns({ deleting, onDelete })}
+      rows={uploads.data.items}
+      rowKey={(upload) => String(upload.id)}
+      rowTestId="recent-upload"
+      rowData={(upload) => ({ 'data-id': upload.id })}
+      rowDimmed={(upload) => deleting === upload.id}
+      onRowClick={(upload) => onOpen(upload.id)}
+      busy={uploads.loading}
+      minWidth={1220}
+      verticalSpacing="sm"
+      highlightOnHover
+    />
   );
 }
