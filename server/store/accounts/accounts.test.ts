@@ -40,7 +40,7 @@ describeEachEngine('accounts in the store', (engine) => {
     const bob = (await findUser(store, 'bob'))!;
     await createSession(store, { tokenHash: 't-1', sessionHash: 's-1', userId: bob.id, expiresAt: T0 + 60_000 }, T0);
     const found = await findSession(other, 't-1', T0 + 1000, 7 * 86_400_000);
-    expect(found).toEqual({ id: expect.any(Number), session_hash: 's-1', created_at: T0, last_seen_at: T0, expires_at: T0 + 60_000, user: { id: bob.id, username: 'bob', role: 'reviewer' } });
+    expect(found).toEqual({ id: expect.any(Number), session_hash: 's-1', created_at: T0, last_seen_at: T0, expires_at: T0 + 60_000, user: { id: bob.id, username: 'bob', role: 'reviewer' }, sso: false });
     await touchSession(other, found!.id, T0 + 50_000, T0 + 110_000);
     expect((await findSession(store, 't-1', T0 + 100_000, 7 * 86_400_000))?.expires_at).toBe(T0 + 110_000);
     // Older than the absolute age, however active.
