@@ -1,9 +1,10 @@
-import { Badge, Button, Code, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Code, Group, Paper, Select, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../../../core/api/audit.js';
 import { auditPage } from '../../api/calls.js';
 import { ListPager } from '../../components/ListPager.js';
-import { ErrorState, LoadingState } from '../../components/PageState.js';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
+import { PageStates } from '../../components/PageState.js';
 import { formatDateTime } from '../../lib/format.js';
 import { useApi } from '../../lib/use-api.js';
 import { usePhone } from '../../lib/use-phone.js';
@@ -28,6 +29,55 @@ const who = (e: AuditEntry): string => {
 };
 const what = (e: AuditEntry): string => (e.target ? `${e.target.type}${e.target.id !== null ? ` ${e.target.id}` : ''}${e.target.label ? `: ${e.target.label}` : ''}` : '—');
 const detail = (e: AuditEntry): string => (e.detail ? JSON.stringify(e.detail) : '');
+
+const ActionBadge = ({ entry }: { entry: AuditEntry }) => (
+  <Badge variant="light" style={{ textTransform: 'none' }}>
+    {entry.action}
+  </Badge>
+);
+
+const COLUMNS: DataColumn<AuditEntry>[] = [
+  { key: 'time', header: 'Time', style: { whiteSpace: 'nowrap' }, cell: (e) => formatDateTime(e.at) },
+  { key: 'actor', header: 'Actor', cell: who },
+  { key: 'from', header: 'From', cell: (e) => e.source },
+  { key: 'action', header: 'Action', cell: (e) => <ActionBadge entry={e} /> },
+  { key: 'target', header: 'Target', style: { maxWidth: 320, overflowWrap: 'anywhere' }, cell: what },
+  {
+    key: 'detail',
+    header: 'Detail',
+    style: { maxWidth: 360, overflowWrap: 'anywhere' },
+    cell: (e) => (
+      <Text size="xs" ff="monospace">
+        {detail(e)}
+      </Text>
+    ),
+  },
+];
+
+/** One entry on a phone: the action and time on top, who and what under them, the detail last. */
+function StackedEntry({ entry: e }: { entry: AuditEntry }) {
+  return (
+    <>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <ActionBadge entry={e} />
+        <Text size="xs" c="dimmed">
+          {formatDateTime(e.at)}
+        </Text>
+      </Group>
+      <Text size="sm" mt={4} style={{ overflowWrap: 'anywhere' }}>
+        {who(e)} from {e.source}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {what(e)}
+      </Text>
+      {e.detail && (
+        <Code block mt={4} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {detail(e)}
+        </Code>
+      )}
+    </>
+  );
+}
 
 /** The audit trail: who changed what, when and from where, newest first, filtered on the server. */
 export function AuditTrailSection({ reloadKey }: { reloadKey: number }) {
@@ -67,74 +117,21 @@ export function AuditTrailSection({ reloadKey }: { reloadKey: number }) {
           </Button>
         </Group>
       </form>
-      {entries.error != null && entries.data === undefined ? (
-        <ErrorState text="Failed to load the audit trail" action={{ label: 'Try again', onClick: entries.reload }} />
-      ) : entries.data === undefined ? (
-        <LoadingState text="Loading audit trail..." />
-      ) : entries.data.items.length === 0 ? (
-        <Text c="dimmed">No entries match.</Text>
-      ) : phone ? (
-        <Stack gap="sm" data-layout="stacked">
-          {entries.data.items.map((e) => (
-            <Paper key={e.id} withBorder p="sm" radius="sm" data-testid="audit-row">
-              <Group justify="space-between" gap="xs" wrap="nowrap">
-                <Badge variant="light" style={{ textTransform: 'none' }}>
-                  {e.action}
-                </Badge>
-                <Text size="xs" c="dimmed">
-                  {formatDateTime(e.at)}
-                </Text>
-              </Group>
-              <Text size="sm" mt={4} style={{ overflowWrap: 'anywhere' }}>
-                {who(e)} from {e.source}
-              </Text>
-              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                {what(e)}
-              </Text>
-              {e.detail && (
-                <Code block mt={4} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                  {detail(e)}
-                </Code>
-              )}
-            </Paper>
-          ))}
-        </Stack>
-      ) : (
-        <Table.ScrollContainer minWidth={900}>
-          <Table verticalSpacing="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Time</Table.Th>
-                <Table.Th>Actor</Table.Th>
-                <Table.Th>From</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>Detail</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {entries.data.items.map((e) => (
-                <Table.Tr key={e.id} data-testid="audit-row">
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.at)}</Table.Td>
-                  <Table.Td>{who(e)}</Table.Td>
-                  <Table.Td>{e.source}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" style={{ textTransform: 'none' }}>
-                      {e.action}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td style={{ maxWidth: 320, overflowWrap: 'anywhere' }}>{what(e)}</Table.Td>
-                  <Table.Td style={{ maxWidth: 360, overflowWrap: 'anywhere' }}>
-                    <Text size="xs" ff="monospace">
-                      {detail(e)}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
+      <PageStates
+        error={entries.error != null && entries.data === undefined ? { text: 'Failed to load the audit trail', onRetry: entries.reload } : null}
+        loading={entries.data === undefined ? 'Loading audit trail...' : null}
+      >
+        <DataTable
+          columns={COLUMNS}
+          rows={entries.data?.items ?? []}
+          rowKey={(e) => String(e.id)}
+          empty={<Text c="dimmed">No entries match.</Text>}
+          stacked={(e) => <StackedEntry entry={e} />}
+          rowTestId="audit-row"
+          minWidth={900}
+          striped
+        />
+      </PageStates>
       {entries.data && <ListPager page={page} pageSize={PAGE_SIZE} total={entries.data.total} noun="entries" onPage={setPage} testId="audit-pager" />}
     </Paper>
   );
