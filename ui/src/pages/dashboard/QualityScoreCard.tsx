@@ -1,7 +1,52 @@
-import { ActionIcon, Badge, Center, Group, Paper, RingProgress, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Center, Group, Paper, RingProgress, Stack, Text, Tooltip } from '@mantine/core';
 import { useState } from 'react';
+import { DataTable, type DataColumn } from '../../components/DataTable.js';
 import { oneDecimal, percent } from '../../lib/format.js';
 import { QUALITY_COLORS, type ExecutiveSummary } from './executive-summary.js';
+
+/** One line of how the score was reached: pass rate, less the flaky impact, gives the result. */
+interface BreakdownLine {
+  key: string;
+  label: string;
+  note?: string;
+  value: string;
+  total?: boolean;
+}
+
+const breakdown = (summary: ExecutiveSummary): BreakdownLine[] => [
+  { key: 'pass-rate', label: 'Pass rate', value: percent(summary.passRate) },
+  { key: 'flaky-impact', label: 'Flaky impact', note: `${summary.flakyCount} flaky / ${summary.totalTests.toLocaleString()} tests × 100, at most 20`, value: `-${oneDecimal(summary.flakyImpact)}` },
+  { key: 'result', label: 'Result', value: oneDecimal(summary.score), total: true },
+];
+
+const BREAKDOWN_COLUMNS: DataColumn<BreakdownLine>[] = [
+  {
+    key: 'label',
+    header: 'Part',
+    cell: (line) => (
+      <>
+        <Text size="sm" fw={line.total ? 700 : undefined}>
+          {line.label}
+        </Text>
+        {line.note && (
+          <Text size="xs" c="dimmed">
+            {line.note}
+          </Text>
+        )}
+      </>
+    ),
+  },
+  {
+    key: 'value',
+    header: 'Value',
+    align: 'right',
+    cell: (line) => (
+      <Text size="sm" fw={line.total ? 700 : undefined}>
+        {line.value}
+      </Text>
+    ),
+  },
+];
 
 /** The quality score with its level; the info button shows how the score was reached. */
 export function QualityScoreCard({ summary }: { summary: ExecutiveSummary }) {
@@ -39,29 +84,9 @@ export function QualityScoreCard({ summary }: { summary: ExecutiveSummary }) {
         </Stack>
       </Center>
       {showBreakdown && (
-        <Table mt="sm" fz="sm" verticalSpacing={4} data-testid="score-breakdown">
-          <Table.Tbody>
-            <Table.Tr>
-              <Table.Td>Pass rate</Table.Td>
-              <Table.Td ta="right">{percent(summary.passRate)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Td>
-                Flaky impact
-                <Text size="xs" c="dimmed">
-                  {summary.flakyCount} flaky / {summary.totalTests.toLocaleString()} tests × 100, at most 20
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">-{oneDecimal(summary.flakyImpact)}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Td fw={700}>Result</Table.Td>
-              <Table.Td ta="right" fw={700}>
-                {oneDecimal(summary.score)}
-              </Table.Td>
-            </Table.Tr>
-          </Table.Tbody>
-        </Table>
+        <Box mt="sm" data-testid="score-breakdown">
+          <DataTable columns={BREAKDOWN_COLUMNS} rows={breakdown(summary)} rowKey={(line) => line.key} withoutHeader verticalSpacing={4} />
+        </Box>
       )}
     </Paper>
   );
