@@ -1,5 +1,5 @@
 import { Table, UnstyledButton, Group, Text } from '@mantine/core';
-import { useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { Fragment, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { nextSort, opensRow, pageRows, sortRows, type SortDirection, type SortValue } from '../lib/table-rows.js';
 import { usePhone } from '../lib/use-phone.js';
 import { ListPager } from './ListPager.js';
@@ -24,6 +24,8 @@ export interface DataColumn<T> {
   color?(row: T): string | undefined;
   /** How many columns this cell fills for a row (the cells it covers are left out), e.g. one message across a row's figures. */
   colSpan?(row: T): number;
+  /** A class of the column's header and cells, e.g. to keep it in place while the table scrolls sideways. */
+  className?: string;
   testId?: string;
 }
 
@@ -33,6 +35,8 @@ export interface DataTableProps<T> {
   rowKey(row: T): string;
   /** Shown instead of the table when there are no rows. */
   empty?: ReactNode;
+  /** Shows `empty` as one row under the header instead, e.g. when a filter left nothing: the columns stay in view. */
+  emptyInTable?: boolean;
   /** Pages the rows in the browser with ListPager; leave out for a table that shows all rows or pages on the server. */
   paging?: { pageSize: number; noun: string; testId: string };
   initialSort?: { key: string; direction: SortDirection };
@@ -60,6 +64,14 @@ export interface DataTableProps<T> {
   rowData?(row: T): Record<`data-${string}`, string | number>;
   /** Fades a row, e.g. while it is being deleted. */
   rowDimmed?(row: T): boolean;
+  /** More style of a row, e.g. the highlight of one a link pointed to. */
+  rowStyle?(row: T): CSSProperties | undefined;
+  /** Receives each row's element, e.g. to scroll one into view. */
+  rowRef?(row: T, element: HTMLTableRowElement | null): void;
+  /** Whether a row is open: its `expansion` shows under it, across every column, and the row says it is expanded. */
+  rowExpanded?(row: T): boolean;
+  expansion?(row: T, layout: { stacked: boolean }): ReactNode;
+  expansionTestId?: string;
   /** A short list whose columns need no names, e.g. a test, its browser and one figure. */
   withoutHeader?: boolean;
   /** Columns keep their set widths and long text is cut rather than widening the table. */
@@ -72,24 +84,27 @@ export interface DataTableProps<T> {
 
 /** One table for every list: columns with header and cell, optional sorting, paging, a phone layout and an empty state. */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, rowKey, empty, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, busy, withoutHeader, fixedLayout, horizontalSpacing, withRowBorders } = props;
+  const { columns, rows, rowKey, empty, emptyInTable, paging, initialSort, stickyFirstColumn, stacked, onRowClick, rowLabel, minWidth, scrollTestId, testId, rowTestId, ariaLabel, verticalSpacing = 'xs', highlightOnHover, striped, rowData, rowDimmed, rowStyle: extraRowStyle, rowRef, rowExpanded, expansion, expansionTestId, busy, withoutHeader, fixedLayout, horizontalSpacing, withRowBorders } = props;
   const [sort, setSort] = useState(initialSort);
   const [page, setPage] = useState(1);
   const phone = usePhone();
-  if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
+  if (rows.length === 0 && empty !== undefined && !emptyInTable) return <>{empty}</>;
   const sortColumn = columns.find((column) => column.key === sort?.key);
   const sorted = sortRows(rows, sortColumn?.sortValue, sort?.direction ?? 'asc');
   const shown = paging ? pageRows(sorted, page, paging.pageSize) : { rows: sorted, page: 1 };
   const stackedLayout = phone && stacked !== undefined;
-  const cellClass = (index: number) => (stickyFirstColumn && index === 0 ? sticky.sticky : undefined);
-  const rowStyle = (row: T) => {
+  const cellClass = (index: number) => [stickyFirstColumn && index === 0 ? sticky.sticky : undefined, columns[index]!.className].filter(Boolean).join(' ') || undefined;
+  const rowStyle = (row: T): CSSProperties | undefined => {
     const dimmed = rowDimmed?.(row) === true;
-    return onRowClick || dimmed ? { cursor: onRowClick ? 'pointer' : undefined, opacity: dimmed ? 0.5 : undefined } : undefined;
+    const own = onRowClick || dimmed ? { cursor: onRowClick ? 'pointer' : undefined, opacity: dimmed ? 0.5 : undefined } : undefined;
+    const extra = extraRowStyle?.(row);
+    return own || extra ? { ...own, ...extra } : undefined;
   };
   const rowEvents = (row: T) =>
     onRowClick && {
       tabIndex: 0,
       'aria-label': rowLabel?.(row),
+      'aria-expanded': rowExpanded?.(row),
       onClick: (event: MouseEvent<HTMLTableRowElement>) => opensRow(event) && onRowClick(row),
       onKeyDown: (event: KeyboardEvent<HTMLTableRowElement>) => {
         if (!opensRow(event)) return;
@@ -111,11 +126,30 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
     return shownCells;
   };
-  const body = shown.rows.map((row) => (
-    <Table.Tr key={rowKey(row)} data-testid={rowTestId} {...rowData?.(row)} style={rowStyle(row)} {...rowEvents(row)}>
-      {stackedLayout ? <Table.Td>{stacked(row)}</Table.Td> : cells(row)}
-    </Table.Tr>
-  ));
+  const shownColumns = stackedLayout ? 1 : columns.length;
+  const body = shown.rows.map((row) => {
+    const open = expansion !== undefined && rowExpanded?.(row) === true;
+    return (
+      <Fragment key={rowKey(row)}>
+        <Table.Tr ref={rowRef && ((element: HTMLTableRowElement | null) => rowRef(row, element))} data-testid={rowTestId} {...rowData?.(row)} style={rowStyle(row)} {...rowEvents(row)}>
+          {stackedLayout ? <Table.Td>{stacked(row)}</Table.Td> : cells(row)}
+        </Table.Tr>
+        {open && (
+          <Table.Tr data-testid={expansionTestId}>
+            <Table.Td colSpan={shownColumns} p={0} style={{ backgroundColor: 'var(--mantine-color-default-hover)' }}>
+              {expansion(row, { stacked: stackedLayout })}
+            </Table.Td>
+          </Table.Tr>
+        )}
+      </Fragment>
+    );
+  });
+  if (rows.length === 0 && emptyInTable && empty !== undefined)
+    body.push(
+      <Table.Tr key="empty">
+        <Table.Td colSpan={shownColumns}>{empty}</Table.Td>
+      </Table.Tr>,
+    );
   const table = (
     <Table
       verticalSpacing={verticalSpacing}

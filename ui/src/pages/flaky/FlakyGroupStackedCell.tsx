@@ -1,5 +1,4 @@
-import { Group, Stack, Table, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Group, Stack, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import { RowFigures } from '../../components/RowFigures.js';
@@ -9,23 +8,29 @@ import { groupTrend } from './flaky-filter.js';
 import { TrendBadge } from './TrendBadge.js';
 import { OpenForBadge } from './OpenForBadge.js';
 import { OwnerList } from '../../components/OwnerList.js';
+import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import { ExpandArrow } from './ExpandArrow.js';
+import { DetailsButton, GroupName } from './FlakyGroupColumns.js';
 
 /**
- * A group on a phone: name and file, the browsers (each opens its dialog), then the figures of
+ * A group on a phone: its expand arrow beside name and file, the browsers (each opens its dialog), then the figures of
  * the wide table's columns under their names, the overall trend and the Details button.
  */
-export function FlakyGroupStackedCell({ group, name, details, onOpen, onTrend }: {
+export function FlakyGroupStackedCell({ group, open, quarantine, onOpen, onTrend }: {
   group: FlakyTestGroup;
-  name: ReactNode;
-  details: ReactNode;
+  open: boolean;
+  quarantine: QuarantineView | null;
   onOpen(entry: BrowserEntry): void;
   onTrend(direction: TrendDirection): void;
 }) {
   return (
-    <Table.Td pl={4}>
-      <Stack gap={6}>
+    <Group gap={6} align="flex-start" wrap="nowrap">
+      <Text span c="dimmed" w={18} style={{ flexShrink: 0 }}>
+        <ExpandArrow open={open} />
+      </Text>
+      <Stack gap={6} style={{ flex: 1, minWidth: 0 }}>
         <div>
-          {name}
+          <GroupName group={group} quarantine={quarantine} />
           <Text size="xs" c="dimmed" title={group.test_file} data-testid="group-file">
             {fileName(group.test_file)}
           </Text>
@@ -52,9 +57,9 @@ export function FlakyGroupStackedCell({ group, name, details, onOpen, onTrend }:
         />
         <Group justify="space-between" gap="xs" wrap="wrap">
           <TrendBadge trend={groupTrend(group)} onClick={onTrend} />
-          {details}
+          <DetailsButton group={group} onOpen={onOpen} />
         </Group>
       </Stack>
-    </Table.Td>
+    </Group>
   );
 }

@@ -1,11 +1,12 @@
-import { Paper, Table, Text } from '@mantine/core';
+import { Box, Paper, Text } from '@mantine/core';
 import type { TrendDirection } from '../../../../core/analytics/formulas.js';
 import type { BrowserEntry, FlakyTestGroup } from '../../../../core/api/analytics.js';
 import type { QuarantineView } from '../../../../core/api/quarantine.js';
+import { DataTable } from '../../components/DataTable.js';
+import { BrowserBreakdown } from './BrowserBreakdown.js';
 import { groupKey } from './flaky-filter.js';
-import { FlakyGroupRow, GROUP_COLUMNS, STACKED_COLUMNS } from './FlakyGroupRow.js';
-import sticky from '../../components/sticky-column.module.css';
-import { usePhone } from '../../lib/use-phone.js';
+import { groupColumns, groupRowStyle } from './FlakyGroupColumns.js';
+import { FlakyGroupStackedCell } from './FlakyGroupStackedCell.js';
 
 interface Props {
   groups: readonly FlakyTestGroup[];
@@ -19,66 +20,43 @@ interface Props {
   quarantineOf?(group: FlakyTestGroup): QuarantineView | null;
 }
 
-/** The groups; on a phone each row stacks its columns in one cell, as nine did not fit. */
+/**
+ * The groups; a click on one shows a sub-row per browser. On a phone each row stacks its
+ * columns in one cell, as ten did not fit.
+ */
 export function FlakyGroupTable({ groups, expanded, highlighted, rowRef, onToggle, onOpen, onTrend, quarantineOf }: Props) {
-  const phone = usePhone();
+  const isExpanded = (group: FlakyTestGroup) => expanded.has(groupKey(group));
+  const isHighlighted = (group: FlakyTestGroup) => highlighted === groupKey(group);
   return (
     <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={phone ? 0 : 1100}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="flaky-table" data-layout={phone ? 'stacked' : undefined}>
-          {phone ? (
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th aria-label="Expand" w={28} px={6} />
-                <Table.Th pl={4}>Test Name</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-          ) : (
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th aria-label="Expand" w={32} className={`${sticky.sticky} ${sticky.arrow}`} />
-              <Table.Th className={`${sticky.sticky} ${sticky.afterArrow}`}>Test Name</Table.Th>
-              <Table.Th>File · Owners</Table.Th>
-              <Table.Th>Browsers Affected</Table.Th>
-              <Table.Th>Worst Pass Rate</Table.Th>
-              <Table.Th>Overall Trend</Table.Th>
-              <Table.Th>Total Runs</Table.Th>
-              <Table.Th>Total Failed</Table.Th>
-              <Table.Th>Flaky Score</Table.Th>
-              <Table.Th>Time to Fix</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          )}
-          <Table.Tbody>
-            {groups.map((group) => {
-              const key = groupKey(group);
-              return (
-                <FlakyGroupRow
-                  key={key}
-                  group={group}
-                  expanded={expanded.has(key)}
-                  highlighted={highlighted === key}
-                  rowRef={(element) => rowRef(key, element)}
-                  onToggle={() => onToggle(key)}
-                  onOpen={(entry) => onOpen(group, entry)}
-                  onTrend={onTrend}
-                  quarantine={quarantineOf?.(group) ?? null}
-                  stacked={phone}
-                />
-              );
-            })}
-            {groups.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={phone ? STACKED_COLUMNS : GROUP_COLUMNS}>
-                  <Text c="dimmed" ta="center" py="md">
-                    No flaky tests match this filter.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable<FlakyTestGroup>
+        columns={groupColumns({ isExpanded, onOpen, onTrend, quarantineOf })}
+        rows={groups}
+        rowKey={groupKey}
+        testId="flaky-table"
+        rowTestId="flaky-group"
+        minWidth={1100}
+        verticalSpacing="sm"
+        highlightOnHover
+        onRowClick={(group) => onToggle(groupKey(group))}
+        rowExpanded={isExpanded}
+        rowRef={(group, element) => rowRef(groupKey(group), element)}
+        rowData={(group): Record<`data-${string}`, string> => (isHighlighted(group) ? { 'data-highlighted': 'true' } : {})}
+        rowStyle={(group) => groupRowStyle(isHighlighted(group), isExpanded(group))}
+        stacked={(group) => <FlakyGroupStackedCell group={group} open={isExpanded(group)} quarantine={quarantineOf?.(group) ?? null} onOpen={(entry) => onOpen(group, entry)} onTrend={onTrend} />}
+        expansion={(group, { stacked }) => (
+          <Box pl={stacked ? 8 : 40} pr={stacked ? 8 : 0} pb="sm">
+            <BrowserBreakdown group={group} onOpen={(entry) => onOpen(group, entry)} onTrend={onTrend} stacked={stacked} />
+          </Box>
+        )}
+        expansionTestId="group-breakdown"
+        empty={
+          <Text c="dimmed" ta="center" py="md">
+            No flaky tests match this filter.
+          </Text>
+        }
+        emptyInTable
+      />
     </Paper>
   );
 }
