@@ -2,7 +2,7 @@ import { Select, Stack, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router-dom';
 import { dashboard } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { PageStates } from '../components/PageState.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
 import { useApi } from '../lib/use-api.js';
 import { BrowserComparisonChart } from './browsers/BrowserComparisonChart.js';
@@ -28,31 +28,20 @@ export function BrowserAnalysisPage() {
     />
   );
 
-  let content;
-  if (error) content = <ErrorState text="Failed to load browser analysis" action={{ label: 'Try Again', onClick: reload }} />;
-  else if (!data || loading) content = <LoadingState text="Loading browser analysis..." />;
-  else {
-    const rows = browserRows(data.browserComparison);
-    content =
-      rows.length === 0 ? (
-        <EmptyState title="No browser data available">
-          <Text c="dimmed">
-            No test results in this period. <Link to="/upload">Upload Test Results</Link>
-          </Text>
-        </EmptyState>
-      ) : (
-        <Stack gap="lg">
-          <BrowserIssues rows={rows} />
-          <BrowserTable rows={rows} />
-          <BrowserComparisonChart rows={rows} />
-        </Stack>
-      );
-  }
-
+  const rows = data && !loading ? browserRows(data.browserComparison) : undefined;
+  const empty = rows?.length === 0 ? { title: 'No browser data available', body: <Text c="dimmed">No test results in this period. <Link to="/upload">Upload Test Results</Link></Text> } : null;
   return (
     <>
       <PageHeader title="Browser Analysis" subtitle={days === 0 ? 'Showing all test results' : `Showing test results from the last ${days} days`} actions={range} />
-      {content}
+      <PageStates error={error ? { text: 'Failed to load browser analysis', onRetry: reload } : null} loading={!rows ? 'Loading browser analysis...' : null} empty={empty}>
+        {rows && (
+          <Stack gap="lg">
+            <BrowserIssues rows={rows} />
+            <BrowserTable rows={rows} />
+            <BrowserComparisonChart rows={rows} />
+          </Stack>
+        )}
+      </PageStates>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { SimpleGrid, Stack } from '@mantine/core';
 import { trends } from '../api/calls.js';
 import { PageHeader } from '../components/PageHeader.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { PageStates } from '../components/PageState.js';
 import { StatCard } from '../components/StatCard.js';
 import { formatDuration, passRateColor, percent } from '../lib/format.js';
 import { useReloadOnTestDataUpdated } from '../lib/reload-on-test-data.js';
@@ -16,36 +16,34 @@ export function TrendsPage() {
   const { data, error, loading, reload } = useApi(trends, []);
   useReloadOnTestDataUpdated(reload);
 
-  let content;
-  if (error) content = <ErrorState text="Failed to load trends data" action={{ label: 'Try Again', onClick: reload }} />;
-  else if (!data || (loading && data.length === 0)) content = <LoadingState text="Loading trends..." />;
-  else if (!hasResults(trendRows(data))) {
-    content = (
-      <EmptyState title="No trend data available">
-        <StoredRunsNote />
-      </EmptyState>
-    );
-  } else {
-    const rows = trendRows(data);
-    const summary = trendSummary(rows);
-    const activeDays = rows.filter((r) => r.total_tests > 0).length;
-    content = (
-      <Stack gap="lg">
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <StatCard label="Total Tests Run" value={summary.totalTests.toLocaleString()} hint={`on ${activeDays} of the last ${rows.length} days`} />
-          <StatCard label="Average Pass Rate" value={percent(summary.avgPassRate)} color={readableTextColor(passRateColor(summary.avgPassRate))} hint="passed / total, as the dashboard" />
-          <StatCard label="Average Duration" value={formatDuration(summary.avgDuration)} hint="per test that ran, as the dashboard" />
-        </SimpleGrid>
-        <TrendCharts rows={rows} />
-        <DailyBreakdownTable rows={rows} />
-      </Stack>
-    );
-  }
-
+  const rows = data ? trendRows(data) : undefined;
   return (
     <>
       <PageHeader title="Test Trends (Last 30 Days)" />
-      {content}
+      <PageStates
+        error={error ? { text: 'Failed to load trends data', onRetry: reload } : null}
+        loading={!data || (loading && data.length === 0) ? 'Loading trends...' : null}
+        empty={rows && !hasResults(rows) ? { title: 'No trend data available', body: <StoredRunsNote /> } : null}
+      >
+        {rows && <TrendsContent rows={rows} />}
+      </PageStates>
     </>
+  );
+}
+
+/** The figures over the days, their charts and the table of each day. */
+function TrendsContent({ rows }: { rows: ReturnType<typeof trendRows> }) {
+  const summary = trendSummary(rows);
+  const activeDays = rows.filter((r) => r.total_tests > 0).length;
+  return (
+    <Stack gap="lg">
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <StatCard label="Total Tests Run" value={summary.totalTests.toLocaleString()} hint={`on ${activeDays} of the last ${rows.length} days`} />
+        <StatCard label="Average Pass Rate" value={percent(summary.avgPassRate)} color={readableTextColor(passRateColor(summary.avgPassRate))} hint="passed / total, as the dashboard" />
+        <StatCard label="Average Duration" value={formatDuration(summary.avgDuration)} hint="per test that ran, as the dashboard" />
+      </SimpleGrid>
+      <TrendCharts rows={rows} />
+      <DailyBreakdownTable rows={rows} />
+    </Stack>
   );
 }
