@@ -20,7 +20,8 @@ import { buildDatabase } from '../api/build-db.js';
 import { load } from '../api/load.js';
 import { prepareToken, startServer } from '../api/server.js';
 import { copyHistory, startBenchPostgres, type BenchPostgres } from './postgres.js';
-import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE, type Scenario } from './scenarios.js';
+import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE, TEN_MILLION, type Scenario } from './scenarios.js';
+import { measureUpkeep, type Upkeep } from './upkeep.js';
 
 type Engine = 'sqlite' | 'postgres';
 const engineSetting = process.env.BENCH_ENGINE ?? 'sqlite';
@@ -43,9 +44,15 @@ interface Row {
   errors: number;
 }
 
-function paths(test: { title: string; file: string; browser: string }): string[] {
+/** The windows and lists again for main (most runs) and one feature branch, where a history has branches. */
+const BRANCH_PATHS = ['main', 'feature/apple-pay'].flatMap((branch) =>
+  ['/api/dashboard?days=7', '/api/dashboard?days=30', '/api/dashboard?days=90', '/api/dashboard?days=0', '/api/flaky-tests?days=30', '/api/flaky-tests?days=0'].map((path) => `${path}&branch=${encodeURIComponent(branch)}`),
+);
+
+function paths(test: { title: string; file: string; browser: string }, scenario: Scenario): string[] {
   const e = encodeURIComponent;
   return [
+    ...(scenario === TEN_MILLION ? BRANCH_PATHS : []),
     '/api/dashboard?days=7',
     '/api/dashboard?days=30',
     '/api/dashboard?days=90',
@@ -86,7 +93,7 @@ async function measure(scenario: Scenario, engine: Engine) {
   const rows: Row[] = [];
   // First answer after start: a fresh `serve` per GET, so no answer is already cached.
   const first = new Map<string, { ms: number; bytes: number; cpuMs: number }>();
-  for (const path of paths(test)) {
+  for (const path of paths(test, scenario)) {
     const server = await startServer(dbPath);
     try {
       const cpu = server.cpuMs();
@@ -101,7 +108,7 @@ async function measure(scenario: Scenario, engine: Engine) {
   const server = await startServer(dbPath);
   let memory;
   try {
-    for (const path of paths(test)) {
+    for (const path of paths(test, scenario)) {
       await timed(server.url + path, headers);
       const r = await load(server.url + path, headers, { connections, seconds });
       const f = first.get(path)!;
@@ -113,7 +120,9 @@ async function measure(scenario: Scenario, engine: Engine) {
     await server.stop();
   }
   const copied = copy?.seconds ? { seconds: Math.round(copy.seconds), rows: copy.rows, rowsPerSecond: Math.round((copy.rows ?? 0) / copy.seconds) } : null;
-  return { label: `${scenario.label}, ${engine}`, results: built.results, buildSeconds: Math.round(built.seconds), copied, memory, rows };
+  // Last: on PostgreSQL the import and prune change the copy the reads above used.
+  const upkeep: Upkeep | null = scenario === TEN_MILLION ? await measureUpkeep(data, dbPath, scenario.shape.tests) : null;
+  return { label: `${scenario.label}, ${engine}`, results: built.results, buildSeconds: Math.round(built.seconds), copied, memory, rows, upkeep };
 }
 
 let postgres: BenchPostgres | null = null;
@@ -124,6 +133,10 @@ const only = process.env.BENCH_ONLY;
 const scenarios = [];
 try {
   for (const engine of engines) {
+    if (only === '10m') {
+      scenarios.push(await measure(TEN_MILLION, engine));
+      continue;
+    }
     if (only !== 'small') scenarios.push(await measure(LARGE_SUITE, engine));
     if (only !== 'large') scenarios.push(await measure(SMALL_SUITE, engine));
     if (process.env.BENCH_LARGE_5M === '1') scenarios.push(await measure(LARGE_SUITE_5M, engine));
@@ -135,7 +148,8 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(
 console.log(`\n${machine}; ${connections} connections for ${seconds} s per GET`);
 for (const s of scenarios) {
   const copied = s.copied ? `; copied by migrate-db in ${s.copied.seconds} s (${s.copied.rows} rows, ${s.copied.rowsPerSecond} rows/s)` : '';
-  console.log(`\n${s.label} (${s.results} results): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB${copied}`);
+  console.log(`\n${s.label} (${s.results} results, built in ${s.buildSeconds} s): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB${copied}`);
+  if (s.upkeep) console.log(`database ${s.upkeep.databaseMb.toFixed(0)} MB; one more report of ${s.upkeep.importResults} results imported in ${s.upkeep.importSeconds.toFixed(1)} s; prune --older-than ${s.upkeep.pruneOlderThan} removed ${s.upkeep.prunedRuns} runs in ${s.upkeep.pruneSeconds.toFixed(1)} s`);
   console.table(s.rows.map((r) => ({ path: r.path.slice(0, 60), 'first ms': Math.round(r.firstMs), 'first CPU ms': Math.round(r.firstCpuMs), KB: +(r.bytes / 1024).toFixed(1), p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), 'req/s': Math.round(r.perSecond), errors: r.errors })));
 }
 writeFileSync(join(data, `large-results-${engineSetting}.json`), JSON.stringify({ machine, date: new Date().toISOString(), connections, seconds, scenarios }, null, 2));
