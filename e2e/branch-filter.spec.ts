@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import type { BranchesResponse, DashboardResponse, FlakyTestsPage } from '../core/api/analytics.js';
+import type { BranchesResponse, DailyStat, DashboardResponse, FlakyTestsPage, Paged, TestResultDetail } from '../core/api/analytics.js';
 import { apiGet, openDashboard } from './support/dashboard-helpers.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
@@ -113,6 +113,83 @@ test.describe('branch filter', () => {
     await pickBranch(page, feature);
     await asked;
     expect(hashQuery(page).get('branch')).toBe(feature);
+  });
+
+  test('the flaky dialog and the report count the chosen branch’s runs alone and say which branch', async ({ page, flakeboard }) => {
+    // Two screens, each pictured at two widths in two themes.
+    test.slow();
+    const server = await flakeboard.start();
+    await openDashboard(page, server);
+    // The list the screen shows (its window is the dashboard's), as the screen asked for it.
+    const listAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/flaky-tests' && new URL(r.url()).searchParams.get('branch') === 'main');
+    await page.goto(`${server.url}#/flaky-tests?branch=main`);
+    const e = encodeURIComponent;
+    const onMain = (await (await listAnswer).json()) as FlakyTestsPage;
+    const historyTotal = async (title: string, file: string, browser: string, branch: string | null) =>
+      (await apiGet<Paged<TestResultDetail>>(page, server, `/api/test-details/${e(title)}/${e(browser)}?page=1&pageSize=1&file=${e(file)}${branch ? `&branch=${e(branch)}` : ''}`)).total;
+    // A test of main's list that also ran on other branches: its dialog must count main's runs alone.
+    let pick: { index: number; browser: string; runs: number; failed: number; history: number; everywhere: number } | null = null;
+    for (const [index, group] of onMain.items.entries()) {
+      for (const b of group.browsers) {
+        if (pick) break;
+        const history = await historyTotal(group.test_title, group.test_file, b.browser, 'main');
+        const everywhere = await historyTotal(group.test_title, group.test_file, b.browser, null);
+        if (everywhere > history) pick = { index, browser: b.browser, runs: b.total_runs, failed: b.failed_runs, history, everywhere };
+      }
+    }
+    expect(pick, 'a flaky test on main with runs on other branches').not.toBeNull();
+    const { index, browser, runs, failed, history, everywhere } = pick!;
+    const group = onMain.items[index]!;
+    // The history is all of main's results; the list's figures are main's in the screen's window.
+    expect(history).toBeGreaterThanOrEqual(runs);
+
+    await expect(page.getByTestId('flaky-group')).toHaveCount(Math.min(onMain.items.length, 50));
+    const statsAnswer = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/daily-stats') && new URL(r.url()).searchParams.get('branch') === 'main');
+    const historyAsked = page.waitForRequest((r) => new URL(r.url()).pathname.startsWith('/api/test-details/') && new URL(r.url()).searchParams.get('branch') === 'main');
+    await page.getByTestId('flaky-group').nth(index).getByRole('button', { name: `Open ${browser} details`, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByTestId('dialog-title')).toHaveText(group.test_title);
+    await expect(dialog.getByTestId('dialog-branch')).toHaveText('Branch: main');
+    await historyAsked;
+    await expect(dialog.getByTestId('summary-figure').nth(2)).toHaveText(`Total Runs${runs}`);
+    await expect(dialog.getByTestId('summary-figure').nth(3)).toHaveText(`Failed Runs${failed}`);
+    // The history counts main's results, not the test's results on every branch.
+    await expect(dialog.getByTestId('history-pager')).toContainText(`Showing ${Math.min(history, 50)} of ${history} runs`);
+    expect(everywhere).toBeGreaterThan(history);
+    // The daily chart's days add up to the same results.
+    const days = (await (await statsAnswer).json()) as DailyStat[];
+    expect(days.reduce((n, d) => n + d.total_runs, 0)).toBe(history);
+    await dialog.getByRole('tab', { name: 'Trends' }).click();
+    await expect(dialog.getByTestId('trends-tab')).toBeVisible();
+    await shootBothThemes(page, 'branch-dialog-1440', { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dialog.getByRole('tab', { name: 'Test History' }).click();
+    await expect(dialog.getByTestId('dialog-branch')).toBeVisible();
+    await shootBothThemes(page, 'branch-dialog-390', { fullPage: false });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press('Escape');
+
+    // The dashboard's 'View Report' carries the branch; the report reads main's runs and says so.
+    const mainDashboard = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30&branch=main');
+    const allDashboard = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
+    expect(mainDashboard.summary[0].total_tests).toBeLessThan(allDashboard.summary[0].total_tests);
+    await page.goto(`${server.url}#/?branch=main`);
+    const reportAsked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('branch') === 'main');
+    await page.getByRole('link', { name: 'View Report' }).click();
+    await expect(page.getByTestId('report-title')).toHaveText('Executive Quality Report');
+    expect(Object.fromEntries(hashQuery(page))).toEqual({ days: '30', branch: 'main' });
+    await reportAsked;
+    await expect(page.getByTestId('report-branch')).toHaveText('Branch: main');
+    await expect(page.getByTestId('metric-total-tests-value')).toHaveText(mainDashboard.summary[0].total_tests.toLocaleString('en-US'));
+    await expect(page.getByTestId('quick-runs-value')).toHaveText(mainDashboard.summary[0].total_runs.toLocaleString('en-US'));
+    await shootBothThemes(page, 'branch-report-1440');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shootBothThemes(page, 'branch-report-390');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Back to the dashboard, on the same branch.
+    await page.getByRole('button', { name: 'Back to Dashboard' }).click();
+    await expect(page.getByRole('combobox', { name: 'Branch' })).toHaveValue('main');
+    expect(hashQuery(page).get('branch')).toBe('main');
   });
 
   test('the shards of one CI build are one recent run with its shards and a link to the build', async ({ page, flakeboard }) => {

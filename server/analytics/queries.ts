@@ -26,8 +26,8 @@ export const QUERIES = {
   flakyTrends: (store: AnyStore, a: TrendListArgs) => trendList(store, a),
   flakyGroups: (store: AnyStore, a: { days: number; now: number }) => flakyGroups(store, lastDays(a.days, a.now)),
   flakyTestsPage: (store: AnyStore, a: FlakyListArgs) => flakyTestsPage(store, a),
-  testDetails: (store: AnyStore, a: { title: string; browser: string; file: string | null } & PageArgs) => testDetails(store, a, a),
-  dailyStats: (store: AnyStore, a: { file: string; title: string; browser: string; days: number; now: number }) =>
+  testDetails: (store: AnyStore, a: { title: string; browser: string; file: string | null; branch?: string | null } & PageArgs) => testDetails(store, a, a),
+  dailyStats: (store: AnyStore, a: { file: string; title: string; browser: string; days: number; now: number; branch?: string | null }) =>
     dailyStats(store, a, lastDays(a.days, a.now)),
   slowTests: (store: AnyStore, a: { days: number; now: number } & PageArgs) => slowTestsPage(store, lastDays(a.days, a.now), a),
   trendDays: (store: AnyStore, a: { days: number; now: number }) => trendDays(store, lastDays(a.days, a.now)),

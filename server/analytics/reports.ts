@@ -35,8 +35,8 @@ export async function trendDays(store: AnyStore, range: DayRange): Promise<Trend
   return days;
 }
 
-/** Days with runs only: the flaky dialog's chart and CSV list what happened. */
-export async function dailyStats(store: AnyStore, test: { file: string; title: string; browser: string }, range: DayRange): Promise<DailyStat[]> {
+/** Days with runs only: the flaky dialog's chart and CSV list what happened (on one branch when `branch` is given). */
+export async function dailyStats(store: AnyStore, test: { file: string; title: string; browser: string; branch?: string | null }, range: DayRange): Promise<DailyStat[]> {
   return (await testDailyTotals(store, test, range)).map((r) => ({
     date: isoDate(r.day),
     pass_rate: passRateFraction(r.passed, r.runs, r.skipped),

@@ -110,7 +110,7 @@ export function registerAnalyticsRoutes(fastify: FastifyInstance, options: { ana
     config: member,
   }, async (request, reply) => {
     const { testTitle, browser } = request.params;
-    const args = { title: testTitle, browser, file: request.query.file ?? null, ...pageOf(request.query) };
+    const args = { title: testTitle, browser, file: request.query.file ?? null, branch: request.query.branch ?? null, ...pageOf(request.query) };
     return sendPage(reply, request.query.page !== undefined, analytics.json(today(now()), 'testDetails', args, callerKey(request)));
   });
 
@@ -120,7 +120,8 @@ export function registerAnalyticsRoutes(fastify: FastifyInstance, options: { ana
   }, async (request, reply) => {
     const t = now();
     const { testFile, testTitle, browser } = request.params;
-    return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days: request.query.days, now: t }, callerKey(request)));
+    const { days, branch } = request.query;
+    return sendJson(reply, analytics.json(today(t), 'dailyStats', { file: testFile, title: testTitle, browser, days, now: t, branch: branch ?? null }, callerKey(request)));
   });
 
   app.get('/api/slow-tests', {

@@ -16,7 +16,7 @@ const isoTime = z.string().describe('ISO 8601, UTC');
 
 const days = (defaultDays: number) =>
   queryWhole(0, 3650).default(defaultDays).describe(`The window in days up to today; 0 = all history (default ${defaultDays})`);
-// The dashboard's and flaky screen's branch filter (absent: every branch), as runs store it.
+// The branch filter of the dashboard, the flaky screen and its dialog (absent: every branch), as runs store it.
 const branch = z.string().min(1).max(1000).optional().describe("Only this branch's runs");
 // The owner filter: an owner as stored ('@team', 'dev@example.com'), or 'unowned'; the route checks its form.
 const owner = z.string().min(1).max(200).optional().describe('An owner as CODEOWNERS names one (@user, @org/team, an email address), or `unowned`');
@@ -60,9 +60,9 @@ export const flakyTrendsQuery = z.object({
 });
 
 export const testDetailsParams = z.object({ testTitle: text, browser: text });
-export const testDetailsQuery = pagingQuery.extend({ file: text.optional().describe("Only that file's test (titles repeat across files)") });
+export const testDetailsQuery = pagingQuery.extend({ file: text.optional().describe("Only that file's test (titles repeat across files)"), branch });
 export const dailyStatsParams = z.object({ testFile: text, testTitle: text, browser: text });
-export const dailyStatsQuery = z.object({ days: days(0) });
+export const dailyStatsQuery = z.object({ days: days(0), branch });
 
 // ---- Answers --------------------------------------------------------------------------------
 

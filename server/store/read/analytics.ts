@@ -56,6 +56,19 @@ function textsFor(dialect: DialectName) {
   FROM test_totals d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
   WHERE d.timed_runs > 0`;
   const slowOrder = `ORDER BY avg_duration DESC, d.test_id, ${r.bytes('d.browser')} LIMIT @limit OFFSET @offset`;
+  // One test's results on one branch, read through the test's own results (results_test_browser)
+  // and each one's run by its key: the cost follows the test's results, not the branch's history.
+  // The same results daily_test_stats sums (rollups.ts aggregate), which has no branch. Without
+  // statistics SQLite would start from runs_branch_started and walk every run of the branch.
+  const onBranch = `${t.withoutIndex('runs.git_branch')} = @branch`;
+  const testResultsOnBranch = `FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
+      WHERE t.title = @title AND r.browser = @browser AND ${onBranch} AND runs.is_duplicate = 0 AND runs.status != 'rejected'`;
+  const testHistoryPage = (narrow: string) => `SELECT r.id, r.run_id, t.file AS test_file, r.status, r.outcome, r.retries, r.duration_ms, r.started_at,
+        runs.git_commit, runs.git_branch, r.error_message, r.error_location, r.error_snippet, r.error_stack,
+        (SELECT a.steps_json FROM attempts a WHERE a.result_id = r.id ORDER BY a.retry LIMIT 1) AS test_steps
+      FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
+      WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser ${narrow}
+      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`;
   const slowCounts = (avgDurations: string) => `SELECT count(*) AS total, coalesce(sum(${t.boolInt(`avg_duration > ${SLOW_MS}`)}), 0) AS slow,
       coalesce(sum(${t.boolInt(`avg_duration > ${VERY_SLOW_MS}`)}), 0) AS very_slow
     FROM (${avgDurations}) averages`;
@@ -83,14 +96,16 @@ function textsFor(dialect: DialectName) {
       FROM tests t JOIN daily_test_stats d ON d.test_id = t.id
       WHERE t.file = @file AND t.title = @title AND d.browser = @browser AND d.day BETWEEN @from AND @to
       GROUP BY d.day ORDER BY d.day`,
-    testHistory: `SELECT r.id, r.run_id, t.file AS test_file, r.status, r.outcome, r.retries, r.duration_ms, r.started_at,
-        runs.git_commit, runs.git_branch, r.error_message, r.error_location, r.error_snippet, r.error_stack,
-        (SELECT a.steps_json FROM attempts a WHERE a.result_id = r.id ORDER BY a.retry LIMIT 1) AS test_steps
-      FROM tests t JOIN results r ON r.test_id = t.id JOIN runs ON runs.id = r.run_id
-      WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser
-      ORDER BY r.started_at DESC, r.id DESC LIMIT @limit OFFSET @offset`,
+    testDaysOnBranch: `SELECT ${t.utcDay('r.started_at')} AS day, count(*) AS runs, sum(${t.boolInt("r.status = 'passed'")}) AS passed,
+        sum(${t.boolInt("r.status IN ('failed', 'timedOut')")}) AS failed, sum(${t.boolInt("r.status = 'skipped'")}) AS skipped,
+        coalesce(sum(CASE WHEN r.status != 'skipped' THEN r.duration_ms END) / nullif(sum(${t.boolInt("r.status != 'skipped'")}), 0), 0) AS avg_duration
+      ${testResultsOnBranch} AND t.file = @file AND r.started_at >= @fromMs AND r.started_at < @toMs
+      GROUP BY ${t.utcDay('r.started_at')} ORDER BY ${t.utcDay('r.started_at')}`,
+    testHistory: testHistoryPage(''),
+    testHistoryOnBranch: testHistoryPage(`AND ${onBranch}`),
     testHistoryCount: `SELECT count(*) FROM tests t JOIN results r ON r.test_id = t.id
       WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser`,
+    testHistoryCountOnBranch: `SELECT count(*) ${testResultsOnBranch} AND (CAST(@file AS TEXT) IS NULL OR t.file = @file)`,
     // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
     // Grouped by fingerprint: the sample's columns (its key is the fingerprint) are one per group.
     errorPatterns: `SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
@@ -168,13 +183,13 @@ export async function dailyTotals(store: AnyStore, range: DayRange) {
   return store.sql.all<Omit<TrendDay, 'date'> & { day: number }>(textsOf(store).days, bounds(range));
 }
 
-export async function testDailyTotals(store: AnyStore, test: { file: string; title: string; browser: string }, range: DayRange) {
-  return store.sql.all<{ day: number; runs: number; passed: number; failed: number; skipped: number; avg_duration: number }>(textsOf(store).testDays, {
-    file: test.file,
-    title: test.title,
-    browser: test.browser,
-    ...bounds(range),
-  });
+/** A test's figures per day on one browser: from the daily rollup, or from its results when `branch` narrows them to one branch's runs. */
+export async function testDailyTotals(store: AnyStore, test: { file: string; title: string; browser: string; branch?: string | null }, range: DayRange) {
+  const s = textsOf(store);
+  const branch = test.branch ?? null;
+  const query = { file: test.file, title: test.title, browser: test.browser, ...bounds(range) };
+  type Row = { day: number; runs: number; passed: number; failed: number; skipped: number; avg_duration: number };
+  return branch === null ? store.sql.all<Row>(s.testDays, query) : store.sql.all<Row>(s.testDaysOnBranch, { ...query, branch });
 }
 
 export interface TestHistoryQuery {
@@ -182,13 +197,17 @@ export interface TestHistoryQuery {
   browser: string;
   /** Narrows a title that several files share; null: every file. */
   file: string | null;
+  /** Only this branch's runs; null or absent: every branch. */
+  branch?: string | null;
 }
 
 export async function testHistory(store: AnyStore, test: TestHistoryQuery, page: { limit: number; offset: number }) {
   const s = textsOf(store);
-  const query = { title: test.title, browser: test.browser, file: test.file };
-  const rows = await withAttempts(store, await store.sql.all<Omit<TestResultDetail, 'run_date' | 'attempts'> & { started_at: number }>(s.testHistory, { ...query, ...page }));
-  return { rows, total: (await store.sql.value<number>(s.testHistoryCount, query))! };
+  const branch = test.branch ?? null;
+  const query = { title: test.title, browser: test.browser, file: test.file, ...(branch === null ? {} : { branch }) };
+  type Row = Omit<TestResultDetail, 'run_date' | 'attempts'> & { started_at: number };
+  const rows = await withAttempts(store, await store.sql.all<Row>(branch === null ? s.testHistory : s.testHistoryOnBranch, { ...query, ...page }));
+  return { rows, total: (await store.sql.value<number>(branch === null ? s.testHistoryCount : s.testHistoryCountOnBranch, query))! };
 }
 
 export async function errorPatternRows(store: AnyStore, range: DayRange, page: { limit: number; offset: number }) {

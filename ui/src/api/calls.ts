@@ -67,11 +67,11 @@ export interface FlakyTestsQuery {
 /** One page of flaky groups, searched, filtered and sorted by the server. */
 export const flakyTestsPage = (q: FlakyTestsQuery) => request<FlakyTestsPage>(`/api/flaky-tests${query({ ...q })}`);
 
-/** A test's history on one browser: the file separates tests that share a title. */
-export const testDetails = (testTitle: string, browser: string, file: string, page = 1, pageSize = 50) =>
-  request<Paged<TestResultDetail>>(`/api/test-details/${enc(testTitle)}/${enc(browser)}${query({ file, page, pageSize })}`);
-export const dailyStats = (testFile: string, testTitle: string, browser: string) =>
-  request<DailyStat[]>(`/api/flaky-tests/${enc(testFile)}/${enc(testTitle)}/${enc(browser)}/daily-stats`);
+/** A test's history on one browser: the file separates tests that share a title; a branch keeps that branch's runs alone. */
+export const testDetails = (testTitle: string, browser: string, file: string, page = 1, pageSize = 50, branch: string | null = null) =>
+  request<Paged<TestResultDetail>>(`/api/test-details/${enc(testTitle)}/${enc(browser)}${query({ file, page, pageSize, branch })}`);
+export const dailyStats = (testFile: string, testTitle: string, browser: string, branch: string | null = null) =>
+  request<DailyStat[]>(`/api/flaky-tests/${enc(testFile)}/${enc(testTitle)}/${enc(browser)}/daily-stats${query({ branch })}`);
 export const aiAnalysis = (body: AiAnalysisRequest) => request<AiAnalysisResult>('/api/ai-analysis', { method: 'POST', body });
 export const slowTestsPage = (page: number, pageSize: number) => request<SlowTestsPage>(`/api/slow-tests${query({ page, pageSize })}`);
 export const trends = () => request<TrendDay[]>('/api/trends');

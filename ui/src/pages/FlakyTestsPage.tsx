@@ -67,7 +67,7 @@ export function FlakyTestsPage() {
           quarantineOf={(group) => quarantine.entryFor(group.test_title, group.test_file)}
         />
       </PageStates>
-      <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} />
+      <FlakyDetailDialog selection={selection} opened={dialogOpen} onClose={() => setDialogOpen(false)} quarantineFor={quarantine.entryFor} branch={list.branch} />
     </>
   );
 }

@@ -18,11 +18,12 @@ import { reportFigures } from './report/report-figures.js';
 import { periodChangeCaption, periodChanges } from '../lib/period-change.js';
 import classes from './report/report.module.css';
 
-/** /report?days= : the executive report, outside the app layout so it prints as a page of its own. */
+/** /report?days=&branch= : the executive report (of one branch's runs when given), outside the app layout so it prints as a page of its own. */
 export function ReportPage() {
   const [params] = useSearchParams();
   const days = parseDays(params.get('days'));
-  const { data, error, loading, reload } = useApi(() => dashboard(days), [days]);
+  const branch = params.get('branch') || null;
+  const { data, error, loading, reload } = useApi(() => dashboard(days, branch), [days, branch]);
   useReloadOnTestDataUpdated(reload);
   // The moment this report was put together, for its id and footer.
   const [generatedAt] = useState(() => new Date());
@@ -32,7 +33,7 @@ export function ReportPage() {
   else if (!data || loading) content = <LoadingState text="Generating report..." />;
   else if ((data.summary[0]?.total_tests ?? 0) === 0) {
     content = (
-      <EmptyState title="No test results in this period">
+      <EmptyState title={branch === null ? 'No test results in this period' : `No test results on ${branch} in this period`}>
         <Text c="dimmed">
           <Anchor component={Link} to="/upload">
             Upload Test Results
@@ -69,7 +70,7 @@ export function ReportPage() {
 
   return (
     <Container size="lg" py="xl" className={classes.page}>
-      <ReportHeader days={days} />
+      <ReportHeader days={days} branch={branch} />
       {content}
     </Container>
   );

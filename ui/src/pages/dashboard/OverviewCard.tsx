@@ -4,6 +4,7 @@ import { TIME_RANGES } from '../../lib/time-range.js';
 import { BranchPicker } from '../../components/BranchPicker.js';
 import { OwnerPicker } from '../../components/OwnerPicker.js';
 import { UNOWNED } from '../../../../core/owners/test-owners.js';
+import { reportLink } from '../report/report-link.js';
 
 
 /** The 'Dashboard Overview' card: the time range (and branch) every figure below is computed over. */
@@ -45,7 +46,7 @@ export function OverviewCard({
           <OwnerPicker value={owner} onChange={onOwnerChange} w={200} />
           <NativeSelect label="Time Range" data={TIME_RANGES} value={String(days)} onChange={(event) => onDaysChange(Number(event.currentTarget.value))} w={170} />
           {showReport && (
-            <Button component={Link} to={`/report?days=${days}`} variant="light">
+            <Button component={Link} to={reportLink(days, branch)} variant="light">
               View Report
             </Button>
           )}

@@ -25,9 +25,22 @@ export type DetailTab = 'history' | 'trends' | 'ai';
 
 /**
  * The detail dialog of one test on one browser (docs/screens.md#flaky-test-analysis). It opens on Test History;
- * closing it (Escape, backdrop, close button) resets it to that tab.
+ * closing it (Escape, backdrop, close button) resets it to that tab. With a branch chosen, its
+ * history and daily figures count that branch's runs alone, and its header says so.
  */
-export function FlakyDetailDialog({ selection, opened, onClose, quarantineFor }: { selection: DialogSelection | null; opened: boolean; onClose(): void; quarantineFor?: QuarantineLookup }) {
+export function FlakyDetailDialog({
+  selection,
+  opened,
+  onClose,
+  quarantineFor,
+  branch = null,
+}: {
+  selection: DialogSelection | null;
+  opened: boolean;
+  onClose(): void;
+  quarantineFor?: QuarantineLookup;
+  branch?: string | null;
+}) {
   const [tab, setTab] = useState<DetailTab>('history');
   const close = () => {
     setTab('history');
@@ -51,24 +64,38 @@ export function FlakyDetailDialog({ selection, opened, onClose, quarantineFor }:
               <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                 {selection.group.test_file}
               </Text>
+              {branch !== null && (
+                <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }} data-testid="dialog-branch">
+                  Branch: {branch}
+                </Text>
+              )}
             </Group>
           </Stack>
         )
       }
     >
-      {selection && <DetailContent key={`${selection.group.test_file}\u0000${selection.group.test_title}\u0000${selection.entry.browser}`} selection={selection} tab={tab} onTab={setTab} quarantine={quarantineFor?.(selection.group.test_title, selection.group.test_file, selection.entry.browser) ?? null} />}
+      {selection && (
+        <DetailContent
+          key={`${selection.group.test_file}\u0000${selection.group.test_title}\u0000${selection.entry.browser}\u0000${branch ?? ''}`}
+          selection={selection}
+          branch={branch}
+          tab={tab}
+          onTab={setTab}
+          quarantine={quarantineFor?.(selection.group.test_title, selection.group.test_file, selection.entry.browser) ?? null}
+        />
+      )}
     </Modal>
   );
 }
 
-function DetailContent({ selection, tab, onTab, quarantine }: { selection: DialogSelection; tab: DetailTab; onTab(tab: DetailTab): void; quarantine: QuarantineView | null }) {
+function DetailContent({ selection, branch, tab, onTab, quarantine }: { selection: DialogSelection; branch: string | null; tab: DetailTab; onTab(tab: DetailTab): void; quarantine: QuarantineView | null }) {
   const { group, entry } = selection;
-  const details = useApi(() => cachedTestDetails(group.test_title, entry.browser, group.test_file), [group.test_title, entry.browser, group.test_file]);
+  const details = useApi(() => cachedTestDetails(group.test_title, entry.browser, group.test_file, branch), [group.test_title, entry.browser, group.test_file, branch]);
   // Older runs, page by page, after the cached first page.
   const [older, setOlder] = useState<TestResultDetail[]>([]);
   const [loadingOlder, setLoadingOlder] = useState(false);
   // docs/screens.md#error-messages: a daily stats failure clears the stats and shows the empty state.
-  const stats = useApi(() => dailyStats(group.test_file, group.test_title, entry.browser), [group.test_file, group.test_title, entry.browser]);
+  const stats = useApi(() => dailyStats(group.test_file, group.test_title, entry.browser, branch), [group.test_file, group.test_title, entry.browser, branch]);
   const [analysis, setAnalysis] = useState<AiAnalysisResult | null>(null);
 
   const first = details.data;
@@ -78,7 +105,7 @@ function DetailContent({ selection, tab, onTab, quarantine }: { selection: Dialo
     if (!first || !history) return;
     setLoadingOlder(true);
     try {
-      const next = await testDetails(group.test_title, entry.browser, group.test_file, Math.floor(history.length / first.pageSize) + 1, first.pageSize);
+      const next = await testDetails(group.test_title, entry.browser, group.test_file, Math.floor(history.length / first.pageSize) + 1, first.pageSize, branch);
       setOlder((current) => [...current, ...next.items]);
     } catch (error) {
       // docs/screens.md#error-messages: detail load failures are only logged.
