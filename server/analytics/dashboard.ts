@@ -62,7 +62,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
   // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
   // Kept trend counts are every test's: not made from one owner's rows.
-  const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : undefined;
+  const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : { signature };
 
   const flaky: PairFlaky[] = [];
   const broken: PairWindow[] = [];
