@@ -3,7 +3,7 @@ import type { DashboardResponse } from '../../core/api/analytics.js';
 import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/engine/open.js';
-import { AnalyticsCache } from './cache.js';
+import { AnalyticsCache, sharedRead } from './cache.js';
 
 let t: SqliteTestApp | undefined;
 afterEach(async () => {
@@ -82,5 +82,43 @@ describe('AnalyticsCache memory', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('the shared data-version read', () => {
+  it('serves everyone who asked before it was sent, and never a read sent before the caller asked', async () => {
+    const sent: Array<{ resolve: (value: string) => void }> = [];
+    const read = sharedRead({}, 'version', () => new Promise<string>((resolve) => sent.push({ resolve })));
+    const first = read();
+    expect(sent).toHaveLength(1);
+    // Asked while the first is on its way: both wait for one second read, sent when the first ends.
+    const second = read();
+    const third = read();
+    expect(sent).toHaveLength(1);
+    sent[0]!.resolve('v1');
+    expect(await first).toBe('v1');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toHaveLength(2);
+    sent[1]!.resolve('v2');
+    expect(await second).toBe('v2');
+    expect(await third).toBe('v2');
+    // Nothing on its way: a new read at once.
+    const fourth = read();
+    expect(sent).toHaveLength(3);
+    sent[2]!.resolve('v3');
+    expect(await fourth).toBe('v3');
+  });
+
+  it('sends the next read after a failed one', async () => {
+    let n = 0;
+    const read = sharedRead({}, 'version', async () => {
+      n++;
+      if (n === 1) throw new Error('connection lost');
+      return `v${n}`;
+    });
+    const first = read();
+    const second = read();
+    await expect(first).rejects.toThrow('connection lost');
+    expect(await second).toBe('v2');
   });
 });

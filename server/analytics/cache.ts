@@ -38,7 +38,7 @@ export class AnalyticsCache {
     // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
     const text = `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')}
          || ':' || (SELECT coalesce(max(id), 0) || '/' || ${t.total(t.boolInt('removed_at IS NOT NULL'))} FROM quarantine) AS signature FROM runs`;
-    this.signature = async () => String(await store.sql.value<string>(text));
+    this.signature = sharedRead(store, text, async () => String(await store.sql.value<string>(text)));
   }
 
   /** The data's version now; answers computed from it are stored under it. */
@@ -119,6 +119,47 @@ export class AnalyticsCache {
     if (share.entries <= 1) this.byOwner.delete(owner);
     else this.byOwner.set(owner, { entries: share.entries - 1, chars: share.chars - size });
   }
+}
+
+/**
+ * The data version, read once for every caller that asks before the statement is sent: under
+ * 20 readers each request read it itself, one round trip each through the pool on PostgreSQL
+ * (docs/benchmarks.md#outages). A caller never gets a version read before it asked, since a
+ * write it has just seen (its own upload) must show: one asking while a read is on its way
+ * waits for the next, which is sent when that one ends and serves everyone who asked meanwhile.
+ * Shared by every cache on the store (the analytics answers and the polled answers).
+ */
+const sharedReads = new WeakMap<object, Map<string, () => Promise<string>>>();
+export function sharedRead(store: object, text: string, read: () => Promise<string>): () => Promise<string> {
+  let reads = sharedReads.get(store);
+  if (!reads) sharedReads.set(store, (reads = new Map()));
+  let known = reads.get(text);
+  if (!known) {
+    let sent: Promise<string> | null = null;
+    let next: Promise<string> | null = null;
+    const send = (): Promise<string> => {
+      const reading = read().finally(() => {
+        if (sent === reading) sent = null;
+      });
+      sent = reading;
+      return reading;
+    };
+    known = () => {
+      if (next) return next;
+      if (!sent) return send();
+      const after = sent.then(
+        () => undefined,
+        () => undefined,
+      );
+      next = after.then(() => {
+        next = null;
+        return send();
+      });
+      return next;
+    };
+    reads.set(text, known);
+  }
+  return known;
 }
 
 // Answers are JSON text; anything else (tests) counts as one.

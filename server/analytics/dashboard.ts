@@ -44,43 +44,60 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   // The data version the windows are read at: trend counts made from them are kept for it alone.
   const signature = await dataSignature(store);
   // One owner's tests (or the unowned ones): every per-test figure, list and count is of them.
-  const scope = owner === null ? null : await ownerFilterOf(store, owner);
+  // The statements that do not wait for another's answer are sent together: on PostgreSQL each
+  // is a round trip whose wait for the database's process grows with the load, and one after
+  // the other a cold dashboard was fourteen of them (docs/benchmarks.md#outages).
+  const [scope, windowRows, beforeRuns, beforeScan] = await Promise.all([
+    owner === null ? null : ownerFilterOf(store, owner),
+    scanWindow(store, window, branch),
+    // The window before, read when it holds runs.
+    before ? windowRunCount(store, before, branch) : 0,
+    before ? scanPeriod(store, before, branch) : null,
+  ]);
   const inScope = <T extends { test_id: number }>(list: T[]): T[] => (scope === null ? list : list.filter((r) => scope.keep(r.test_id)));
-  const rows = inScope(await scanWindow(store, window, branch));
-  // The window before, read when it holds runs; for 7 days the two windows are the trend's
-  // periods, and their sums are the trend counts: no third pass over the rollup.
-  const beforeRuns = before ? await windowRunCount(store, before, branch) : 0;
-  const beforeRows = before && beforeRuns > 0 ? inScope(await scanPeriod(store, before, branch)) : null;
+  const rows = inScope(windowRows);
+  // For 7 days the two windows are the trend's periods, and their sums are the trend counts: no
+  // third pass over the rollup.
+  const beforeRows = beforeScan && beforeRuns > 0 ? inScope(beforeScan) : null;
   const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
   // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
   // Kept trend counts are every test's: not made from one owner's rows.
-  const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : undefined;
-  const trendRows = new Map<string, PairTrendCounts>((await keptTrendRows(store, current, previous, branch, known)).map((r) => [pairKey(r), r]));
-  const trendOf = (row: PairWindow) => {
-    const counts = trendRows.get(pairKey(row));
-    return counts ? trendFigures(counts) : null;
-  };
+  const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : { signature };
 
   const flaky: PairFlaky[] = [];
-  const trendCounts: Record<keyof TrendCounts, Set<number>> = { declining: new Set(), improving: new Set(), stable: new Set(), new: new Set() };
   const broken: PairWindow[] = [];
   for (const row of rows) {
     if (isBroken(row.runs - row.skipped, row.failed, row.passed_on_retry)) broken.push(row);
     const figures = flakyFigures(row);
-    if (!figures) continue;
-    flaky.push(figures);
-    const trend = trendOf(row);
-    if (trend) trendCounts[trend.direction].add(row.test_id);
+    if (figures) flaky.push(figures);
   }
   const critical = flaky.filter((f) => isCriticalFlaky(f.pass_rate));
   const mostCritical = smallest(flaky, limit, byRisk);
   const worstCritical = smallest(critical, limit, (a, b) => a.pass_rate - b.pass_rate || b.row.failed - a.row.failed || byRisk(a, b));
   const listed = new Map([...mostCritical, ...worstCritical].map((f) => [f.row, f]));
-  const listedTrends = [...listed.keys()].map(trendOf).filter((t): t is PairTrend => t !== null);
   const worstBroken = smallest(broken, limit, byFailures);
   const slowRows = slowestRows(rows, 10);
-  // Names only for the rows sent, read before the rows are made.
-  const names = await testNamesOf(store, [...listed.keys(), ...worstBroken, ...slowRows].map((r) => r.test_id));
+  // Names only for the rows sent; everything else the answer reads, sent together.
+  const [trendList, names, runCount, recent, projects, stored, timeToFix] = await Promise.all([
+    keptTrendRows(store, current, previous, branch, known),
+    testNamesOf(store, [...listed.keys(), ...worstBroken, ...slowRows].map((r) => r.test_id)),
+    windowRunCount(store, window, branch),
+    recentRuns(store, window, 10, branch),
+    browserProjects(store),
+    storedRuns(store, branch),
+    timeToFixSummary(store, days > 0 ? window : null, to, scope),
+  ]);
+  const trendRows = new Map<string, PairTrendCounts>(trendList.map((r) => [pairKey(r), r]));
+  const trendOf = (row: PairWindow) => {
+    const counts = trendRows.get(pairKey(row));
+    return counts ? trendFigures(counts) : null;
+  };
+  const trendCounts: Record<keyof TrendCounts, Set<number>> = { declining: new Set(), improving: new Set(), stable: new Set(), new: new Set() };
+  for (const f of flaky) {
+    const trend = trendOf(f.row);
+    if (trend) trendCounts[trend.direction].add(f.row.test_id);
+  }
+  const listedTrends = [...listed.keys()].map(trendOf).filter((t): t is PairTrend => t !== null);
   const name = (id: number) => names.get(id)!;
   const summary = (f: PairFlaky): FlakyTestSummary => ({
     test_title: name(f.row.test_id).title,
@@ -107,11 +124,11 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const totals = windowTotals(rows);
   return {
     days,
-    summary: [{ total_runs: await windowRunCount(store, window, branch), ...totals.summary }],
+    summary: [{ total_runs: runCount, ...totals.summary }],
     browserComparison: totals.browsers,
     flakyTests: mostCritical.map(summary),
-    recentRuns: (await recentRuns(store, window, 10, branch)).map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
-    slowTests: slowest(slowRows, name, await browserProjects(store)),
+    recentRuns: recent.map(({ started_at, ...run }) => ({ ...run, execution_time: isoTime(started_at) })),
+    slowTests: slowest(slowRows, name, projects),
     flakyTrends: trends.sort((a, b) => a.trend_percentage - b.trend_percentage || a.test_title.localeCompare(b.test_title)),
     flakyCount: distinctTests(flaky),
     criticalFlakyCount: distinctTests(critical),
@@ -120,8 +137,8 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     brokenTests: worstBroken.map(brokenSummary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
     previous: before && beforeRows ? previousPeriod(before, beforeRuns, beforeRows) : null,
-    stored: await storedRuns(store, branch),
-    timeToFix: await timeToFixSummary(store, days > 0 ? window : null, to, scope),
+    stored,
+    timeToFix,
   };
 }
 

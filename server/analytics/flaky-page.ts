@@ -73,10 +73,8 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
     offset: (a.page - 1) * a.pageSize,
   });
   const ids = rows.map((r) => r.test_id);
-  const trends = await pageTrends(store, ids, toDay, branch);
-  const owners = await ownersOf(store, ids);
-  const episodes = await flakeEpisodesOf(store, ids);
-  const quarantined = await quarantinedAtOf(store, rows);
+  // Sent together: on PostgreSQL each is a round trip, whose wait grows with the load.
+  const [trends, owners, episodes, quarantined] = await Promise.all([pageTrends(store, ids, toDay, branch), ownersOf(store, ids), flakeEpisodesOf(store, ids), quarantinedAtOf(store, rows)]);
   const items = rows.map((row): FlakyTestGroup => {
     const browserEntries = entries
       .filter((e) => e.test_id === row.test_id)
@@ -148,8 +146,9 @@ async function pageTrends(store: AnyStore, testIds: number[], toDay: number, bra
   if (testIds.length === 0) return trends;
   const { current, previous } = trendWindows(FLAKY_TREND_PERIOD, toDay);
   const key = (t: { test_id: number; browser: string }) => `${t.test_id}\u0000${t.browser}`;
-  const before = new Map((await pairTotalsOf(store, previous, testIds, branch)).map((t) => [key(t), t]));
-  for (const now of await pairTotalsOf(store, current, testIds, branch)) {
+  const [previousTotals, currentTotals] = await Promise.all([pairTotalsOf(store, previous, testIds, branch), pairTotalsOf(store, current, testIds, branch)]);
+  const before = new Map(previousTotals.map((t) => [key(t), t]));
+  for (const now of currentTotals) {
     const record = trendRecord(now, before.get(key(now)), current);
     if (record) trends.set(key(now), record);
   }

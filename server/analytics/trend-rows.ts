@@ -31,22 +31,23 @@ export function forgetTrendRows(): void {
 
 /**
  * `branch`: one branch, whose days fillBranchDays has made for both periods on this store's
- * connection; null: every branch. `known`: the rows, when the caller has read them already
- * (trendCountsOf), with the data version read before it read them: they are kept only for that
- * version, so counts read before an import are not kept as the counts after it.
+ * connection; null: every branch. `known`: the data version the caller read before its own
+ * windows, and the rows when it has read them already (trendCountsOf): rows are kept under the
+ * version read before them, so counts read before an import are not kept as the counts after it.
  */
 export async function trendRows(
   store: AnyStore,
   current: DayRange,
   previous: DayRange,
   branch: string | null = null,
-  known?: { signature: string; rows: PairTrendCounts[] },
+  known?: { signature: string; rows?: PairTrendCounts[] },
 ): Promise<PairTrendCounts[]> {
-  const signature = await dataSignature(store);
+  // A caller that read the data version before its own windows gives it: one round trip fewer.
+  const signature = known?.signature ?? (await dataSignature(store));
   const key = `${storeId(store)}\u0000${signature}\u0000${current.from}:${current.to}:${previous.from}\u0000${branch ?? ''}`;
   let rows = kept.get(key);
   if (!rows) {
-    rows = known?.signature === signature ? known.rows : await scanTrend(store, current, previous, branch);
+    rows = known?.rows ?? (await scanTrend(store, current, previous, branch));
     if (kept.size >= KEEP) kept.delete(kept.keys().next().value!);
     kept.set(key, rows);
   }

@@ -28,9 +28,10 @@ export interface AnalyticsWorkerData {
 }
 
 const data = workerData as AnalyticsWorkerData;
-// PostgreSQL: two connections per answer in flight (runner.ts sends at most ANSWERS_AT_ONCE), so
-// an answer that pins one (onOneConnection) never waits for the other's.
-const opened = openAnyStore(data.path, { readonly: true, max: 2 * ANSWERS_AT_ONCE, cacheMb: SERVER_CACHE_MB, statementTimeoutMs: data.statementTimeoutMs });
+// PostgreSQL: four connections per answer in flight (runner.ts sends at most ANSWERS_AT_ONCE): a
+// cold dashboard sends up to seven statements together (dashboard.ts), and an answer that pins
+// one (onOneConnection) never waits for the other's.
+const opened = openAnyStore(data.path, { readonly: true, max: 4 * ANSWERS_AT_ONCE, cacheMb: SERVER_CACHE_MB, statementTimeoutMs: data.statementTimeoutMs });
 
 // Said once the store is open: a server that starts its worker ahead (runner.ts, ready()) waits
 // for this. A store that cannot be opened (PostgreSQL down) is said with its error, which the

@@ -111,8 +111,9 @@ function texts(dialect: DialectName) {
   const t = dialectFor(dialect);
   return {
     allTime: allTime(t),
-    lastDay: 'SELECT max(day) AS day FROM daily_test_stats',
-    firstDay: 'SELECT min(day) AS day FROM daily_test_stats',
+    // Each bound its own subquery: SQLite reads a lone min() or max() from the index, both in one
+    // SELECT by a scan of the table.
+    dayBounds: 'SELECT (SELECT min(day) FROM daily_test_stats) AS first, (SELECT max(day) FROM daily_test_stats) AS last',
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
@@ -154,10 +155,13 @@ const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
 /** A window of fewer than 1/BY_DAY_BELOW of the stored days is read through the day index. */
 const BY_DAY_BELOW = 4;
 
-const dayOf = async (store: AnyStore, text: string) => (await store.sql.value<number | null>(text)) ?? null;
+type DayBounds = { first: number | null; last: number | null };
 
-async function plan(store: AnyStore, range: DayRange): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
-  const firstDay = (await dayOf(store, TEXTS[store.dialect].firstDay)) ?? range.to;
+// The first and last stored day in one statement: on PostgreSQL each statement is a round trip.
+const dayBounds = async (store: AnyStore): Promise<DayBounds> => (await store.sql.get<DayBounds>(TEXTS[store.dialect].dayBounds)) ?? { first: null, last: null };
+
+async function plan(store: AnyStore, range: DayRange, known?: DayBounds): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
+  const firstDay = (known ?? (await dayBounds(store))).first ?? range.to;
   const stored = range.to - firstDay + 1;
   const scanned = range.to - Math.max(range.from, firstDay) + 1;
   if (scanned * BY_DAY_BELOW >= stored) return 'byKey';
@@ -172,8 +176,9 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
   if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, days);
-  if (await allTimeAnswers(store, range)) return store.sql.all<PairWindow>(s.allTime);
-  return store.sql.all<PairWindow>(s.window[await plan(store, range)], days);
+  const bounds = await dayBounds(store);
+  if ((await allTimeRollup(store)) && coversEveryDay(bounds, range)) return store.sql.all<PairWindow>(s.allTime);
+  return store.sql.all<PairWindow>(s.window[await plan(store, range, bounds)], days);
 }
 
 /**
@@ -181,12 +186,10 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
  * (test_totals) answers for it with one row per pair instead of one per pair and day.
  */
 export async function allTimeAnswers(store: AnyStore, range: DayRange): Promise<boolean> {
-  return (await allTimeRollup(store)) && (await coversEveryDay(store, range));
+  return (await allTimeRollup(store)) && coversEveryDay(await dayBounds(store), range);
 }
 
-async function coversEveryDay(store: AnyStore, range: DayRange): Promise<boolean> {
-  const first = await dayOf(store, TEXTS[store.dialect].firstDay);
-  const last = await dayOf(store, TEXTS[store.dialect].lastDay);
+function coversEveryDay({ first, last }: DayBounds, range: DayRange): boolean {
   return first === null || last === null || (range.from <= first && last <= range.to);
 }
 
