@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { buildApp } from '../server/app.js';
 import { hashPassword, scryptParamsFromEnv } from '../server/auth/passwords.js';
 import { randomPassword } from '../server/auth/tokens.js';
@@ -12,7 +11,7 @@ import { countUsers, createUser, UserExistsError } from '../server/store/account
 import { recordAudit } from '../server/store/accounts/audit.js';
 import { hostname } from 'node:os';
 import { scheduleDailyPrune } from './prune-schedule.js';
-import { OidcClient } from '../server/auth/oidc-client.js';
+import type { OidcClient } from '../server/auth/oidc-client.js';
 import type { OidcSettings } from '../server/auth/oidc-settings.js';
 import { OIDC_CALLBACK_PATH } from '../server/routes/oidc.js';
 import type { EvidenceStore } from '../server/store/evidence/evidence-store.js';
@@ -76,7 +75,8 @@ export async function serve(settings: ServeSettings): Promise<number> {
   const localLogin = settings.localLogin ?? true;
   // Without password sign-in a generated admin password opens nothing: admins come from the provider.
   if (localLogin) await createFirstAdmin(store, scrypt);
-  const oidcClient = settings.oidc ? new OidcClient(settings.oidc) : null;
+  // openid-client and execa are loaded only by a server that uses them: every start pays for what it loads.
+  const oidcClient = settings.oidc ? new (await import('../server/auth/oidc-client.js')).OidcClient(settings.oidc) : null;
   if (settings.demo) await seedDemoIfEmpty(store);
 
   const terminal = process.stdout.isTTY === true;
@@ -239,7 +239,9 @@ async function seedDemoIfEmpty(store: AnyStore): Promise<void> {
 function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
   const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
-  execa(command, args, { detached: true, stdio: 'ignore', reject: false }).catch(() => {
-    say(`Could not open a browser: visit ${url}`);
-  });
+  import('execa')
+    .then(({ execa }) => execa(command, args, { detached: true, stdio: 'ignore', reject: false }))
+    .catch(() => {
+      say(`Could not open a browser: visit ${url}`);
+    });
 }

@@ -92,9 +92,9 @@ describe('flakeboard/reporter', () => {
     try {
       const port = (silent.address() as { port: number }).port;
       const started = Date.now();
-      const hung = await playwright(['test', '--grep', 'greets'], { reporter: { server: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), timeout: 3_000 } });
+      const hung = await playwright(['test', '--grep', 'greets'], { reporter: { server: `http://127.0.0.1:${port}`, token: 'x'.repeat(43), timeout: 1_000 } });
       expect(hung.exitCode).toBe(0);
-      expect(flakeboardLines(hung.stdout)).toEqual([`flakeboard: could not send the run "project" to http://127.0.0.1:${port}: gave up after 3 s (the test run itself is not affected)`]);
+      expect(flakeboardLines(hung.stdout)).toEqual([`flakeboard: could not send the run "project" to http://127.0.0.1:${port}: gave up after 1 s (the test run itself is not affected)`]);
       expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       silent.close();

@@ -65,6 +65,11 @@ export interface AppOptions {
   maxFailedLogins?: number;
   /** ...and for how long (default 15 minutes). */
   lockoutMs?: number;
+  /**
+   * Bound of the account-wide sign-in delay, at least its first step of 1 s (default 8 s).
+   * Tests lower it; no flag, setting or request reaches it.
+   */
+  accountMaxDelayMs?: number;
   loginRateLimit?: { max: number; windowMs: number };
   scrypt?: ScryptParams;
   /** Send cookies with Secure even on requests that did not come over HTTPS. */
@@ -160,6 +165,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     scrypt: options.scrypt ?? DEFAULT_SCRYPT,
     localLogin: options.localLogin ?? true,
     oidcName: options.oidc?.settings.displayName ?? null,
+    accountMaxDelayMs: options.accountMaxDelayMs,
   });
   if (options.oidc) {
     registerOidcRoutes(app, {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { DialectName } from './store/engine/dialect.js';
 import type { AnyStore, Store } from './store/engine/types.js';
 
@@ -179,9 +179,12 @@ export class DatabaseHealth {
 
   private async ask(): Promise<void> {
     if (this.closed) throw new Error('the server is closing');
+    // Loaded at the first probe of PostgreSQL: a server on SQLite never loads the driver.
+    driver ??= (await import('pg')).default;
+    if (this.closed) throw new Error('the server is closing');
     let client = this.client;
     if (!client) {
-      client = new pg.Client({
+      client = new driver.Client({
         connectionString: this.store.location,
         connectionTimeoutMillis: this.timing.deadlineMs,
         application_name: 'flakeboard health',
@@ -217,6 +220,8 @@ export class DatabaseHealth {
     if (before !== state.ok) for (const listener of this.listeners) listener(state);
   }
 }
+
+let driver: typeof pg | null = null;
 
 function describe(error: unknown): string {
   const err = error as { message?: string; code?: string };

@@ -87,9 +87,8 @@ export function registerServe(program: Command): void {
     const publicUrl = options.publicUrl ? parsePublicUrl(options.publicUrl) : null;
     const oidc = singleSignOn(options);
     if (!options.localLogin && !oidc) throw new OidcSettingsError('--no-local-login needs single sign-on (--oidc-issuer and --oidc-client-id): with neither, nobody could sign in');
-    // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
-    const { serve } = await import('../serve.js');
-    process.exitCode = await serve({
+    // Every option is read before the server is loaded: a mistyped one is said at once.
+    const settings: Parameters<typeof import('../serve.js').serve>[0] = {
       port: parseNumber(options.port, '--port', 0, 65535),
       host: options.host,
       dbPath: resolveDbTarget(options.db),
@@ -110,7 +109,10 @@ export function registerServe(program: Command): void {
       oidc,
       localLogin: options.localLogin,
       publicUrl,
-    });
+    };
+    // Loaded here, not at the top: `flakeboard import` never pays for Fastify.
+    const { serve } = await import('../serve.js');
+    process.exitCode = await serve(settings);
   });
 }
 

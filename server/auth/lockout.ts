@@ -29,11 +29,16 @@ export const ACCOUNT_MAX_DELAY_MS = 8000;
  */
 export const ACCOUNT_CAP_FAILURES = 100;
 
-/** How long an attempt waits first, by the account's failures across addresses. */
-export function accountDelayMs(accountFailures: number): number {
+/**
+ * How long an attempt waits first, by the account's failures across addresses. `maxMs` lowers
+ * the bound (never raises it, never below the first step): only tests set it, through buildApp,
+ * so that a hundred guesses do not wait out eight seconds each.
+ */
+export function accountDelayMs(accountFailures: number, maxMs: number = ACCOUNT_MAX_DELAY_MS): number {
   if (accountFailures < ACCOUNT_SLOWDOWN_FAILURES) return 0;
   const doublings = Math.floor((accountFailures - ACCOUNT_SLOWDOWN_FAILURES) / ACCOUNT_SLOWDOWN_FAILURES);
-  return Math.min(ACCOUNT_MAX_DELAY_MS, ACCOUNT_DELAY_MS * 2 ** doublings);
+  const bound = Math.min(ACCOUNT_MAX_DELAY_MS, Math.max(ACCOUNT_DELAY_MS, maxMs));
+  return Math.min(bound, ACCOUNT_DELAY_MS * 2 ** doublings);
 }
 
 export interface FailureState {

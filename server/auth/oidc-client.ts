@@ -1,20 +1,8 @@
 import * as client from 'openid-client';
 import { endpointAllowed, type OidcSettings } from './oidc-settings.js';
+import { OidcFlowError, type OidcFailure } from './oidc-flow-error.js';
 
-/** Why a sign-in at the provider did not give an identity; the login page has a text for each. */
-export type OidcFailure = 'denied' | 'provider-error' | 'state' | 'invalid' | 'unreachable';
-
-export class OidcFlowError extends Error {
-  constructor(
-    readonly reason: OidcFailure,
-    message: string,
-    /** The provider's own error code (access_denied, login_required...), when it sent one. */
-    readonly providerError: string | null = null,
-  ) {
-    super(message);
-    this.name = 'OidcFlowError';
-  }
-}
+export { OidcFlowError, type OidcFailure };
 
 export interface AuthorizationStart {
   url: string;

@@ -32,6 +32,8 @@ export interface AuthRouteOptions extends SessionPolicy {
   localLogin?: boolean;
   /** The single sign-on button's provider name, when single sign-on is configured. */
   oidcName?: string | null;
+  /** The account-wide delay's bound (lockout.ts accountDelayMs); default ACCOUNT_MAX_DELAY_MS. */
+  accountMaxDelayMs?: number;
 }
 const LOCKED = 'Account locked. Please contact an administrator.';
 const INVALID = 'Invalid username or password';
@@ -56,7 +58,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteO
   };
 
   const slowDownWhenAttacked = async (request: FastifyRequest, username: string, failures: number, knownDevice: boolean): Promise<void> => {
-    const delay = knownDevice ? 0 : accountDelayMs(failures);
+    const delay = knownDevice ? 0 : accountDelayMs(failures, options.accountMaxDelayMs);
     if (delay === 0) return;
     // Many addresses are failing on this account: slow every attempt, longer the more they fail.
     request.log.warn({ user: username, accountFailures: failures, delayMs: delay }, 'sign-in failures on this account from many addresses: sign-ins slowed');

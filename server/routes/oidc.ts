@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SsoErrorCode, SsoSessionResponse } from '../../core/api/auth.js';
 import { addressKey } from '../auth/lockout.js';
-import { OidcFlowError, type OidcClient } from '../auth/oidc-client.js';
+import type { OidcClient } from '../auth/oidc-client.js';
+import { OidcFlowError } from '../auth/oidc-flow-error.js';
 import { providerOwnsRoles, roleFor, usernameFrom, type OidcSettings } from '../auth/oidc-settings.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken, newToken } from '../auth/tokens.js';
