@@ -30,10 +30,10 @@ export function forgetTrendRows(): void {
 }
 
 /**
- * `branch`: one branch, whose days fillBranchDays has made for both periods on this store's
- * connection; null: every branch. `known`: the rows, when the caller has read them already
- * (trendCountsOf), with the data version read before it read them: they are kept only for that
- * version, so counts read before an import are not kept as the counts after it.
+ * `branch`: one branch's figures (branch-days.ts); null: every branch. `known`: the rows, when
+ * the caller has read them already (trendCountsOf), with the data version read before it read
+ * them: they are kept only for that version, so counts read before an import are not kept as
+ * the counts after it.
  */
 export async function trendRows(
   store: AnyStore,
