@@ -18,7 +18,8 @@ const START = Date.UTC(2026, 0, 5, 12);
 const options = (file: string, i = 0): IngestOptions => ({
   fileName: basename(file),
   fallbackStartedAt: START + i * 60_000,
-  fallbackGit: () => ({ branch: null, commit: null }),
+  // Two branches and none, by file (a file keeps its branch however it is imported): the per-branch rollup is compared too.
+  fallbackGit: () => ({ branch: ['main', 'feature/x', null][[...basename(file)].reduce((n, c) => n + c.charCodeAt(0), 0) % 3]!, commit: null }),
   approve: true,
 });
 

@@ -5,8 +5,7 @@ import { generateHistory } from '../demo/history.js';
 import { publicReports } from '../../fixtures/testing/public-reports.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 import { ingestFile, ingestValue } from '../ingest.js';
-import { fillBranchDays } from '../store/read/branch-days.js';
-import { onOneConnection } from '../store/engine/one-connection.js';
+import { onBranch } from '../store/read/branch-days.js';
 import { openStore } from '../store/engine/open.js';
 import type { AnyStore, Store } from '../store/engine/types.js';
 import type { FlakyListArgs } from './flaky-page.js';
@@ -82,14 +81,9 @@ describeEachEngine('dashboard, flaky and trend reads', (engine) => {
     expect(feature).toBeDefined();
   });
 
-  it('fills a branch’s days as SQLite’s rollup does (the PostgreSQL aggregate is a copy of it)', async () => {
-    const range = lastDays(0, NOW);
+  it('reads a branch’s daily rollup as SQLite does', async () => {
     const rowsOf = (s: AnyStore, branch: string) =>
-      onOneConnection(s, async (pinned) => {
-        await fillBranchDays(pinned, branch, range);
-        const table = pinned.dialect === 'postgres' ? 'pg_temp.branch_days' : 'temp.branch_days';
-        return pinned.sql.all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY test_id, browser, day`);
-      });
+      s.sql.all<Record<string, unknown>>(onBranch('SELECT * FROM daily_test_stats ORDER BY test_id, browser, day', s.dialect), { branch });
     for (const branch of ['main', feature]) {
       const expected = await rowsOf(sqlite, branch);
       expect(expected.length).toBeGreaterThan(0);

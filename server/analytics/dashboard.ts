@@ -2,8 +2,6 @@ import { FIXED_AFTER_RUNS, finalPassRateFraction, isBroken, isCriticalFlaky, med
 import type { TimeToFixSummary, BrokenTestSummary, BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
-import { onOneConnection } from '../store/engine/one-connection.js';
 import { ownerFilterOf } from '../store/read/owners.js';
 import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
 import { browserProjects, dataSignature, scanPeriod, scanWindow, testNamesOf, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
@@ -28,8 +26,7 @@ export async function dashboard(
   branch: string | null = null,
   owner: string | null = null,
 ): Promise<DashboardResponse> {
-  // One branch's days are a temporary table: made and read on one connection.
-  return branch === null ? answer(store, days, now, limit, null, owner) : onOneConnection(store, (pinned) => answer(pinned, days, now, limit, branch, owner));
+  return answer(store, days, now, limit, branch, owner);
 }
 
 async function answer(store: AnyStore, days: number, now: number, limit: number, branch: string | null, owner: string | null): Promise<DashboardResponse> {
@@ -39,8 +36,6 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
   // The window before, for the period change (none for all history).
   const before = days > 0 ? { from: window.from - days, to: window.from - 1 } : null;
-  // One branch: its days of the window, the window before and the trend periods, made once for this answer.
-  if (branch !== null) await fillBranchDays(store, branch, spanOf(window, previous, current, ...(before ? [before] : [])));
   // The data version the windows are read at: trend counts made from them are kept for it alone.
   const signature = await dataSignature(store);
   // One owner's tests (or the unowned ones): every per-test figure, list and count is of them.

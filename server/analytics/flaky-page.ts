@@ -2,7 +2,6 @@ import { type FlakeEpisode, type TrendDirection, episodeDays, finalPassRateFract
 import type { TimeToFix, BrowserEntry, FlakySortKey, FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../../core/api/analytics.js';
 import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, type SortOrder } from '../store/read/flaky-page.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { fillBranchDays, spanOf } from '../store/read/branch-days.js';
 import { onOneConnection } from '../store/engine/one-connection.js';
 import { pairTotalsOf } from '../store/read/pair-totals.js';
 import { allTimeAnswers } from '../store/read/window-scan.js';
@@ -40,19 +39,18 @@ export const foldAscii = (text: string): string => text.replace(/[A-Z]/g, (c) =>
  */
 export async function flakyTestsPage(store: AnyStore, a: FlakyListArgs): Promise<FlakyTestsPage> {
   const branch = a.branch ?? null;
-  // One branch's days are a temporary table: made and read on one connection.
+  // One branch's window totals are a temporary table (flaky-page.ts flaky_window): made and read on one connection.
   return branch === null ? pageOf(store, a, null) : onOneConnection(store, (pinned) => pageOf(pinned, a, branch));
 }
 
 async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null): Promise<FlakyTestsPage> {
   const toDay = today(a.now);
-  // One branch has no all-time rollup: its window (all of its days when `days` is 0) and the
-  // trend periods are made from its runs, once for this answer. Every branch's window that holds
+  // One branch has no all-time rollup: its window (all of its days when `days` is 0) is summed
+  // from its daily rollup (branch-days.ts). Every branch's window that holds
   // every stored day (30 days of a 20-day history) is all time: the all-time rollup answers it
   // with one row per test and browser (measured on the 50,000-test history: 1,090 → 70 ms).
   const window = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
   const range = window !== null && branch === null && (await allTimeAnswers(store, window)) ? null : window;
-  if (branch !== null) await fillBranchDays(store, branch, spanOf(range!, trendWindows(FLAKY_TREND_PERIOD, toDay).previous));
   // The trend filter needs the trend of every flaky test; only then are they computed.
   const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;
   // Oldest open first needs every flaky test's episodes (the daily rollup of the flaky tests only).

@@ -1,8 +1,6 @@
 import type { TrendDirection } from '../../core/analytics/formulas.js';
 import type { TrendCounts, TrendListPage } from '../../core/api/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { fillBranchDays } from '../store/read/branch-days.js';
-import { onOneConnection } from '../store/engine/one-connection.js';
 import { testIds, testNames } from '../store/read/window-scan.js';
 import { trendRecord } from './dashboard.js';
 import { trendFigures, type PairTrend } from './pair-figures.js';
@@ -29,15 +27,9 @@ export interface TrendListArgs {
  */
 export async function trendList(store: AnyStore, a: TrendListArgs): Promise<TrendListPage> {
   const branch = a.branch ?? null;
-  // One branch's days are a temporary table: made and read on one connection.
-  return branch === null ? listOf(store, a, null) : onOneConnection(store, (pinned) => listOf(pinned, a, branch));
-}
-
-async function listOf(store: AnyStore, a: TrendListArgs, branch: string | null): Promise<TrendListPage> {
   const to = today(a.now);
   const current = { from: to - a.period + 1, to };
   const previous = { from: to - 2 * a.period + 1, to: to - a.period };
-  if (branch !== null) await fillBranchDays(store, branch, { from: previous.from, to: current.to });
   let trends = (await trendRows(store, current, previous, branch))
     .map(trendFigures)
     .filter((t): t is PairTrend => t !== null);

@@ -30,10 +30,10 @@ export function forgetTrendRows(): void {
 }
 
 /**
- * `branch`: one branch, whose days fillBranchDays has made for both periods on this store's
- * connection; null: every branch. `known`: the data version the caller read before its own
- * windows, and the rows when it has read them already (trendCountsOf): rows are kept under the
- * version read before them, so counts read before an import are not kept as the counts after it.
+ * `branch`: one branch's figures (branch-days.ts); null: every branch. `known`: the data version
+ * the caller read before its own windows, and the rows when it has read them already
+ * (trendCountsOf): rows are kept under the version read before them, so counts read before an
+ * import are not kept as the counts after it.
  */
 export async function trendRows(
   store: AnyStore,

@@ -1,4 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
+import { aggregate, ALL_BRANCH_RESULTS, BRANCH_DAY_KEYS } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -575,6 +576,52 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         PRIMARY KEY (test_id, owner)
       )${d.strictWithoutRowid};
       CREATE INDEX test_owners_owner ON test_owners(owner, test_id);
+    `,
+  },
+  {
+    version: 18,
+    name: 'per-branch daily rollup',
+    sql: (d) => `
+      -- The branches runs were stored on, by a small id: the per-branch rollup's rows carry the
+      -- id, not the name. A name stays once added (a pruned branch's id is harmless).
+      CREATE TABLE branches (
+        id ${d.id},
+        name TEXT NOT NULL UNIQUE
+      )${d.strict};
+
+      -- daily_test_stats's figures per branch (runs.git_branch), so a branch filter reads its
+      -- days as the unfiltered answers read all of them. Keyed by branch first: a read is one
+      -- branch's range of the key, in (test, browser, day) order. Kept by the same writers, in
+      -- the same transactions (rollups.ts); a run without a branch has no rows here.
+      CREATE TABLE branch_day_stats (
+        branch_id ${d.int} NOT NULL REFERENCES branches(id),
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        day ${d.int} NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        PRIMARY KEY (branch_id, test_id, browser, day)
+      )${d.strictWithoutRowid};
+
+      -- The history so far, by the rollup's own aggregation (rollup-shape.ts), per branch.
+      INSERT INTO branches (name) SELECT DISTINCT git_branch FROM runs WHERE git_branch IS NOT NULL ORDER BY git_branch;
+      INSERT INTO branch_day_stats (branch_id, test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
+        timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
+      ${aggregate(ALL_BRANCH_RESULTS, d, BRANCH_DAY_KEYS)};
     `,
   },
 ];

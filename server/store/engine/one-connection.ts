@@ -8,7 +8,7 @@ type Pinned = { [BASE]?: AnyStore };
 
 /**
  * Runs `work` with a view of `store` whose queries all go over one connection, for answers
- * that fill a temporary table (branch-days.ts, flaky-page.ts) and then read it. A temporary
+ * that fill a temporary table (flaky-page.ts) and then read it. A temporary
  * table lives on one connection: PostgreSQL's pool would hand the next query any connection,
  * and SQLite's one connection is shared by concurrent answers, which could refill it between
  * the fill and the read. SQLite holds its connection (Kysely's mutex) without a transaction:

@@ -1,4 +1,5 @@
 import type { SqliteDatabase } from './types.js';
+import type { Dialect } from './dialect.js';
 
 /**
  * What the rollup tables are keyed and summed by, shared by the writers that keep them and the
@@ -21,4 +22,77 @@ export const SNAPSHOT_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_old_days (
 export function createRollupScratch(sqlite: SqliteDatabase): void {
   sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (test_id, browser, day)) WITHOUT ROWID');
   sqlite.exec(SNAPSHOT_TABLE);
+  sqlite.exec(BRANCH_KEYS_TABLE);
 }
+
+/** The branch rollup's touched keys (branch_day_stats's key): the branches of the changed runs, on the days they touch. */
+const BRANCH_KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_branch_keys (branch_id INTEGER NOT NULL, test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL,
+  PRIMARY KEY (branch_id, test_id, browser, day)) WITHOUT ROWID`;
+
+/** The keys of a daily rollup row: daily_test_stats's, and branch_day_stats's with the branch first. */
+export const DAY_KEYS = ['test_id', 'browser', 'day'] as const;
+export const BRANCH_DAY_KEYS = ['branch_id', ...DAY_KEYS] as const;
+
+/**
+ * The rollup rows of the results `scoped` selects (a CTE body: rollups.ts byKeys, or the
+ * branch rollup's scopes, which also carry `branch_id`), in the SQL of `t`'s engine. `keys` is
+ * what a row is per: DAY_KEYS for every branch, BRANCH_DAY_KEYS per branch; the figures are the
+ * same. The outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
+ * interrupted attempts say nothing about the test and are left out.
+ */
+export const aggregate = (scoped: string, t: Dialect, keys: readonly string[] = DAY_KEYS) => {
+  const list = (prefix: string) => keys.map((k) => `${prefix}${k}`).join(', ');
+  return `
+  WITH scoped AS (${scoped}),
+  outcomes AS (
+    SELECT ${list('s.')}, s.started_at, s.id, a.retry,
+      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
+    FROM scoped s JOIN attempts a ON a.result_id = s.id
+    WHERE s.outage = 0
+  ),
+  ordered AS (
+    SELECT ${list('')}, outcome,
+      LAG(outcome) OVER w AS previous,
+      ROW_NUMBER() OVER w AS n
+    FROM outcomes WHERE outcome IS NOT NULL
+    -- Results that started at the same moment keep their stored order (id), and each one's
+    -- retries stay together: the order is total, so appending a later run equals a rebuild.
+    WINDOW w AS (PARTITION BY ${list('')} ORDER BY started_at, id, retry)
+  ),
+  flips AS (
+    SELECT ${list('')}, count(*) AS attempts, sum(${t.boolInt('previous IS NOT NULL AND previous != outcome')}) AS changes,
+      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome,
+      -- The last attempt's outcome (0 or 1) rides in the low bit of its number: one sort, not two.
+      max(n * 2 + outcome) % 2 AS last_outcome
+    FROM ordered GROUP BY ${list('')}
+  )
+  SELECT ${list('s.')},
+    count(*),
+    sum(${t.boolInt("s.status = 'passed'")}),
+    sum(${t.boolInt("s.status IN ('failed', 'timedOut')")}),
+    sum(${t.boolInt("s.status = 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0 AND s.passed_on_retry != 0')}),
+    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
+    sum(${t.boolInt("s.status != 'skipped'")}),
+    sum(${t.boolInt('s.outage = 0')}),
+    sum(${t.boolInt("s.outage = 0 AND s.status = 'passed'")}),
+    sum(${t.boolInt("s.outage = 0 AND s.status IN ('failed', 'timedOut')")}),
+    coalesce(max(f.attempts), 0),
+    coalesce(max(f.changes), 0),
+    max(f.first_outcome),
+    max(f.last_outcome),
+    max(s.started_at)
+  FROM scoped s
+  LEFT JOIN flips f ON ${keys.map((k) => `f.${k} = s.${k}`).join(' AND ')}
+  WHERE true
+  GROUP BY ${list('s.')}`;
+};
+
+/**
+ * The results of every run on a branch, for filling branch_day_stats from scratch (migration
+ * 18, and the tests' rebuild): a run without a branch is on none, as the branch filter reads it.
+ */
+export const ALL_BRANCH_RESULTS = `
+    SELECT b.id AS branch_id, r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
+    FROM branches b JOIN runs ON runs.git_branch = b.name JOIN results r ON r.run_id = runs.id`;

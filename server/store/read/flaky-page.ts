@@ -24,7 +24,7 @@ export type Severity = 'severe' | 'moderate' | 'minor';
 export interface FlakyPageQuery {
   /** Null: all history (the test_totals rollup); else a window of days. */
   range: DayRange | null;
-  /** One branch, whose days fillBranchDays has made for `range` (required then); null: every branch. */
+  /** One branch (branch-days.ts; `range` required then); null: every branch. */
   branch?: string | null;
   /** Lower-cased (ASCII, as SQLite's lower()) substring of the title or the file. */
   search: string | null;
@@ -94,7 +94,7 @@ const windowTable = (dialect: DialectName) => {
   return `CREATE TEMP TABLE IF NOT EXISTS flaky_window (test_id ${int}, browser TEXT, runs ${int}, failed ${int}, skipped ${int},
   passed_on_retry ${int}, scored_passed ${int}, scored_failed ${int}, attempts ${int}, changes ${int}, last_failed_at ${int})${end}`;
 };
-// On one branch (branch-days.ts filled for the window), the latest failure is that branch's.
+// On one branch (branch-days.ts), the latest failure is that branch's.
 const fillWindow = (dialect: DialectName, onlyBranch: boolean) => `INSERT INTO ${tempName(dialect)}.flaky_window
   SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
     (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
@@ -270,10 +270,11 @@ const PERIOD_TOTALS = `
 /**
  * Both trend periods of the flaky tests, for the trend filter. A test flaky within a window is
  * flaky over all history too (its attempts are a part of all of them), so this covers windows.
- * `branch`: one branch, whose days fillBranchDays has made on this store's connection.
+ * `branch`: one branch's figures only (branch-days.ts).
  */
 export async function flakyPeriodTotals(store: AnyStore, periods: { current: DayRange; previous: DayRange }, branch: string | null = null): Promise<PeriodTotals[]> {
   const dialect = store.dialect;
   const sql = branch !== null ? text(`${dialect} branch periods`, () => onBranch(PERIOD_TOTALS, dialect)) : PERIOD_TOTALS;
-  return store.sql.all<PeriodTotals>(sql, { currentFrom: periods.current.from, previousFrom: periods.previous.from, to: periods.current.to });
+  const params = { currentFrom: periods.current.from, previousFrom: periods.previous.from, to: periods.current.to };
+  return store.sql.all<PeriodTotals>(sql, branch !== null ? { ...params, branch } : params);
 }

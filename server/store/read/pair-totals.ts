@@ -47,7 +47,7 @@ function texts(dialect: DialectName) {
     totals: ordered(dialect, totalsSql(dialect), ''),
     flakyTotals: ordered(dialect, totalsSql(dialect), ` WHERE ${FLAKY_PAIR}`),
     totalsOf: ordered(dialect, totalsSql(dialect, true), ''),
-    // One branch (branch-days.ts filled for the range on this connection).
+    // One branch (branch-days.ts).
     branchTotalsOf: ordered(dialect, onBranch(totalsSql(dialect, true), dialect), ''),
   };
 }
@@ -59,8 +59,9 @@ export async function pairTotals(store: AnyStore, range: DayRange, onlyFlaky: bo
   return store.sql.all<TestBrowserTotals>(onlyFlaky ? s.flakyTotals : s.totals, { from: range.from, to: range.to });
 }
 
-/** The same for some tests; `branch`: one branch, whose days fillBranchDays has made for `range` on this connection. */
+/** The same for some tests; `branch`: one branch's figures only (branch-days.ts). */
 export async function pairTotalsOf(store: AnyStore, range: DayRange, testIds: readonly number[], branch: string | null = null): Promise<TestBrowserTotals[]> {
   const s = TEXTS[store.dialect];
-  return store.sql.all<TestBrowserTotals>(branch !== null ? s.branchTotalsOf : s.totalsOf, { from: range.from, to: range.to, ids: JSON.stringify(testIds) });
+  const params = { from: range.from, to: range.to, ids: JSON.stringify(testIds) };
+  return store.sql.all<TestBrowserTotals>(branch !== null ? s.branchTotalsOf : s.totalsOf, branch !== null ? { ...params, branch } : params);
 }

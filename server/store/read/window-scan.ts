@@ -94,7 +94,7 @@ const readings = (t: Dialect, columns: (t: Dialect, read: Read) => string) => ({
   byDay: grouped(t, columns, 'byDay'),
   // A read-only file of a schema before migration 10 has only the index on day.
   byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
-  // One branch (branch-days.ts): its rows hold only the answer's days, so they are read in key order.
+  // One branch (branch-days.ts): its rows are one range of branch_day_stats's key, read in key order.
   branch: onBranch(grouped(t, columns, 'byKey'), t.name),
 });
 
@@ -169,13 +169,12 @@ async function plan(store: AnyStore, range: DayRange, known?: DayBounds): Promis
 }
 
 /**
- * `branch`: the branch whose days fillBranchDays has just made (covering `range`) on this
- * store's connection (a view of onOneConnection), or null for every branch.
+ * `branch`: one branch's figures (branch-days.ts), or null for every branch.
  */
 export async function scanWindow(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairWindow[]> {
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
-  if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, days);
+  if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, { ...days, branch });
   const bounds = await dayBounds(store);
   if ((await allTimeRollup(store)) && coversEveryDay(bounds, range)) return store.sql.all<PairWindow>(s.allTime);
   return store.sql.all<PairWindow>(s.window[await plan(store, range, bounds)], days);
@@ -197,14 +196,15 @@ function coversEveryDay({ first, last }: DayBounds, range: DayRange): boolean {
 export async function scanPeriod(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PairPeriod[]> {
   const s = TEXTS[store.dialect].period;
   const days = { from: range.from, to: range.to };
-  return store.sql.all<PairPeriod>(branch !== null ? s.branch : s[await plan(store, range)], days);
+  if (branch !== null) return store.sql.all<PairPeriod>(s.branch, { ...days, branch });
+  return store.sql.all<PairPeriod>(s[await plan(store, range)], days);
 }
 
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
 export async function scanTrend(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null): Promise<PairTrendCounts[]> {
   const s = TEXTS[store.dialect];
   const range = { from: previous.from, to: current.to, curFrom: current.from };
-  if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, range);
+  if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, { ...range, branch });
   return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
 }
 

@@ -50,6 +50,12 @@ export const DAY_ROLLUP: readonly RollupColumn[] = [
   column('last_run_at', 'max'),
 ];
 
+/**
+ * branch_day_stats: daily_test_stats's figures per branch (runs.git_branch, by its id in
+ * branches), test, browser and day; the branch leads the key, since a read is one branch's days.
+ */
+export const BRANCH_DAY_ROLLUP: readonly RollupColumn[] = [column('branch_id', 'key'), ...DAY_ROLLUP];
+
 /** test_totals, per test and browser over all history. */
 export const TOTAL_ROLLUP: readonly RollupColumn[] = [
   column('test_id', 'key'),

@@ -8,9 +8,24 @@
  * All of it runs in the caller's transaction, after POSTGRES_LOCK_ROLLUPS.
  */
 import { POSTGRES_LOCK_ROLLUPS, postgresDialect } from '../engine/dialect.js';
-import { aggregate, byKeys, CLEAR_KEYS, DROP_STALE, DROP_STALE_ERRORS, OVERLAPS_DAYS, rebuildErrors, STATS_COLUMNS } from './rollups.js';
-import { addToStored, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
-import { DAY_MS } from '../engine/rollup-shape.js';
+import {
+  BRANCH_OF_RUN,
+  BRANCH_STATS_COLUMNS,
+  branchKeysOf,
+  byKeys,
+  CLEAR_BRANCH_KEYS,
+  CLEAR_KEYS,
+  DROP_STALE,
+  DROP_STALE_BRANCHES,
+  DROP_STALE_ERRORS,
+  ENSURE_BRANCHES,
+  OVERLAPS_DAYS,
+  rebuildBranches,
+  rebuildErrors,
+  STATS_COLUMNS,
+} from './rollups.js';
+import { addToStored, BRANCH_DAY_ROLLUP, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
+import { aggregate, DAY_MS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
 import { OVERLAPS_TOTALS, rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
@@ -22,6 +37,13 @@ const KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id BIGINT 
   PRIMARY KEY (test_id, browser, day)) ON COMMIT DELETE ROWS`;
 const KEYS_OF_RUNS = `INSERT INTO rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results
   WHERE run_id = ANY(CAST(@runs AS BIGINT[])) ON CONFLICT DO NOTHING`;
+
+const BRANCH_KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_branch_keys (branch_id BIGINT NOT NULL, test_id BIGINT NOT NULL, browser TEXT NOT NULL,
+  day BIGINT NOT NULL, PRIMARY KEY (branch_id, test_id, browser, day)) ON COMMIT DELETE ROWS`;
+const OF_RUNS = '= ANY(CAST(@runs AS BIGINT[]))';
+const ENSURE_BRANCHES_OF_RUNS = ENSURE_BRANCHES(OF_RUNS);
+const BRANCH_KEYS_OF_RUNS = `INSERT INTO rollup_branch_keys ${branchKeysOf(OF_RUNS)} ON CONFLICT DO NOTHING`;
+const REBUILD_BRANCHES = rebuildBranches(postgresDialect);
 
 const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(postgresDialect), postgresDialect)}`;
 const REBUILD_ERRORS = rebuildErrors(postgresDialect);
@@ -36,6 +58,7 @@ const REBUILD_TOTALS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSel
 const ADD_TO_DAYS = addToStored(DAY_ROLLUP, postgresDialect, 'd');
 const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, postgresDialect, 'd');
 const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, postgresDialect, 'd');
+const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, postgresDialect, 'd');
 
 /** Serialises the rollup writers of the database until the transaction ends (dialect.ts). */
 export async function lockRollups(sql: Sql): Promise<void> {
@@ -44,6 +67,16 @@ export async function lockRollups(sql: Sql): Promise<void> {
 
 async function keysOf(sql: Sql, runIds: readonly number[]): Promise<void> {
   await sql.run(KEYS_OF_RUNS, { runs: runIds });
+  await sql.run(BRANCH_KEYS_OF_RUNS, { runs: runIds });
+}
+
+/** Both scratch tables, empty, and the runs' branches named in branches (rollups.ts ENSURE_BRANCHES). */
+async function startKeys(sql: Sql, runIds: readonly number[]): Promise<void> {
+  await sql.run(KEYS_TABLE);
+  await sql.run(BRANCH_KEYS_TABLE);
+  await sql.run(CLEAR_KEYS);
+  await sql.run(CLEAR_BRANCH_KEYS);
+  await sql.run(ENSURE_BRANCHES_OF_RUNS, { runs: runIds });
 }
 
 /** Rebuilds the rollups of the keys in rollup_keys from the stored results, then empties it. */
@@ -52,9 +85,12 @@ async function rebuildKeys(sql: Sql): Promise<void> {
   await sql.run(DROP_STALE_ERRORS);
   await sql.run(REBUILD);
   await sql.run(REBUILD_ERRORS);
+  await sql.run(DROP_STALE_BRANCHES);
+  await sql.run(REBUILD_BRANCHES);
   await sql.run(DROP_TOTALS);
   await sql.run(REBUILD_TOTALS);
   await sql.run(CLEAR_KEYS);
+  await sql.run(CLEAR_BRANCH_KEYS);
 }
 
 /**
@@ -63,8 +99,7 @@ async function rebuildKeys(sql: Sql): Promise<void> {
  */
 export async function withRollupRefreshPostgres<T>(sql: Sql, runIds: readonly number[], change: () => Promise<T>): Promise<T> {
   await lockRollups(sql);
-  await sql.run(KEYS_TABLE);
-  await sql.run(CLEAR_KEYS);
+  await startKeys(sql, runIds);
   await keysOf(sql, runIds);
   const result = await change();
   await keysOf(sql, runIds);
@@ -82,9 +117,8 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
   await lockRollups(sql);
   // What other writers would also wait on (shared name rows) is written here, one writer at a time.
   await underLock?.();
-  await sql.run(KEYS_TABLE);
+  await startKeys(sql, [runId]);
   if (Number(await sql.value(OVERLAPS_DAYS, { run: runId })) !== 0) {
-    await sql.run(CLEAR_KEYS);
     await keysOf(sql, [runId]);
     await rebuildKeys(sql);
     return;
@@ -98,11 +132,18 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
   const sink: RowSink = { day: (row) => gathered.day.push(row), error: (row) => gathered.error.push(row), total: (row) => latest && gathered.total.push(row) };
   rows(sink);
   await days.writeAll(gathered.day);
+  // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
+  const branch = await sql.value<number | string | null>(BRANCH_OF_RUN, { run: runId });
+  if (branch !== undefined && branch !== null) {
+    const branchDays = new UnnestWriter(sql, 'branch_day_stats AS d', BRANCH_STATS_COLUMNS, columnTypes(BRANCH_DAY_ROLLUP), ADD_TO_BRANCH_DAYS);
+    const id = Number(branch);
+    await branchDays.writeAll(gathered.day.map((row) => [id, ...row]));
+  }
   await errors.writeAll(gathered.error);
   if (totals) await totals.writeAll(gathered.total);
   else {
     await sql.run(CLEAR_KEYS);
-    await keysOf(sql, [runId]);
+    await sql.run(KEYS_OF_RUNS, { runs: [runId] });
     await sql.run(DROP_TOTALS);
     await sql.run(REBUILD_TOTALS);
     await sql.run(CLEAR_KEYS);

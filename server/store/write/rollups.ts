@@ -1,12 +1,13 @@
 import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import type { SqliteDatabase } from '../engine/types.js';
-import { DAY_MS } from '../engine/rollup-shape.js';
+import { aggregate, BRANCH_DAY_KEYS, DAY_MS } from '../engine/rollup-shape.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
 import { perConnection } from '../engine/per-connection.js';
-import { ValuesWriter, type RunRows } from './run-figures.js';
-import { addToStored, columnList, DAY_ROLLUP, ERROR_ROLLUP } from './rollup-columns.js';
+import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
+import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP } from './rollup-columns.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
+export const BRANCH_STATS_COLUMNS = columnList(BRANCH_DAY_ROLLUP);
 
 /** The results of the touched keys' days, read key by key (dialect.ts keysFirstJoin): imports stay as fast as history grows. */
 export const byKeys = (t: Dialect) => `
@@ -15,59 +16,31 @@ export const byKeys = (t: Dialect) => `
     ${t.keysFirstJoin} results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
     JOIN runs ON runs.id = r.run_id`;
 
-/**
- * The rollup rows of the results `scoped` selects (a CTE body: byKeys, or branch-days.ts), in
- * the SQL of `t`'s engine (rollups-postgres.ts rebuilds with the same text on PostgreSQL). The
- * outcome of one attempt for flakiness: 1 passed (as expected), 0 failed; skipped and
- * interrupted attempts say nothing about the test and are left out.
- */
-export const aggregate = (scoped: string, t: Dialect = sqliteDialect) => `
-  WITH scoped AS (${scoped}),
-  outcomes AS (
-    SELECT s.test_id, s.browser, s.day, s.started_at, s.id, a.retry,
-      CASE WHEN a.status IN ('skipped', 'interrupted') THEN NULL WHEN a.status = s.expected_status THEN 1 ELSE 0 END AS outcome
-    FROM scoped s JOIN attempts a ON a.result_id = s.id
-    WHERE s.outage = 0
-  ),
-  ordered AS (
-    SELECT test_id, browser, day, outcome,
-      LAG(outcome) OVER w AS previous,
-      ROW_NUMBER() OVER w AS n
-    FROM outcomes WHERE outcome IS NOT NULL
-    -- Results that started at the same moment keep their stored order (id), and each one's
-    -- retries stay together: the order is total, so appending a later run equals a rebuild.
-    WINDOW w AS (PARTITION BY test_id, browser, day ORDER BY started_at, id, retry)
-  ),
-  flips AS (
-    SELECT test_id, browser, day, count(*) AS attempts, sum(${t.boolInt('previous IS NOT NULL AND previous != outcome')}) AS changes,
-      max(CASE WHEN n = 1 THEN outcome END) AS first_outcome,
-      -- The last attempt's outcome (0 or 1) rides in the low bit of its number: one sort, not two.
-      max(n * 2 + outcome) % 2 AS last_outcome
-    FROM ordered GROUP BY test_id, browser, day
-  )
-  SELECT s.test_id, s.browser, s.day,
-    count(*),
-    sum(${t.boolInt("s.status = 'passed'")}),
-    sum(${t.boolInt("s.status IN ('failed', 'timedOut')")}),
-    sum(${t.boolInt("s.status = 'skipped'")}),
-    sum(${t.boolInt('s.outage = 0 AND s.passed_on_retry != 0')}),
-    coalesce(sum(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
-    coalesce(max(CASE WHEN s.status != 'skipped' THEN s.duration_ms END), 0),
-    sum(${t.boolInt("s.status != 'skipped'")}),
-    sum(${t.boolInt('s.outage = 0')}),
-    sum(${t.boolInt("s.outage = 0 AND s.status = 'passed'")}),
-    sum(${t.boolInt("s.outage = 0 AND s.status IN ('failed', 'timedOut')")}),
-    coalesce(max(f.attempts), 0),
-    coalesce(max(f.changes), 0),
-    max(f.first_outcome),
-    max(f.last_outcome),
-    max(s.started_at)
-  FROM scoped s
-  LEFT JOIN flips f ON f.test_id = s.test_id AND f.browser = s.browser AND f.day = s.day
-  WHERE true
-  GROUP BY s.test_id, s.browser, s.day`;
+const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(sqliteDialect), sqliteDialect)}`;
 
-const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(sqliteDialect))}`;
+/**
+ * branch_day_stats is kept beside daily_test_stats by the same rules, its keys one level finer:
+ * the branches of the changed runs, with the same tests, browsers and days (rollup_branch_keys).
+ * A run without a branch is on no branch (the branch filter never matches it), so it has no rows.
+ */
+export const ENSURE_BRANCHES = (runs: string) =>
+  `INSERT INTO branches (name) SELECT DISTINCT git_branch FROM runs WHERE id ${runs} AND git_branch IS NOT NULL ON CONFLICT (name) DO NOTHING`;
+export const BRANCH_OF_RUN = 'SELECT b.id FROM runs JOIN branches b ON b.name = runs.git_branch WHERE runs.id = @run';
+export const branchKeysOf = (runs: string) => `SELECT DISTINCT b.id, r.test_id, r.browser, r.started_at / ${DAY_MS}
+  FROM results r JOIN runs ON runs.id = r.run_id JOIN branches b ON b.name = runs.git_branch WHERE r.run_id ${runs}`;
+/** The results of the touched branch keys' days, on that branch's runs only. */
+const byBranchKeys = (t: Dialect) => `
+    SELECT k.branch_id, r.id, r.test_id, r.browser, k.day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
+    FROM rollup_branch_keys k
+    ${t.keysFirstJoin} results r ON r.test_id = k.test_id AND r.browser = k.browser AND r.started_at >= k.day * ${DAY_MS} AND r.started_at < (k.day + 1) * ${DAY_MS}
+    JOIN runs ON runs.id = r.run_id
+    JOIN branches b ON b.id = k.branch_id
+    WHERE runs.git_branch = b.name`;
+export const rebuildBranches = (t: Dialect) => `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS}) ${aggregate(byBranchKeys(t), t, BRANCH_DAY_KEYS)}`;
+export const CLEAR_BRANCH_KEYS = 'DELETE FROM rollup_branch_keys';
+export const DROP_STALE_BRANCHES =
+  'DELETE FROM branch_day_stats WHERE (branch_id, test_id, browser, day) IN (SELECT branch_id, test_id, browser, day FROM rollup_branch_keys)';
+const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, sqliteDialect);
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
 // the change between the stored last attempt and the run's first one is counted once.
@@ -116,7 +89,14 @@ function prepare(sqlite: SqliteDatabase) {
     rebuild: sqlite.prepare(REBUILD),
     rebuildErrors: sqlite.prepare(rebuildErrors(sqliteDialect)),
     overlaps: sqlite.prepare(OVERLAPS_DAYS).pluck(),
+    ensureBranch: sqlite.prepare(ENSURE_BRANCHES('= ?')),
+    branchOf: sqlite.prepare(BRANCH_OF_RUN).pluck(),
+    clearBranchKeys: sqlite.prepare(CLEAR_BRANCH_KEYS),
+    branchKeysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_branch_keys ${branchKeysOf('= ?')}`),
+    dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
+    rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    branchDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
@@ -132,17 +112,28 @@ const statementsFor = perConnection(prepare);
 export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly number[], change: () => T): T {
   const s = statementsFor(sqlite);
   s.clearKeys.run();
-  for (const id of runIds) s.keysOfRun.run(id);
+  s.clearBranchKeys.run();
+  for (const id of runIds) {
+    s.ensureBranch.run(id);
+    s.keysOfRun.run(id);
+    s.branchKeysOfRun.run(id);
+  }
   const result = change();
-  for (const id of runIds) s.keysOfRun.run(id);
+  for (const id of runIds) {
+    s.keysOfRun.run(id);
+    s.branchKeysOfRun.run(id);
+  }
   // The touched days as they were: the totals move by the difference (test-totals.ts).
   snapshotDays(sqlite);
   s.dropStale.run();
   s.dropStaleErrors.run();
   s.rebuild.run();
   s.rebuildErrors.run();
+  s.dropStaleBranches.run();
+  s.rebuildBranches.run();
   moveTestTotalsByDays(sqlite);
   s.clearKeys.run();
+  s.clearBranchKeys.run();
   return result;
 }
 
@@ -167,8 +158,17 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, DAY_ROLLUP.length);
     const errors = new ValuesWriter(sqlite, s.errorRows, `INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})`, ADD_TO_ERRORS, ERROR_ROLLUP.length);
     const totals = latest ? testTotalsWriter(sqlite) : null;
-    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
+    s.ensureBranch.run(runId);
+    const branch = s.branchOf.get({ run: runId }) as number | undefined;
+    const branchDays = branch === undefined ? null : new ValuesWriter(sqlite, s.branchDayRows, `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS})`, ADD_TO_BRANCH_DAYS, BRANCH_DAY_ROLLUP.length);
+    const day = branchDays === null ? (row: DayRow) => days.add(row) : (row: DayRow) => {
+      days.add(row);
+      branchDays.add([branch, ...row]);
+    };
+    rows({ day, error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
+    branchDays?.finish();
     errors.finish();
     totals?.finish();
     if (!latest) {
