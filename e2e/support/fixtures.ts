@@ -27,7 +27,61 @@ export interface Flakeboard {
   postgres(template?: Template): Promise<string>;
 }
 
-export const test = base.extend<{ flakeboard: Flakeboard }>({
+/** A server started once per worker on a demo copy, with a session made through the API once. */
+export interface SharedServer extends RunningServer {
+  /** What the UI stores after signing in as ADMIN (docs/testing.md: shared read-only server). */
+  session: { token: string; sessionToken: string; user: unknown };
+  cookies: Array<{ name: string; value: string }>;
+}
+
+export const test = base.extend<{ flakeboard: Flakeboard; demo: SharedServer }, { sharedDemo: SharedServer }>({
+  // One demo server per worker for the tests that only read: starting `serve` (its worker
+  // threads, the store) costs more CPU than most of these tests' own steps. A test that writes
+  // anything (imports, reviews, settings, accounts) starts its own with `flakeboard.start`.
+  sharedDemo: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const dir = mkdtempSync(join(tmpdir(), 'flakeboard-e2e-shared-'));
+      const dbPath = join(dir, 'flakeboard.db');
+      copyTemplate('demo', dbPath);
+      const server = await serve(dbPath);
+      try {
+        // One sign-in per worker: the server limits sign-ins per address, and the form is
+        // tested where it is the subject (shell.spec.ts).
+        const answer = await fetch(new URL('/api/auth/login', server.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+        });
+        if (!answer.ok) throw new Error(`sign-in on the shared server answered ${answer.status}: ${await answer.text()}`);
+        const session = (await answer.json()) as SharedServer['session'];
+        const cookies = answer.headers.getSetCookie().map((line) => {
+          const [pair] = line.split(';');
+          const at = pair!.indexOf('=');
+          return { name: pair!.slice(0, at), value: pair!.slice(at + 1) };
+        });
+        await use({ ...server, session, cookies });
+      } finally {
+        await server.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker' },
+  ],
+  /** The shared demo server, with this test's browser already signed in on it (read-only tests only). */
+  demo: async ({ sharedDemo, context }, use) => {
+    await context.addCookies(sharedDemo.cookies.map((c) => ({ ...c, url: sharedDemo.url })));
+    await context.addInitScript(
+      ({ origin, session }) => {
+        if (window.location.origin !== origin || localStorage.getItem('auth_token') !== null) return;
+        localStorage.setItem('auth_token', session.token);
+        localStorage.setItem('session_token', session.sessionToken);
+        localStorage.setItem('user_data', JSON.stringify(session.user));
+      },
+      { origin: new URL(sharedDemo.url).origin, session: sharedDemo.session },
+    );
+    await use(sharedDemo);
+  },
   // eslint-disable-next-line no-empty-pattern
   flakeboard: async ({}, use) => {
     const dirs: string[] = [];
@@ -79,9 +133,17 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
 
 export { expect };
 
-/** Opens `hash` (default the dashboard) and signs in through the form; waits for the header. */
+/**
+ * Opens `hash` (default the dashboard) and signs in through the form; waits for the header.
+ * On the shared demo server the `demo` fixture has signed the browser in already (as ADMIN).
+ */
 export async function signIn(page: Page, server: RunningServer, options: { hash?: string; username?: string; password?: string } = {}): Promise<void> {
   await page.goto(`${server.url}#${options.hash ?? '/'}`);
+  if ('session' in server) {
+    if (options.username !== undefined || options.password !== undefined) throw new Error('the shared demo server has one session, as ADMIN: start a server for another account');
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    return;
+  }
   await page.getByLabel('Username', { exact: true }).fill(options.username ?? ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(options.password ?? ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
