@@ -1,4 +1,4 @@
-import { expect, signIn, test } from './support/fixtures.js';
+import { expect, settled, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 test.describe('the API reference page', () => {
@@ -33,7 +33,7 @@ test.describe('the API reference page', () => {
     await page.screenshot({ path: '/tmp/openapi-docs-1440.png', fullPage: false });
 
     await page.setViewportSize(PHONE);
-    await page.waitForTimeout(300);
+    await settled(page);
     await expect(dashboard).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
     await page.screenshot({ path: '/tmp/openapi-docs-390.png', fullPage: false });

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
-import { expect, signIn, test } from './support/fixtures.js';
+import { expect, settled, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 // Names in the audit trail come from whoever named the thing: a user an admin added, a report's
@@ -51,7 +51,7 @@ test.describe('hostile text in the audit trail', () => {
     await page.setViewportSize(PHONE);
     await expect(trail.locator('[data-layout="stacked"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await page.waitForTimeout(400);
+    await settled(page);
     await page.screenshot({ path: '/tmp/audit-hostile-390.png', fullPage: true });
     expect(await page.evaluate(() => window.name)).toBe('');
   });

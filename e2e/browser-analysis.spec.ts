@@ -9,8 +9,7 @@ const dashboardCall = (days: number) => (url: string) => {
 const label = (h: string) => h.charAt(0).toUpperCase() + h.slice(1);
 
 test.describe('Browser Analysis (/browser-analysis)', () => {
-  test('compares the browsers of the last 30 days, and another range on demand', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('compares the browsers of the last 30 days, and another range on demand', async ({ page, demo: server }) => {
     const answer = page.waitForResponse((r) => dashboardCall(30)(r.url()));
     await signIn(page, server, { hash: '/browser-analysis' });
     const data = (await (await answer).json()) as DashboardResponse;
@@ -50,8 +49,7 @@ test.describe('Browser Analysis (/browser-analysis)', () => {
     await expect(table.locator('tbody tr').first().locator('td').nth(2)).toHaveText(first.failed.toLocaleString('en-US'));
   });
 
-  test('calls out the browsers that fail more than they pass', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('calls out the browsers that fail more than they pass', async ({ page, demo: server }) => {
     // Turn webkit's answer around: what the dashboard's 'Browser Issues Detected' alert reacts to.
     await page.route((url) => dashboardCall(30)(url.href), async (route) => {
       const response = await route.fetch();
@@ -67,8 +65,7 @@ test.describe('Browser Analysis (/browser-analysis)', () => {
     await expect(page.getByTestId('browser-table').locator('tbody tr').filter({ hasText: 'webkit' })).toContainText('Critical');
   });
 
-  test('states: loading, failure and no results', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('states: loading, failure and no results', async ({ page, emptyStore: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let fail = false;

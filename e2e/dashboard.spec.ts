@@ -16,8 +16,7 @@ const flakyHref = (t: { test_title: string; test_file: string; browser: string }
   `#/flaky-tests?${new URLSearchParams({ test: t.test_title, file: t.test_file, browser: t.browser })}`;
 
 test.describe('dashboard', () => {
-  test('at 390 px the tables stack each row with every figure on screen; the page does not scroll sideways', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('at 390 px the tables stack each row with every figure on screen; the page does not scroll sideways', async ({ page, demo: server }) => {
     await page.setViewportSize(PHONE);
     await openDashboard(page, server);
     await expect(page.getByTestId('executive-summary')).toBeVisible();
@@ -41,8 +40,7 @@ test.describe('dashboard', () => {
     await expect(page).toHaveURL(new RegExp(`#/upload/${run.id}$`));
   });
 
-  test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test("last 7 days: real changes against the 7 days before, and the same flaky and critical counts on Flaky Tests", async ({ page, demo: server }) => {
     await openDashboard(page, server);
     await page.getByLabel('Time Range').selectOption('7');
     await expect(page.getByTestId('report-period')).toHaveText('Last 7 Days');
@@ -63,8 +61,7 @@ test.describe('dashboard', () => {
     await expect(card('Critical')).toHaveAttribute('aria-pressed', 'true');
   });
 
-  test('shows the last 30 days as GET /api/dashboard answers them', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('shows the last 30 days as GET /api/dashboard answers them', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
     const s = data.summary[0];
@@ -199,8 +196,7 @@ test.describe('dashboard', () => {
     await shootBothThemes(page, 'dashboard-1000');
   });
 
-  test('the time range changes the call and the subtitle; View Report opens the report for it', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('the time range changes the call and the subtitle; View Report opens the report for it', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     await expect(page.getByTestId('report-period')).toHaveText('Last 30 Days');
 
@@ -224,8 +220,7 @@ test.describe('dashboard', () => {
     await expect(page).toHaveURL(/#\/report\?days=0$/);
   });
 
-  test('shows Loading dashboard... while the call runs, then the error text when it fails', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('shows Loading dashboard... while the call runs, then the error text when it fails', async ({ page, emptyStore: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/dashboard?*', async (route) => {
@@ -240,8 +235,7 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('link', { name: 'View Report' })).toHaveCount(0);
   });
 
-  test('an answer without a summary shows No data available', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('an answer without a summary shows No data available', async ({ page, emptyStore: server }) => {
     await page.route('**/api/dashboard?*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
     await signIn(page, server);
     await expect(page.getByText('No data available', { exact: true })).toBeVisible();
@@ -301,8 +295,7 @@ test.describe('dashboard', () => {
     }
   });
 
-  test('with no test results it welcomes the user and links to Upload', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('with no test results it welcomes the user and links to Upload', async ({ page, emptyStore: server }) => {
     await signIn(page, server);
     await expect(page.getByText('Get started by uploading your first test results to see analytics and insights.')).toBeVisible();
     // Nothing to review and nothing to report.
@@ -315,8 +308,7 @@ test.describe('dashboard', () => {
     await expect(page).toHaveURL(/#\/upload$/);
   });
 
-  test('reloads its data and the trends when testDataUpdated fires', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('reloads its data and the trends when testDataUpdated fires', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     await expect(page.getByTestId('stat-cards')).toBeVisible();
     // The dashboard answer carries the trend counts: one call reloads both.
@@ -327,8 +319,7 @@ test.describe('dashboard', () => {
     await expect(page.getByRole('heading', { name: '7-Day Flaky Test Trends' })).toBeVisible();
   });
 
-  test('trend cards, Most Critical rows and View All lead to the flaky screen with exact queries', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('trend cards, Most Critical rows and View All lead to the flaky screen with exact queries', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
 
@@ -357,8 +348,7 @@ test.describe('dashboard', () => {
     await expect.poll(async () => (await navigations()).at(-1)).toBe('#/flaky-tests?severity=declining');
   });
 
-  test('health alerts follow the documented rules (docs/screens.md#health-alerts)', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('health alerts follow the documented rules (docs/screens.md#health-alerts)', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     const data = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30');
     const alerts = page.getByTestId('health-alerts');

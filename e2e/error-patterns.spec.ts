@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import type { ErrorPatternsPage } from '../core/api/analytics.js';
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
-import { largeSuite } from './support/large-suite.js';
 
 const isPatterns = (url: string) => new URL(url).pathname === '/api/error-patterns';
 const CATEGORY_ORDER = ['Test Timeout', 'Element Wait Timeout', 'Page Load Timeout', 'Assertion Error', 'Browser Protocol Error', 'Navigation Error', 'other'];
@@ -124,10 +123,9 @@ test.describe('Error Patterns (/error-patterns)', () => {
     await shootBothThemes(page, 'error-patterns-empty');
   });
 
-  test('says how many of how many patterns it shows, and the cards count them all (from the server)', async ({ page, flakeboard }) => {
+  test('says how many of how many patterns it shows, and the cards count them all (from the server)', async ({ page, largeStore: server }) => {
     // Paging past 50 patterns is covered by the API test (analytics-paging.test.ts): even this
     // suite of 9,600 results has fewer distinct error patterns than one page.
-    const server = await flakeboard.start(largeSuite());
     const first = page.waitForResponse((r) => isPatterns(r.url()) && new URL(r.url()).searchParams.get('page') === '1' && new URL(r.url()).searchParams.get('pageSize') === '50');
     await signIn(page, server, { hash: '/error-patterns' });
     const one = (await (await first).json()) as ErrorPatternsPage;

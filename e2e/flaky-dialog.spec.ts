@@ -14,8 +14,8 @@ import { alertFrom, api, historyOf, openDialog, openFlaky, plainGroup, statsOf, 
 const EVIDENCE_REPORT = fileURLToPath(new URL('../fixtures/reports/evidence/report.json', import.meta.url));
 
 test.describe('flaky detail dialog', () => {
-  test('a browser row opens it with title, browser and summary; Escape, backdrop and the close button close it, and it reopens on Test History', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('a browser row opens it with title, browser and summary; Escape, backdrop and the close button close it, and it reopens on Test History', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = groups[0]!;
     const entry = group.browsers[0]!;
     const dialog = await openDialog(page, groups, group, entry.browser);
@@ -54,8 +54,8 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog).toHaveCount(0);
   });
 
-  test("a test's row opens its dialog without expanding it: Details on the worst browser, a browser badge on that browser; by keyboard too", async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test("a test's row opens its dialog without expanding it: Details on the worst browser, a browser badge on that browser; by keyboard too", async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const index = groups.findIndex((g) => g.browsers.length > 1);
     const group = groups[index]!;
     // The worst browser: the lowest pass rate, then the highest flaky score, then the first listed.
@@ -96,9 +96,9 @@ test.describe('flaky detail dialog', () => {
     await shootBothThemes(page, 'flaky-row-details', { fullPage: false });
   });
 
-  test('on a phone the stacked row carries Details, on screen, and it opens the dialog', async ({ page, flakeboard }) => {
+  test('on a phone the stacked row carries Details, on screen, and it opens the dialog', async ({ page, demo }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    const { groups } = await openFlaky(page, flakeboard);
+    const { groups } = await openFlaky(page, demo);
     const group = groups[0]!;
     const worst = group.browsers.reduce((w, b) => (b.pass_rate < w.pass_rate || (b.pass_rate === w.pass_rate && b.flaky_score > w.flaky_score) ? b : w));
     const row = page.getByTestId('flaky-group').first();
@@ -112,9 +112,9 @@ test.describe('flaky detail dialog', () => {
     await expect(row).toHaveAttribute('aria-expanded', 'false');
   });
 
-  test('Test History of real runs: status labels with TIMEOUT, the error display rules, code context and steps', async ({ page, flakeboard }) => {
+  test('Test History of real runs: status labels with TIMEOUT, the error display rules, code context and steps', async ({ page, demo }) => {
     test.slow();
-    const { groups } = await openFlaky(page, flakeboard);
+    const { groups } = await openFlaky(page, demo);
     const histories: Array<{ group: FlakyTestGroup; browser: string; rows: TestResultDetail[] }> = [];
     for (const group of groups) for (const b of group.browsers) histories.push({ group, browser: b.browser, rows: await historyOf(page, group, b.browser) });
 
@@ -172,8 +172,7 @@ test.describe('flaky detail dialog', () => {
     }
   });
 
-  test('skipped runs, steps that are not JSON, missing error and code, and the flaky score fallback', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('skipped runs, steps that are not JSON, missing error and code, and the flaky score fallback', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/' });
     const real = await api<FlakyTestGroup[]>(page, '/api/flaky-tests');
     const group = real.find((g) => g.browsers.length >= 2)!;
@@ -220,8 +219,8 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog.getByTestId('skipped-note')).toHaveText(/skipped rather than failed/);
   });
 
-  test('Trends tab: daily pass-rate chart with reference lines, runs per day, range selector, day slider and trend analysis', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('Trends tab: daily pass-rate chart with reference lines, runs per day, range selector, day slider and trend analysis', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = plainGroup(groups);
     const browser = group.browsers[0]!.browser;
     const stats = await statsOf(page, group, browser);
@@ -264,8 +263,8 @@ test.describe('flaky detail dialog', () => {
     for (const text of analysisText(recent)) await expect(panel).toContainText(text);
   });
 
-  test('Export CSV downloads the days with the exact header under the title plus browser name', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('Export CSV downloads the days with the exact header under the title plus browser name', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = plainGroup(groups);
     const browser = group.browsers[0]!.browser;
     const stats = await statsOf(page, group, browser);
@@ -282,8 +281,8 @@ test.describe('flaky detail dialog', () => {
     expect(lines[1]).toBe(`${s.date},${(s.pass_rate * 100).toFixed(1)},${s.total_runs},${s.passed_runs},${s.failed_runs},${Math.round(s.avg_duration)}`);
   });
 
-  test('Export PNG downloads a real PNG of the chart', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('Export PNG downloads a real PNG of the chart', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = plainGroup(groups);
     const browser = group.browsers[0]!.browser;
     const dialog = await openDialog(page, groups, group, browser);
@@ -321,8 +320,8 @@ test.describe('flaky detail dialog', () => {
     expect(colours.bluish).toBeGreaterThan(200);
   });
 
-  test('without daily stats: the empty state, Graph not found on Export PNG, a header-only CSV; a stats failure shows the same', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('without daily stats: the empty state, Graph not found on Export PNG, a header-only CSV; a stats failure shows the same', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = plainGroup(groups);
     const [first, second] = [group.browsers[0]!.browser, group.browsers[1]!.browser];
     await page.route('**/daily-stats', (route) =>
@@ -342,12 +341,12 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog.getByTestId('trends-empty')).toHaveText('No daily statistics available for this test.');
   });
 
-  test('Export PNG says a screenshot is needed when the browser cannot make the image', async ({ page, flakeboard }) => {
+  test('Export PNG says a screenshot is needed when the browser cannot make the image', async ({ page, demo }) => {
     await page.addInitScript(() => {
       // A browser without canvas encoding.
       Object.defineProperty(HTMLCanvasElement.prototype, 'toBlob', { value: undefined });
     });
-    const { groups } = await openFlaky(page, flakeboard);
+    const { groups } = await openFlaky(page, demo);
     const group = plainGroup(groups);
     const dialog = await openDialog(page, groups, group, group.browsers[0]!.browser);
     await dialog.getByRole('tab', { name: 'Trends' }).click();
@@ -357,8 +356,8 @@ test.describe('flaky detail dialog', () => {
     );
   });
 
-  test('AI Analysis: Ready to Analyze, Analyzing... while busy, then the sections of the local engine and Regenerate Analysis', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('AI Analysis: Ready to Analyze, Analyzing... while busy, then the sections of the local engine and Regenerate Analysis', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = groups[0]!;
     const entry = group.browsers[0]!;
     const history = await historyOf(page, group, entry.browser);
@@ -460,8 +459,8 @@ test.describe('flaky detail dialog', () => {
     await expect(viewer.getByText(traced.find((e) => e.trace!.failedAction)!.trace!.action!.split(' on ')[0]!).first()).toBeVisible();
   });
 
-  test('AI Analysis alerts when the call fails, and before the test details have loaded', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('AI Analysis alerts when the call fails, and before the test details have loaded', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = groups[1]!;
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -513,8 +512,8 @@ test.describe('flaky detail dialog', () => {
     }
   });
 
-  test('Test History asks for this file\'s test, a page at a time: "Showing N of M runs" and older runs on demand', async ({ page, flakeboard }) => {
-    const { groups } = await openFlaky(page, flakeboard);
+  test('Test History asks for this file\'s test, a page at a time: "Showing N of M runs" and older runs on demand', async ({ page, demo }) => {
+    const { groups } = await openFlaky(page, demo);
     const group = groups.find((g) => g.browsers.some((b) => b.total_runs > 50))!;
     expect(group).toBeDefined();
     const entry = group.browsers.find((b) => b.total_runs > 50)!;

@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { flakySeverity, worstTrend, type TrendDirection } from '../core/analytics/formulas.js';
 import type { FlakyTestGroup, FlakyTestsPage, TrendRecord } from '../core/api/analytics.js';
-import { expect, shootBothThemes, signIn, test, type Flakeboard } from './support/fixtures.js';
+import type { RunningServer } from './support/cli.js';
+import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { api } from './support/flaky.js';
-import { largeSuite } from './support/large-suite.js';
 import { expectRowsStackedOnPhone, PHONE, shootPhone } from './support/phone.js';
 
 /** Calls of the flaky list, whatever their query string. */
@@ -30,8 +30,8 @@ function expectedFor(value: string, groups: FlakyTestGroup[], records: TrendReco
   return groups.filter((g) => directionsOf(records, g).includes(value as TrendDirection));
 }
 
-async function openPage(page: Page, flakeboard: Flakeboard) {
-  const server = await flakeboard.start();
+/** The flaky screen on the shared demo server (these tests only read). */
+async function openPage(page: Page, server: RunningServer) {
   await signIn(page, server, { hash: '/flaky-tests' });
   await expect(page.getByTestId('flaky-group').first()).toBeVisible();
   // The demo has fewer groups than one page: the whole list, in the table's order.
@@ -48,8 +48,8 @@ async function openPage(page: Page, flakeboard: Flakeboard) {
 }
 
 test.describe('Flaky Test Analysis', () => {
-  test('names its window, widens it from the Time Range, and at 390 px each group stacks its figures on screen', async ({ page, flakeboard }) => {
-    const { groups } = await openPage(page, flakeboard);
+  test('names its window, widens it from the Time Range, and at 390 px each group stacks its figures on screen', async ({ page, demo }) => {
+    const { groups } = await openPage(page, demo);
     await expect(page.getByTestId('flaky-window')).toContainText('last 30 days');
     await expect(page.getByRole('button', { name: /^All Tests/ })).toHaveText(new RegExp(`^All Tests${groups.length}`));
     const all = await api<FlakyTestsPage>(page, '/api/flaky-tests?days=0&page=1&pageSize=1');
@@ -82,8 +82,8 @@ test.describe('Flaky Test Analysis', () => {
     await shootPhone(page, 'flaky-tests');
   });
 
-  test('the table shows every group of GET /api/flaky-tests with its figures, overall trend and severity counts', async ({ page, flakeboard }) => {
-    const { groups, records } = await openPage(page, flakeboard);
+  test('the table shows every group of GET /api/flaky-tests with its figures, overall trend and severity counts', async ({ page, demo }) => {
+    const { groups, records } = await openPage(page, demo);
     expect(groups.length).toBeGreaterThan(5);
     await expect(page.getByRole('heading', { name: 'Flaky Test Analysis' })).toBeVisible();
     await expect(page.getByRole('columnheader')).toHaveText(['', 'Test Name', 'File · Owners', 'Browsers Affected', 'Worst Pass Rate', 'Overall Trend', 'Total Runs', 'Total Failed', 'Flaky Score', 'Time to Fix']);
@@ -152,8 +152,8 @@ test.describe('Flaky Test Analysis', () => {
     await expect(browserRows).toHaveCount(0);
   });
 
-  test('each severity query value filters the table, then the query string is removed', async ({ page, flakeboard }) => {
-    const { server, groups, records } = await openPage(page, flakeboard);
+  test('each severity query value filters the table, then the query string is removed', async ({ page, demo }) => {
+    const { server, groups, records } = await openPage(page, demo);
     const rows = page.getByTestId('flaky-group');
     for (const value of ['severe', 'moderate', 'minor', 'improving', 'declining', 'stable', 'new']) {
       const expected = expectedFor(value, groups, records);
@@ -174,8 +174,8 @@ test.describe('Flaky Test Analysis', () => {
     await expect(page.getByRole('button', { name: new RegExp(`^${card}`) })).toHaveAttribute('aria-pressed', 'true');
   });
 
-  test('stat cards set the filter, the active one resets it, Clear Filter resets it, and a change collapses open groups', async ({ page, flakeboard }) => {
-    const { groups } = await openPage(page, flakeboard);
+  test('stat cards set the filter, the active one resets it, Clear Filter resets it, and a change collapses open groups', async ({ page, demo }) => {
+    const { groups } = await openPage(page, demo);
     const rows = page.getByTestId('flaky-group');
     const status = page.getByTestId('filter-status');
     // The demo history ends now, so which severities have tests depends on the day: use two that do.
@@ -213,8 +213,8 @@ test.describe('Flaky Test Analysis', () => {
     await expect(page.getByRole('button', { name: 'Clear Filter' })).toHaveCount(0);
   });
 
-  test('clicking a trend badge filters by its direction without opening the row; clicking it again resets', async ({ page, flakeboard }) => {
-    const { groups, records } = await openPage(page, flakeboard);
+  test('clicking a trend badge filters by its direction without opening the row; clicking it again resets', async ({ page, demo }) => {
+    const { groups, records } = await openPage(page, demo);
     const rows = page.getByTestId('flaky-group');
     // Which directions the demo has depends on the day: take the first group's overall trend.
     const index = groups.findIndex((g) => worstTrend(directionsOf(records, g)) !== null);
@@ -240,7 +240,7 @@ test.describe('Flaky Test Analysis', () => {
     await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
-  test('a deep link expands, scrolls to and highlights the group for 3 s, opens the browser dialog after 500 ms and clears the query', async ({ page, flakeboard }) => {
+  test('a deep link expands, scrolls to and highlights the group for 3 s, opens the browser dialog after 500 ms and clears the query', async ({ page, demo }) => {
     // Records when the highlight and the dialog appear, in the page's own clock.
     await page.addInitScript(() => {
       const marks: Record<string, number> = {};
@@ -253,7 +253,7 @@ test.describe('Flaky Test Analysis', () => {
         if (marks.dialog === undefined && document.querySelector('[role="dialog"]')) marks.dialog = now;
       }).observe(document, { subtree: true, childList: true, attributes: true });
     });
-    const { server, groups } = await openPage(page, flakeboard);
+    const { server, groups } = await openPage(page, demo);
     // A title that exists in two files proves the file picks the group; the later one needs scrolling.
     const duplicated = groups.filter((g) => groups.filter((o) => o.test_title === g.test_title).length > 1);
     const group = duplicated.length > 0 ? duplicated[duplicated.length - 1]! : groups[groups.length - 1]!;
@@ -301,8 +301,7 @@ test.describe('Flaky Test Analysis', () => {
     await expect(row).toHaveAttribute('aria-expanded', 'true');
   });
 
-  test('shows Loading flaky tests... while the list loads', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('shows Loading flaky tests... while the list loads', async ({ page, demo: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(isFlakyList, async (route) => {
@@ -316,16 +315,14 @@ test.describe('Flaky Test Analysis', () => {
     await expect(page.getByText('Loading flaky tests...')).toHaveCount(0);
   });
 
-  test('a failed load shows Failed to load flaky tests', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('a failed load shows Failed to load flaky tests', async ({ page, demo: server }) => {
     await page.route(isFlakyList, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
     await signIn(page, server, { hash: '/flaky-tests' });
     await expect(page.getByRole('alert')).toHaveText('Failed to load flaky tests');
     await shootBothThemes(page, 'flaky-failed');
   });
 
-  test('without data the empty state explains what a flaky test is', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('without data the empty state explains what a flaky test is', async ({ page, emptyStore: server }) => {
     await signIn(page, server, { hash: '/flaky-tests' });
     await expect(page.getByText('No flaky tests found!')).toBeVisible();
     await expect(page.getByText('Flaky tests are tests that have multiple runs with different outcomes: they pass in some runs and fail in others.')).toBeVisible();
@@ -333,8 +330,7 @@ test.describe('Flaky Test Analysis', () => {
     await shootBothThemes(page, 'flaky-empty');
   });
 
-  test('the trends come with each page of groups: the screen does not load every trend record', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('the trends come with each page of groups: the screen does not load every trend record', async ({ page, demo: server }) => {
     const trendCalls: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/flaky-trends') trendCalls.push(request.url());
@@ -348,8 +344,8 @@ test.describe('Flaky Test Analysis', () => {
     expect(trendCalls).toEqual([]);
   });
 
-  test('reloads when testDataUpdated fires', async ({ page, flakeboard }) => {
-    const { groups } = await openPage(page, flakeboard);
+  test('reloads when testDataUpdated fires', async ({ page, demo }) => {
+    const { groups } = await openPage(page, demo);
     await expect(page.getByTestId('flaky-group')).toHaveCount(groups.length);
     // The next answer (as after an import) has one group only.
     const one: FlakyTestsPage = { items: groups.slice(0, 1), total: 1, page: 1, pageSize: 50, counts: { all: 1, severe: 0, moderate: 0, minor: 0, critical: 0, unowned: 1 }, browsers: [] };
@@ -369,8 +365,7 @@ test.describe('Flaky Test Analysis on a suite larger than a page', () => {
     });
   const titles = (groups: FlakyTestGroup[]) => groups.map((g) => (g.test_title.length > 60 ? `${g.test_title.slice(0, 60)}...` : g.test_title));
 
-  test('pages through the groups on the server and says which of how many are shown', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start(largeSuite());
+  test('pages through the groups on the server and says which of how many are shown', async ({ page, largeStore: server }) => {
     const first = listRequest(page, (p) => p.get('page') === '1');
     await signIn(page, server, { hash: '/flaky-tests' });
     await first;
@@ -398,8 +393,7 @@ test.describe('Flaky Test Analysis on a suite larger than a page', () => {
     await shootBothThemes(page, 'flaky-paged-390', { fullPage: false });
   });
 
-  test('the search box asks the server (after typing pauses) and shows what it answers; sort and browser too', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start(largeSuite());
+  test('the search box asks the server (after typing pauses) and shows what it answers; sort and browser too', async ({ page, largeStore: server }) => {
     await signIn(page, server, { hash: '/flaky-tests' });
     const all = await api<FlakyTestsPage>(page, '/api/flaky-tests?page=1&pageSize=50');
     await expect(page.getByTestId('flaky-group')).toHaveCount(50);
@@ -446,13 +440,12 @@ test.describe('Flaky Test Analysis on a suite larger than a page', () => {
     await expect(page.getByTestId('flaky-pager-text')).toHaveText(`Showing 1–${Math.min(50, allWebkit.total)} of ${allWebkit.total} flaky tests`);
   });
 
-  test('no long task freezes the page while it loads, pages and searches (Chromium long tasks)', async ({ page, flakeboard }) => {
+  test('no long task freezes the page while it loads, pages and searches (Chromium long tasks)', async ({ page, largeStore: server }) => {
     await page.addInitScript(() => {
       const tasks: number[] = [];
       (window as unknown as { __longTasks: number[] }).__longTasks = tasks;
       new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
     });
-    const server = await flakeboard.start(largeSuite());
     await signIn(page, server, { hash: '/flaky-tests' });
     await expect(page.getByTestId('flaky-group')).toHaveCount(50);
     const loading = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks.splice(0));

@@ -10,8 +10,7 @@ const dashboardCall = (days: number) => (url: string) => {
 };
 
 test.describe('Executive report (/report)', () => {
-  test('shows the figures computed from the dashboard answer, without the app header', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the figures computed from the dashboard answer, without the app header', async ({ page, demo: server }) => {
     const answer = page.waitForResponse((r) => dashboardCall(30)(r.url()));
     await signIn(page, server, { hash: '/' });
     await page.goto(`${server.url}#/report`);
@@ -75,8 +74,7 @@ test.describe('Executive report (/report)', () => {
     await page.emulateMedia({ media: 'screen' });
   });
 
-  test('the back button goes to the dashboard', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('the back button goes to the dashboard', async ({ page, demo: server }) => {
     // signIn waits for the app header, which /report does not have: sign in first, then open it.
     await signIn(page, server);
     await page.goto(`${server.url}#/report`);
@@ -86,8 +84,7 @@ test.describe('Executive report (/report)', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   });
 
-  test('the theme toggle switches and stores the theme', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('the theme toggle switches and stores the theme', async ({ page, demo: server }) => {
     // signIn waits for the app header, which /report does not have: sign in first, then open it.
     await signIn(page, server);
     await page.goto(`${server.url}#/report`);
@@ -101,8 +98,7 @@ test.describe('Executive report (/report)', () => {
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
   });
 
-  test('?days=7 and ?days=0 ask for that period and say so in the title', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('?days=7 and ?days=0 ask for that period and say so in the title', async ({ page, demo: server }) => {
     await signIn(page, server);
     for (const [days, period, id] of [[7, 'Last 7 Days', '7D'], [0, 'All Time', 'ALL']] as const) {
       const answer = page.waitForResponse((r) => dashboardCall(days)(r.url()));
@@ -114,8 +110,7 @@ test.describe('Executive report (/report)', () => {
     }
   });
 
-  test('a failure shows the server error, or the message when there is none', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('a failure shows the server error, or the message when there is none', async ({ page, demo: server }) => {
     await signIn(page, server);
     let body = '{"error":"Report database is busy"}';
     await page.route((url) => new URL(url.href).pathname === '/api/dashboard', (route) => route.fulfill({ status: 500, contentType: 'application/json', body }));
@@ -130,8 +125,7 @@ test.describe('Executive report (/report)', () => {
     await expect(page.getByRole('alert')).toHaveText(/^Failed to load report data: Request failed with status code 500/);
   });
 
-  test('shows a loading state while the data is on its way, and an empty state with no results', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('shows a loading state while the data is on its way, and an empty state with no results', async ({ page, emptyStore: server }) => {
     await signIn(page, server);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

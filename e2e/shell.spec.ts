@@ -122,8 +122,7 @@ test.describe('sign-in and the shell', () => {
     expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
   });
 
-  test('the theme follows the system until toggled, then persists across reload', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('the theme follows the system until toggled, then persists across reload', async ({ page, emptyStore: server }) => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await signIn(page, server);
     const html = page.locator('html');
@@ -145,8 +144,7 @@ test.describe('sign-in and the shell', () => {
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
   });
 
-  test('an unknown address shows a not-found page with the way back, not an error screen', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('an unknown address shows a not-found page with the way back, not an error screen', async ({ page, emptyStore: server }) => {
     await signIn(page, server);
     await page.goto(`${server.url}#/no-such-screen`);
     await expect(page.getByText('Page not found')).toBeVisible();
@@ -180,8 +178,7 @@ test.describe('sign-in and the shell', () => {
     await expect(page).toHaveURL(/#\/login$/);
   });
 
-  test('the page has a favicon that the server serves', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('the page has a favicon that the server serves', async ({ page, emptyStore: server }) => {
     await page.goto(server.url);
     const href = await page.locator('link[rel="icon"]').getAttribute('href');
     expect(href).toBeTruthy();

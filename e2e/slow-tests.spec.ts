@@ -4,7 +4,6 @@ import { formatDuration, performanceLevel } from '../core/analytics/formulas.js'
 import { OWN_REPORTS } from './support/cli.js';
 import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { expectTableUsableOnPhone, PHONE } from './support/phone.js';
-import { largeSuite } from './support/large-suite.js';
 
 const isSlowTests = (url: string) => new URL(url).pathname === '/api/slow-tests';
 
@@ -108,8 +107,7 @@ test.describe('Slow Tests (/slow-tests)', () => {
     await expect(page.getByText('Tests Analyzed').locator('..')).toContainText(String(reloadedPage.total));
   });
 
-  test('pages a suite larger than a page on the server, with "Showing a–b of N"', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start(largeSuite());
+  test('pages a suite larger than a page on the server, with "Showing a–b of N"', async ({ page, largeStore: server }) => {
     const first = page.waitForResponse((r) => isSlowTests(r.url()) && new URL(r.url()).searchParams.get('page') === '1');
     await signIn(page, server, { hash: '/slow-tests' });
     const one = (await (await first).json()) as SlowTestsPage;

@@ -8,8 +8,7 @@ const oneDecimal = (n: number) => n.toFixed(1);
 const dayText = (date: string) => new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
 test.describe('Trends (/trends)', () => {
-  test('shows the totals, the three charts and the daily breakdown newest first', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the totals, the three charts and the daily breakdown newest first', async ({ page, demo: server }) => {
     const answer = page.waitForResponse((r) => isTrends(r.url()));
     await signIn(page, server, { hash: '/trends' });
     const days = (await (await answer).json()) as TrendDay[];
@@ -56,8 +55,7 @@ test.describe('Trends (/trends)', () => {
     await shootBothThemes(page, 'trends');
   });
 
-  test('shows the loading text while the days are on their way', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the loading text while the days are on their way', async ({ page, demo: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route((url) => isTrends(url.href), async (route) => {
@@ -71,16 +69,14 @@ test.describe('Trends (/trends)', () => {
     await expect(page.getByText('Loading trends...')).toHaveCount(0);
   });
 
-  test('a failed load says Failed to load trends data', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('a failed load says Failed to load trends data', async ({ page, demo: server }) => {
     await page.route((url) => isTrends(url.href), (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
     await signIn(page, server, { hash: '/trends' });
     await expect(page.getByRole('alert')).toHaveText(/^Failed to load trends data/);
     await expect(page.getByTestId('daily-breakdown')).toHaveCount(0);
   });
 
-  test('with no results it says No trend data available', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('with no results it says No trend data available', async ({ page, emptyStore: server }) => {
     const answer = page.waitForResponse((r) => isTrends(r.url()));
     await signIn(page, server, { hash: '/trends' });
     // The API lists every day of the window, each with no tests.

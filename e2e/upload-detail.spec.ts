@@ -270,8 +270,7 @@ test.describe('upload details', () => {
     await shootBothThemes(page, 'upload-detail-large');
   });
 
-  test('the Slowest Tests axis speaks one unit; at 390 px the flaky card keeps its browser badges whole', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('the Slowest Tests axis speaks one unit; at 390 px the flaky card keeps its browser badges whole', async ({ page, demo: server }) => {
     const detail = await openNewestRun(page, server);
     const slowest = detail.slowestTests[0]!.duration_ms;
     // The unit the slowest test's duration picks, on every tick, from 0 past the slowest.

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { createTestDatabase, type TestDatabase } from '../../fixtures/testing/postgres.js';
 import { ADMIN, runCli, serve, type RunningServer } from './cli.js';
 import { copyTemplate, type Template } from './templates.js';
@@ -27,7 +27,29 @@ export interface Flakeboard {
   postgres(template?: Template): Promise<string>;
 }
 
-export const test = base.extend<{ flakeboard: Flakeboard }>({
+/** A server started once per worker on a template copy, with a session made through the API once. */
+export interface SharedServer extends RunningServer {
+  /** What the UI stores after signing in as ADMIN (docs/testing.md: shared read-only server). */
+  session: { token: string; sessionToken: string; user: unknown };
+  cookies: Array<{ name: string; value: string }>;
+}
+
+export const test = base.extend<
+  { flakeboard: Flakeboard; demo: SharedServer; emptyStore: SharedServer; largeStore: SharedServer },
+  { sharedDemo: SharedServer; sharedEmpty: SharedServer; sharedLarge: SharedServer }
+>({
+  // eslint-disable-next-line no-empty-pattern
+  sharedDemo: [async ({}, use) => sharedServer('demo', use), { scope: 'worker' }],
+  // eslint-disable-next-line no-empty-pattern
+  sharedEmpty: [async ({}, use) => sharedServer('empty', use), { scope: 'worker' }],
+  // eslint-disable-next-line no-empty-pattern
+  sharedLarge: [async ({}, use) => sharedServer('large', use), { scope: 'worker' }],
+  /** The shared demo server, with this test's browser already signed in on it (read-only tests only). */
+  demo: async ({ sharedDemo, context }, use) => use(await signedIn(context, sharedDemo)),
+  /** The shared server on the store with accounts and no runs, signed in likewise (read-only tests only). */
+  emptyStore: async ({ sharedEmpty, context }, use) => use(await signedIn(context, sharedEmpty)),
+  /** The shared server on the large suite (templates.ts), signed in likewise (read-only tests only). */
+  largeStore: async ({ sharedLarge, context }, use) => use(await signedIn(context, sharedLarge)),
   // eslint-disable-next-line no-empty-pattern
   flakeboard: async ({}, use) => {
     const dirs: string[] = [];
@@ -77,11 +99,66 @@ export const test = base.extend<{ flakeboard: Flakeboard }>({
   },
 });
 
+/**
+ * One server per worker on a template copy for the tests that only read: starting `serve` (its
+ * worker threads, the store) costs more CPU than most of these tests' own steps. A test that
+ * writes anything (imports, reviews, settings, accounts, signing out) starts its own with
+ * `flakeboard.start`. Signed in once through the API: the server limits sign-ins per address,
+ * and the form is tested where it is the subject.
+ */
+async function sharedServer(template: Template, use: (server: SharedServer) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), `flakeboard-e2e-shared-${template}-`));
+  const dbPath = join(dir, 'flakeboard.db');
+  copyTemplate(template, dbPath);
+  const server = await serve(dbPath);
+  try {
+    const answer = await fetch(new URL('/api/auth/login', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: ADMIN.username, password: ADMIN.password }),
+    });
+    if (!answer.ok) throw new Error(`sign-in on the shared server answered ${answer.status}: ${await answer.text()}`);
+    const session = (await answer.json()) as SharedServer['session'];
+    const cookies = answer.headers.getSetCookie().map((line) => {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      return { name: pair.slice(0, at), value: pair.slice(at + 1) };
+    });
+    await use({ ...server, session, cookies });
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Puts the shared session into this test's browser before any page of the server runs. */
+async function signedIn(context: BrowserContext, shared: SharedServer): Promise<SharedServer> {
+  await context.addCookies(shared.cookies.map((c) => ({ ...c, url: shared.url })));
+  await context.addInitScript(
+    ({ origin, session }) => {
+      if (window.location.origin !== origin || localStorage.getItem('auth_token') !== null) return;
+      localStorage.setItem('auth_token', session.token);
+      localStorage.setItem('session_token', session.sessionToken);
+      localStorage.setItem('user_data', JSON.stringify(session.user));
+    },
+    { origin: new URL(shared.url).origin, session: shared.session },
+  );
+  return shared;
+}
+
 export { expect };
 
-/** Opens `hash` (default the dashboard) and signs in through the form; waits for the header. */
+/**
+ * Opens `hash` (default the dashboard) and signs in through the form; waits for the header.
+ * On the shared demo server the `demo` fixture has signed the browser in already (as ADMIN).
+ */
 export async function signIn(page: Page, server: RunningServer, options: { hash?: string; username?: string; password?: string } = {}): Promise<void> {
   await page.goto(`${server.url}#${options.hash ?? '/'}`);
+  if ('session' in server) {
+    if (options.username !== undefined || options.password !== undefined) throw new Error('the shared demo server has one session, as ADMIN: start a server for another account');
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    return;
+  }
   await page.getByLabel('Username', { exact: true }).fill(options.username ?? ADMIN.username);
   await page.getByLabel('Password', { exact: true }).fill(options.password ?? ADMIN.password);
   await page.getByRole('button', { name: 'Sign In' }).click();

@@ -1,6 +1,7 @@
 /** Helpers of the flaky screen's browser tests: signed-in API reads, opening the dialog, alerts. */
 import type { Locator, Page } from '@playwright/test';
 import type { DailyStat, FlakyTestGroup, TestResultDetail } from '../../core/api/analytics.js';
+import type { RunningServer } from './cli.js';
 import { expect, signIn, type Flakeboard } from './fixtures.js';
 
 /** A signed-in call from the page, as the UI makes it. */
@@ -19,8 +20,9 @@ export const historyOf = (page: Page, g: FlakyTestGroup, browser: string) =>
 export const statsOf = (page: Page, g: FlakyTestGroup, browser: string) =>
   api<DailyStat[]>(page, `/api/flaky-tests/${enc(g.test_file)}/${enc(g.test_title)}/${enc(browser)}/daily-stats`);
 
-export async function openFlaky(page: Page, flakeboard: Flakeboard, options: Parameters<Flakeboard['start']>[0] = {}) {
-  const server = await flakeboard.start(options);
+/** The flaky screen on `from`: the shared demo server (read-only tests), or a server started with `options`. */
+export async function openFlaky(page: Page, from: Flakeboard | RunningServer, options: Parameters<Flakeboard['start']>[0] = {}) {
+  const server = 'url' in from ? from : await from.start(options);
   await signIn(page, server, { hash: '/flaky-tests' });
   await expect(page.getByTestId('flaky-group').first()).toBeVisible();
   // The screen's window (the dashboard's 30 days), in the table's order: near midnight UTC the

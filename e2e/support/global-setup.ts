@@ -1,6 +1,7 @@
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateHistory } from '../../server/demo/history.js';
 import { ADMIN, BIN, MEMBER, runCli, serve } from './cli.js';
 import { TEMPLATE_DIR_ENV, templatePath } from './templates.js';
 
@@ -18,6 +19,18 @@ export default async function globalSetup(): Promise<() => void> {
   copyFileSync(empty, demo);
   const server = await serve(demo, ['--demo']);
   await server.stop();
+
+  // Imported once here rather than per test: 9,600 results take the CLI seconds of CPU.
+  const large = templatePath(dir, 'large');
+  copyFileSync(empty, large);
+  const reports: string[] = [];
+  for (const run of generateHistory({ seed: 41, runs: 6, days: 6, tests: 400, endDate: Date.now() })) {
+    const path = join(dir, run.fileName);
+    writeFileSync(path, JSON.stringify(run.report));
+    reports.push(path);
+  }
+  runCli(['import', ...reports, '--approve', '--db', large]);
+  for (const path of reports) rmSync(path);
 
   process.env[TEMPLATE_DIR_ENV] = dir;
   return () => rmSync(dir, { recursive: true, force: true });

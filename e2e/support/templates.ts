@@ -4,10 +4,12 @@ import { join } from 'node:path';
 /**
  * Prepared databases, built once per run by global-setup and copied for each test:
  * - empty: the two accounts, no runs;
- * - demo: the accounts plus `serve --demo`'s history (61 runs, 3 pending, 1 duplicate).
+ * - demo: the accounts plus `serve --demo`'s history (61 runs, 3 pending, 1 duplicate);
+ * - large: the accounts plus a suite larger than one page of every list: 6 approved reports of
+ *   400 tests on 4 browsers over the 6 days before the run, well over 50 flaky groups and slow tests.
  */
-export type Template = 'empty' | 'demo';
-export const TEMPLATES: readonly Template[] = ['empty', 'demo'];
+export type Template = 'empty' | 'demo' | 'large';
+export const TEMPLATES: readonly Template[] = ['empty', 'demo', 'large'];
 export const TEMPLATE_DIR_ENV = 'FLAKEBOARD_E2E_TEMPLATES';
 
 export function templatePath(dir: string, template: Template): string {
