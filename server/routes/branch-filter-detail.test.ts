@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DailyStat, FlakyTestsPage, Paged, TestResultDetail } from '../../core/api/analytics.js';
-import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
+import type { TestApp } from '../../fixtures/testing/app.js';
+import { buildBranchApps, getOk, type BranchApps } from '../../fixtures/testing/branch-apps.js';
 import { generateHistory } from '../demo/history.js';
-import { ingestValue } from '../ingest.js';
 
 /**
  * The flaky dialog's reads (a test's results and its days) with a branch must answer exactly
@@ -11,7 +11,6 @@ import { ingestValue } from '../ingest.js';
  */
 const END = Date.parse('2026-11-20T12:00:00Z');
 const history = [...generateHistory({ seed: 11, runs: 36, days: 20, tests: 12, endDate: END })];
-const mainRuns = history.filter((r) => r.branch === 'main');
 
 let all: TestApp;
 let onlyMain: TestApp;
@@ -19,25 +18,17 @@ let headers: { all: Record<string, string>; onlyMain: Record<string, string> };
 /** Tests of main's flaky list, one browser each: the dialogs a user can open with main chosen. */
 let picked: Array<{ title: string; file: string; browser: string; runs: number }>;
 
+let apps: BranchApps | undefined;
+
 beforeAll(async () => {
-  all = await buildTestApp({ now: () => END });
-  onlyMain = await buildTestApp({ now: () => END });
-  for (const run of history) await ingestValue(all.store, run.report, { fileName: run.fileName, approve: true });
-  for (const run of mainRuns) await ingestValue(onlyMain.store, run.report, { fileName: run.fileName, approve: true });
-  headers = { all: (await signIn(all.app, 'max')).headers, onlyMain: (await signIn(onlyMain.app, 'max')).headers };
+  apps = await buildBranchApps(history, END);
+  ({ all, onlyMain, headers } = apps);
   const list = await get<FlakyTestsPage>(all, headers.all, '/api/flaky-tests?days=0&page=1&pageSize=6&branch=main');
   picked = list.items.map((g) => ({ title: g.test_title, file: g.test_file, browser: g.browsers[0]!.browser, runs: g.browsers[0]!.total_runs }));
 }, 120_000);
-afterAll(async () => {
-  await all?.close();
-  await onlyMain?.close();
-});
+afterAll(() => apps?.close());
 
-const get = async <T>(t: TestApp, h: Record<string, string>, url: string): Promise<T> => {
-  const res = await t.app.inject({ url, headers: h });
-  expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
-  return res.json() as T;
-};
+const get = getOk;
 // Run, result and test ids are numbered per store: compared without them.
 const withoutIds = (value: unknown): unknown =>
   JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'id' || key === 'test_id' || key === 'run_id' || key === 'result_id' ? undefined : v)));

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BranchesResponse, DashboardResponse, FlakyTestsPage, TrendListPage } from '../../core/api/analytics.js';
-import { buildTestApp, signIn, type TestApp } from '../../fixtures/testing/app.js';
+import type { TestApp } from '../../fixtures/testing/app.js';
+import { buildBranchApps, getOk, type BranchApps } from '../../fixtures/testing/branch-apps.js';
 import { generateHistory } from '../demo/history.js';
-import { ingestValue } from '../ingest.js';
 
 /**
  * The branch filter must answer exactly what a database holding only that branch's runs
@@ -18,23 +18,15 @@ let all: TestApp;
 let onlyMain: TestApp;
 let headers: { all: Record<string, string>; onlyMain: Record<string, string> };
 
-beforeAll(async () => {
-  all = await buildTestApp({ now: () => END });
-  onlyMain = await buildTestApp({ now: () => END });
-  for (const run of history) await ingestValue(all.store, run.report, { fileName: run.fileName, approve: true });
-  for (const run of mainRuns) await ingestValue(onlyMain.store, run.report, { fileName: run.fileName, approve: true });
-  headers = { all: (await signIn(all.app, 'max')).headers, onlyMain: (await signIn(onlyMain.app, 'max')).headers };
-}, 120_000);
-afterAll(async () => {
-  await all?.close();
-  await onlyMain?.close();
-});
+let apps: BranchApps | undefined;
 
-const get = async <T>(t: TestApp, h: Record<string, string>, url: string): Promise<T> => {
-  const res = await t.app.inject({ url, headers: h });
-  expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(200);
-  return res.json() as T;
-};
+beforeAll(async () => {
+  apps = await buildBranchApps(history, END);
+  ({ all, onlyMain, headers } = apps);
+}, 120_000);
+afterAll(() => apps?.close());
+
+const get = getOk;
 // Run ids and test ids are numbered per store: compared without them.
 const withoutIds = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (key === 'id' || key === 'test_id' ? undefined : v)));
 

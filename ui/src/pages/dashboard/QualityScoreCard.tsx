@@ -19,15 +19,20 @@ const breakdown = (summary: ExecutiveSummary): BreakdownLine[] => [
   { key: 'result', label: 'Result', value: oneDecimal(summary.score), total: true },
 ];
 
+/** A line's text, bold on the result line. */
+const LineText = ({ line, children }: { line: BreakdownLine; children: string }) => (
+  <Text size="sm" fw={line.total ? 700 : undefined}>
+    {children}
+  </Text>
+);
+
 const BREAKDOWN_COLUMNS: DataColumn<BreakdownLine>[] = [
   {
     key: 'label',
     header: 'Part',
     cell: (line) => (
       <>
-        <Text size="sm" fw={line.total ? 700 : undefined}>
-          {line.label}
-        </Text>
+        <LineText line={line}>{line.label}</LineText>
         {line.note && (
           <Text size="xs" c="dimmed">
             {line.note}
@@ -40,11 +45,7 @@ const BREAKDOWN_COLUMNS: DataColumn<BreakdownLine>[] = [
     key: 'value',
     header: 'Value',
     align: 'right',
-    cell: (line) => (
-      <Text size="sm" fw={line.total ? 700 : undefined}>
-        {line.value}
-      </Text>
-    ),
+    cell: (line) => <LineText line={line}>{line.value}</LineText>,
   },
 ];
 
