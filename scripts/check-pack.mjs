@@ -33,6 +33,7 @@ try {
   const app = join(work, 'app');
   mkdirSync(join(app, 'tests'), { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'my-app-tests', private: true, devDependencies: { '@playwright/test': playwrightVersion } }, null, 2));
+  writeFileSync(join(app, 'package-lock.json'), JSON.stringify(testedLockfile(), null, 2));
   writeFileSync(join(app, 'tests', 'sum.spec.ts'), "import { expect, test } from '@playwright/test';\ntest('adds', () => expect(1 + 1).toBe(2));\n");
   await check('the tarball ships the binary, the bundle, the built UI, the licence and the README', () => {
     const listing = run('tar', ['-tzf', tarball], work);
@@ -116,6 +117,31 @@ function readmeGuide(readme) {
   return { inClone: shells[0].lines, install: shells[1].lines, reporter: config.lines.join(' ').replace(/,$/, ''), run: shells[2].lines };
 }
 
+/**
+ * The project's lockfile before the install: its Playwright, plus every package flakeboard runs
+ * with at the version the repository's package-lock.json tested. The check is of the tarball, not
+ * of the registry of the day: a mirror can list a release whose own dependencies it does not list
+ * yet (CI failed once on `@aws-sdk/core@^3.981.2`), and npm reads a package's shrinkwrap only when
+ * it comes from a registry, never from a tarball. The README's line still runs as written and
+ * still adds flakeboard itself.
+ */
+function testedLockfile() {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+  const playwright = new Set();
+  const visit = (path) => {
+    const entry = lock.packages[path];
+    if (!entry || playwright.has(path)) return;
+    playwright.add(path);
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) visit(`node_modules/${name}`);
+  };
+  visit('node_modules/@playwright/test');
+  const packages = { '': { name: 'my-app-tests', devDependencies: { '@playwright/test': playwrightVersion } } };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path !== '' && (!entry.dev || playwright.has(path))) packages[path] = entry;
+  }
+  return { name: 'my-app-tests', lockfileVersion: 3, requires: true, packages };
+}
+
 /** The environment without the variables that would send the run elsewhere. */
 function withoutFlakeboardEnv() {
   const env = { ...process.env };
@@ -127,11 +153,17 @@ function withoutFlakeboardEnv() {
 async function serveCheck(cwd, args, inspect) {
   const child = spawn(join(cwd, 'node_modules/.bin/flakeboard'), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...withoutFlakeboardEnv(), FLAKEBOARD_SCRYPT_N: '1024' } });
   let output = '';
+  // A binary that is not there (the install failed) is this check failing, not the script dying.
+  let failed = false;
+  child.once('error', (error) => {
+    failed = true;
+    output += `${error.message}\n`;
+  });
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    for (let i = 0; i < 600 && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 600 && !failed && !/serving .* at (http:\/\/\S+)/.test(output); i++) await new Promise((r) => setTimeout(r, 100));
     const url = /serving .* at (http:\/\/\S+)/.exec(output)?.[1];
     const password = /password: (\S+)/.exec(output)?.[1];
     if (!url || !password) throw new Error(`serve did not start:\n${output}`);
