@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateHistory } from '../../server/demo/history.js';
 import { dashboard } from '../../server/analytics/dashboard.js';
+import { forgetFlakeEpisodes } from '../../server/analytics/flake-episodes.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { lastDays } from '../../server/analytics/windows.js';
 import { ingestValue } from '../../server/ingest.js';
@@ -39,7 +40,7 @@ try {
   for (const days of [7, 30]) {
     const window = lastDays(days, NOW);
     const previous = { from: window.from - days, to: window.from - 1 };
-    const answers = await times(() => (forgetTrendRows(), dashboard(store, days, NOW)));
+    const answers = await times(() => (forgetTrendRows(), forgetFlakeEpisodes(store), dashboard(store, days, NOW)));
     const scans = await times(() => scanWindow(store, previous));
     const rows = (await scanWindow(store, previous)).length;
     process.stdout.write(`days=${days}: dashboard ${median(answers).toFixed(1)} ms (median of 5, cold), of which the previous window's scan ${median(scans).toFixed(1)} ms (${rows} test × browser rows)\n`);

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QUERIES } from '../../server/analytics/queries.js';
+import { forgetFlakeEpisodes } from '../../server/analytics/flake-episodes.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { openStore } from '../../server/store/engine/open.js';
 import { LARGE_SUITE } from './scenarios.js';
@@ -26,6 +27,7 @@ async function cold(fn: () => unknown): Promise<{ ms: number; kb: number }> {
   const runs: Array<{ ms: number; kb: number }> = [];
   for (let i = 0; i < repeat; i++) {
     forgetTrendRows();
+    forgetFlakeEpisodes(store);
     const started = process.cpuUsage();
     const kb = JSON.stringify(await fn()).length / 1024;
     const used = process.cpuUsage(started);

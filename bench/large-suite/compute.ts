@@ -13,6 +13,7 @@ import { dashboard, FLAKY_TREND_PERIOD } from '../../server/analytics/dashboard.
 import { flakyTests, flakyTrends } from '../../server/analytics/flaky.js';
 import { slowTests, trendDays } from '../../server/analytics/reports.js';
 import { trendList } from '../../server/analytics/trend-list.js';
+import { forgetFlakeEpisodes } from '../../server/analytics/flake-episodes.js';
 import { forgetTrendRows } from '../../server/analytics/trend-rows.js';
 import { lastDays, today } from '../../server/analytics/windows.js';
 import { browserTotals, recentRuns, windowSummary } from '../../server/store/read/analytics.js';
@@ -24,8 +25,9 @@ import { LARGE_SUITE, LARGE_SUITE_5M, SMALL_SUITE } from './scenarios.js';
 const data = fileURLToPath(new URL('../.data', import.meta.url));
 
 /** Cold: nothing kept from an earlier answer. */
-async function cpu(fn: () => unknown): Promise<{ ms: number; bytes: number }> {
+async function cpu(store: Store, fn: () => unknown): Promise<{ ms: number; bytes: number }> {
   forgetTrendRows();
+  forgetFlakeEpisodes(store);
   const started = process.cpuUsage();
   const bytes = JSON.stringify(await fn()).length;
   const used = process.cpuUsage(started);
@@ -56,13 +58,13 @@ for (const scenario of asked ? [named[asked]] : Object.values(named)) {
   const store = openStore(path, { readonly: true });
   const rows: Array<Record<string, string | number>> = [];
   const compare = async (label: string, before: () => unknown, after: () => unknown) => {
-    const b = withBefore ? await cpu(before) : { ms: Number.NaN, bytes: Number.NaN };
-    const a = await cpu(after);
+    const b = withBefore ? await cpu(store, before) : { ms: Number.NaN, bytes: Number.NaN };
+    const a = await cpu(store, after);
     rows.push({ answer: label, 'before CPU ms': Math.round(b.ms), 'before KB': Math.round(b.bytes / 1024), 'after CPU ms': Math.round(a.ms), 'after KB': +(a.bytes / 1024).toFixed(1), ratio: +(b.ms / a.ms).toFixed(1) });
   };
   for (const days of [7, 30, 90, 0]) await compare(`dashboard?days=${days}`, () => unboundedDashboard(store, days, now), () => dashboard(store, days, now));
   await compare('flaky-trends?period=7', () => flakyTrends(store, FLAKY_TREND_PERIOD, today(now)), () => trendList(store, { ...page, period: FLAKY_TREND_PERIOD + 0 }));
-  const t = await cpu(() => trendDays(store, lastDays(30, now)));
+  const t = await cpu(store, () => trendDays(store, lastDays(30, now)));
   rows.push({ answer: 'trends (30 days)', 'after CPU ms': Math.round(t.ms), 'after KB': +(t.bytes / 1024).toFixed(1) });
   console.log(`\n${scenario.label}`);
   console.table(rows);

@@ -3,10 +3,10 @@ import type { TimeToFixSummary, BrokenTestSummary, BrowserComparison, DashboardR
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { ownerFilterOf } from '../store/read/owners.js';
-import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
 import { browserProjects, dataSignature, scanPeriod, scanWindow, testNamesOf, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
+import { allFlakeEpisodes } from './flake-episodes.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
 
 export const FLAKY_TREND_PERIOD = 7;
@@ -80,7 +80,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     recentRuns(store, window, 10, branch),
     browserProjects(store),
     storedRuns(store, branch),
-    timeToFixSummary(store, days > 0 ? window : null, to, scope),
+    timeToFixSummary(store, signature, days > 0 ? window : null, to, scope),
   ]);
   const trendRows = new Map<string, PairTrendCounts>(trendList.map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
@@ -138,8 +138,8 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
 }
 
 /** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now. */
-async function timeToFixSummary(store: AnyStore, window: DayRange | null, to: number, scope: { keep: (id: number) => boolean } | null): Promise<TimeToFixSummary> {
-  const all = [...(await flakeEpisodesOf(store, null))].filter(([id]) => scope === null || scope.keep(id));
+async function timeToFixSummary(store: AnyStore, signature: string, window: DayRange | null, to: number, scope: { keep: (id: number) => boolean } | null): Promise<TimeToFixSummary> {
+  const all = [...(await allFlakeEpisodes(store, signature))].filter(([id]) => scope === null || scope.keep(id));
   const episodes = all.flatMap(([, list]) => list);
   const from = window?.from ?? Number.MIN_SAFE_INTEGER;
   return {
