@@ -1,7 +1,7 @@
 import { Button, Paper, Stack } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import * as api from '../api/calls.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/PageState.js';
+import { EmptyState, PageStates } from '../components/PageState.js';
 import { onTestDataUpdated } from '../lib/events.js';
 import { useApi } from '../lib/use-api.js';
 import { useBranchParam } from '../lib/branch-param.js';
@@ -50,9 +50,7 @@ export function DashboardPage() {
   const totalTests = summary?.total_tests ?? 0;
 
   let body;
-  if (dashboard.loading && !data) body = <LoadingState text="Loading dashboard..." />;
-  else if (dashboard.error && !dashboard.loading) body = <ErrorState text="Failed to load dashboard data" />;
-  else if (!data || !summary) body = <EmptyState title="No data available" />;
+  if (!data || !summary) body = null;
   else if (totalTests === 0 && owner !== null)
     body = (
       <Paper withBorder radius="md" p="xl" data-testid="empty-owner">
@@ -81,7 +79,13 @@ export function DashboardPage() {
     <Stack gap="lg" pb="xl">
       {pendingCount > 0 && <PendingBanner count={pendingCount} onReview={() => setReviewOpen(true)} />}
       <OverviewCard days={days} onDaysChange={setDays} branch={branch} onBranchChange={setBranch} showReport={totalTests > 0 && !dashboard.error} refreshing={dashboard.loading && !!data} owner={owner} onOwnerChange={setOwner} />
-      {body}
+      <PageStates
+        error={dashboard.error && !dashboard.loading ? { text: 'Failed to load dashboard data' } : null}
+        loading={dashboard.loading && !data ? 'Loading dashboard...' : null}
+        empty={!data || !summary ? { title: 'No data available' } : null}
+      >
+        {body}
+      </PageStates>
       {dialogOpen && <PendingReviewDialog onClose={onReviewClosed} pendingCount={pendingCount} />}
     </Stack>
   );

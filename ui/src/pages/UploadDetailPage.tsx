@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { uploadDetail } from '../api/calls.js';
 import { ApiError } from '../api/client.js';
 import { PageHeader } from '../components/PageHeader.js';
-import { ErrorState, LoadingState } from '../components/PageState.js';
+import { PageStates } from '../components/PageState.js';
 import { StatusDonut } from '../components/StatusDonut.js';
 import { useApi } from '../lib/use-api.js';
 import { RunErrorPatterns } from './upload-detail/RunErrorPatterns.js';
@@ -28,18 +28,20 @@ export function UploadDetailPage() {
     </Button>
   );
 
-  if (detail.error && !detail.loading) {
-    const notFound = detail.error instanceof ApiError && detail.error.status === 404;
+  const notFound = detail.error instanceof ApiError && detail.error.status === 404;
+  const error = detail.error && !detail.loading ? { text: notFound ? 'Upload not found' : 'Failed to load upload details', onBack: goBack } : null;
+  // useApi keeps the previous run while the next loads; never show one run under another's address.
+  const data = detail.data && String(detail.data.upload.id) === id ? detail.data : undefined;
+  if (error || !data) {
     return (
       <Stack gap="md">
-        <PageHeader title="Test Run Details" />
-        <ErrorState text={notFound ? 'Upload not found' : 'Failed to load upload details'} action={{ label: 'Go Back', onClick: goBack }} />
+        {error && <PageHeader title="Test Run Details" />}
+        <PageStates error={error} loading="Loading upload details...">
+          {null}
+        </PageStates>
       </Stack>
     );
   }
-  // useApi keeps the previous run while the next loads; never show one run under another's address.
-  const data = detail.data && String(detail.data.upload.id) === id ? detail.data : undefined;
-  if (!data) return <LoadingState text="Loading upload details..." />;
 
   const { upload, stats } = data;
   return (

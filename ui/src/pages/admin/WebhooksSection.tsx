@@ -4,7 +4,7 @@ import type { DeliveryView, WebhookView } from '../../../../core/api/webhooks.js
 import { removeWebhook, testWebhook, webhookDeliveries, webhookList } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
 import { DataTable, type DataColumn } from '../../components/DataTable.js';
-import { ErrorState, LoadingState } from '../../components/PageState.js';
+import { PageStates } from '../../components/PageState.js';
 import { useApi } from '../../lib/use-api.js';
 import { useSession } from '../../session/SessionProvider.js';
 import { EVENT_LABELS, WebhookForm } from './WebhookForm.js';
@@ -96,13 +96,18 @@ export function WebhooksSection() {
   const { user } = useSession();
   const isAdmin = user?.role === 'admin';
   const state = useApi(async () => (isAdmin ? Promise.all([webhookList(), webhookDeliveries(50)]) : null), [isAdmin]);
-  const [notice, setNotice] = useState<string | null>(null);
 
-  if (state.error && !state.data) return <ErrorState text={errorText(state.error)} action={{ label: 'Try again', onClick: state.reload }} />;
-  if (!state.data) return <LoadingState text="Loading webhooks…" />;
-  const hooks: WebhookView[] = state.data[0].webhooks;
-  const deliveries: DeliveryView[] = state.data[1].deliveries;
-  const load = async () => state.reload();
+  return (
+    <PageStates error={state.error && !state.data ? { text: errorText(state.error), onRetry: state.reload } : null} loading={state.data ? null : 'Loading webhooks…'}>
+      {state.data && <WebhooksContent hooks={state.data[0].webhooks} deliveries={state.data[1].deliveries} reload={state.reload} />}
+    </PageStates>
+  );
+}
+
+/** The webhook list with its form, and the delivery log; every change reloads both. */
+function WebhooksContent({ hooks, deliveries, reload }: { hooks: WebhookView[]; deliveries: DeliveryView[]; reload(): void }) {
+  const [notice, setNotice] = useState<string | null>(null);
+  const load = async () => reload();
 
   const act = async (work: () => Promise<string>) => {
     try {

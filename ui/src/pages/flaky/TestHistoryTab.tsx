@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import type { TestResultDetail } from '../../../../core/api/analytics.js';
-import { LoadingState } from '../../components/PageState.js';
+import { PageStates } from '../../components/PageState.js';
 import { skippedWithoutFailures } from './error-display.js';
 import { HistoryEntry } from './HistoryEntry.js';
 
@@ -15,14 +15,14 @@ interface Props {
 
 /** One entry per run, a page at a time: "Showing N of M runs" and the next older page on demand. */
 export function TestHistoryTab({ history, total, loadingOlder, onOlder }: Props) {
-  if (history === undefined) return <LoadingState text="Loading test history..." />;
-  if (history.length === 0) {
-    return (
-      <Text c="dimmed" ta="center" py="xl">
-        No test history available.
-      </Text>
-    );
-  }
+  return (
+    <PageStates loading={history === undefined ? 'Loading test history...' : null} empty={history?.length === 0 ? { title: 'No test history available.' } : null}>
+      {history && <HistoryEntries history={history} total={total} loadingOlder={loadingOlder} onOlder={onOlder} />}
+    </PageStates>
+  );
+}
+
+function HistoryEntries({ history, total, loadingOlder, onOlder }: Props & { history: TestResultDetail[] }) {
   return (
     <Stack gap="sm" data-testid="test-history">
       {skippedWithoutFailures(history) && (

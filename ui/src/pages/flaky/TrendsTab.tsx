@@ -1,7 +1,7 @@
 import { Button, Group, RangeSlider, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import type { DailyStat } from '../../../../core/api/analytics.js';
-import { LoadingState } from '../../components/PageState.js';
+import { PageStates } from '../../components/PageState.js';
 import { PngUnavailableError, svgToPng } from './chart-png.js';
 import { DAY_RANGES, SLIDER_MIN_DAYS, statsInRange, type DayRange } from './daily-range.js';
 import { downloadBlob } from './download.js';
@@ -65,13 +65,10 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
           </Button>
         </Group>
       </Group>
-      {stats === undefined ? (
-        <LoadingState text="Loading daily statistics..." />
-      ) : inRange.length === 0 ? (
-        <Text c="dimmed" ta="center" py="xl" data-testid="trends-empty">
-          {stats.length === 0 ? 'No daily statistics available for this test.' : 'No runs in the selected period.'}
-        </Text>
-      ) : (
+      <PageStates
+        loading={stats === undefined ? 'Loading daily statistics...' : null}
+        empty={inRange.length === 0 ? { title: stats?.length === 0 ? 'No daily statistics available for this test.' : 'No runs in the selected period.', testId: 'trends-empty' } : null}
+      >
         <>
           {inRange.length >= SLIDER_MIN_DAYS && (
             <div data-testid="day-slider">
@@ -96,7 +93,7 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
           <PassRateHistoryCharts days={days} chartRef={chartRef} />
           <TrendAnalysisPanel passRatesPercent={days.map((d) => d.pass_rate * 100)} />
         </>
-      )}
+      </PageStates>
     </Stack>
   );
 }

@@ -7,7 +7,7 @@ import { deleteRun } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
 import { DataTable } from '../../components/DataTable.js';
 import { ListPager } from '../../components/ListPager.js';
-import { EmptyState, ErrorState, LoadingState } from '../../components/PageState.js';
+import { PageStates } from '../../components/PageState.js';
 import type { ApiState } from '../../lib/use-api.js';
 import { ClearAllDataButton } from './ClearAllDataButton.js';
 import { recentUploadColumns } from './RecentUploadColumns.js';
@@ -81,25 +81,26 @@ function RecentUploadsBody({ uploads, filtered, deleting, onOpen, onDelete }: {
   onDelete(upload: RecentUpload): void;
 }) {
   // useApi keeps the last list on a failed reload; a stale list for another filter would mislead.
-  if (uploads.error && !uploads.loading) return <ErrorState text="Failed to load recent uploads" action={{ label: 'Try Again', onClick: uploads.reload }} />;
-  if (uploads.data === undefined) return <LoadingState text="Loading uploads..." />;
-  if (uploads.data.items.length === 0) {
-    return <EmptyState title="No uploads yet.">{filtered && <Text c="dimmed">None with this status.</Text>}</EmptyState>;
-  }
-  // Wide enough that the project column keeps a run's name and uploader to a line or two each.
   return (
-    <DataTable
-      columns={recentUploadColumns({ deleting, onDelete })}
-      rows={uploads.data.items}
-      rowKey={(upload) => String(upload.id)}
-      rowTestId="recent-upload"
-      rowData={(upload) => ({ 'data-id': upload.id })}
-      rowDimmed={(upload) => deleting === upload.id}
-      onRowClick={(upload) => onOpen(upload.id)}
-      busy={uploads.loading}
-      minWidth={1220}
-      verticalSpacing="sm"
-      highlightOnHover
-    />
+    <PageStates
+      error={uploads.error && !uploads.loading ? { text: 'Failed to load recent uploads', onRetry: uploads.reload } : null}
+      loading={uploads.data === undefined ? 'Loading uploads...' : null}
+      empty={uploads.data?.items.length === 0 ? { title: 'No uploads yet.', body: filtered && <Text c="dimmed">None with this status.</Text> } : null}
+    >
+      {/* Wide enough that the project column keeps a run's name and uploader to a line or two each. */}
+      <DataTable
+        columns={recentUploadColumns({ deleting, onDelete })}
+        rows={uploads.data?.items ?? []}
+        rowKey={(upload) => String(upload.id)}
+        rowTestId="recent-upload"
+        rowData={(upload) => ({ 'data-id': upload.id })}
+        rowDimmed={(upload) => deleting === upload.id}
+        onRowClick={(upload) => onOpen(upload.id)}
+        busy={uploads.loading}
+        minWidth={1220}
+        verticalSpacing="sm"
+        highlightOnHover
+      />
+    </PageStates>
   );
 }
