@@ -19,8 +19,7 @@ async function pickBranch(page: Page, branch: string) {
 const hashQuery = (page: Page) => new URLSearchParams(new URL(page.url()).hash.split('?')[1] ?? '');
 
 test.describe('branch filter', () => {
-  test('the dashboard shows one branch’s figures, keeps the branch in the address, and goes back to all branches', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('the dashboard shows one branch’s figures, keeps the branch in the address, and goes back to all branches', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     const { branches } = await apiGet<BranchesResponse>(page, server, '/api/branches');
     const feature = branches.find((b) => b.name !== 'main')!.name;
@@ -70,8 +69,7 @@ test.describe('branch filter', () => {
     expect(hashQuery(page).has('branch')).toBe(false);
   });
 
-  test('a branch with no runs says so, not the first-run welcome, and offers every branch again', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('a branch with no runs says so, not the first-run welcome, and offers every branch again', async ({ page, demo: server }) => {
     await openDashboard(page, server);
     await page.goto(`${server.url}#/?branch=no-such-branch`);
     const answer = await apiGet<DashboardResponse>(page, server, '/api/dashboard?days=30&branch=no-such-branch');
@@ -86,8 +84,7 @@ test.describe('branch filter', () => {
     expect(hashQuery(page).has('branch')).toBe(false);
   });
 
-  test('the flaky screen lists one branch’s flaky tests and keeps the branch while deep links settle', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('the flaky screen lists one branch’s flaky tests and keeps the branch while deep links settle', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/flaky-tests?branch=main' });
     const onMain = await apiGet<FlakyTestsPage>(page, server, '/api/flaky-tests?page=1&pageSize=200&branch=main');
     const everywhere = await apiGet<FlakyTestsPage>(page, server, '/api/flaky-tests?page=1&pageSize=200');
@@ -115,10 +112,9 @@ test.describe('branch filter', () => {
     expect(hashQuery(page).get('branch')).toBe(feature);
   });
 
-  test('the flaky dialog and the report count the chosen branch’s runs alone and say which branch', async ({ page, flakeboard }) => {
+  test('the flaky dialog and the report count the chosen branch’s runs alone and say which branch', async ({ page, demo: server }) => {
     // Two screens, each pictured at two widths in two themes.
     test.slow();
-    const server = await flakeboard.start();
     await openDashboard(page, server);
     // The list the screen shows (its window is the dashboard's), as the screen asked for it.
     const listAnswer = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/flaky-tests' && new URL(r.url()).searchParams.get('branch') === 'main');

@@ -10,8 +10,7 @@ const strip = (text: string) => text.replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 
 test.describe('Error Patterns (/error-patterns)', () => {
-  test('shows the counts and one card per category with its patterns, browsers, tests and full message', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the counts and one card per category with its patterns, browsers, tests and full message', async ({ page, demo: server }) => {
     const answer = page.waitForResponse((r) => isPatterns(r.url()));
     await signIn(page, server, { hash: '/error-patterns' });
     const answered = (await (await answer).json()) as ErrorPatternsPage;
@@ -92,8 +91,7 @@ test.describe('Error Patterns (/error-patterns)', () => {
     await shootBothThemes(page, 'error-patterns-expanded');
   });
 
-  test('shows the loading text while the patterns are on their way', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the loading text while the patterns are on their way', async ({ page, demo: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route((url) => isPatterns(url.href), async (route) => {
@@ -107,16 +105,14 @@ test.describe('Error Patterns (/error-patterns)', () => {
     await expect(page.getByText('Loading error patterns...')).toHaveCount(0);
   });
 
-  test('a failed load says Failed to load error patterns', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('a failed load says Failed to load error patterns', async ({ page, demo: server }) => {
     await page.route((url) => isPatterns(url.href), (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
     await signIn(page, server, { hash: '/error-patterns' });
     await expect(page.getByRole('alert')).toHaveText(/^Failed to load error patterns/);
     await expect(page.getByTestId('error-category')).toHaveCount(0);
   });
 
-  test('with no results it says No error patterns found', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('with no results it says No error patterns found', async ({ page, emptyStore: server }) => {
     await signIn(page, server, { hash: '/error-patterns' });
     await expect(page.getByText('No error patterns found')).toBeVisible();
     await expect(page.getByTestId('error-category')).toHaveCount(0);

@@ -377,7 +377,7 @@ test.describe('Flaky Test Analysis on a suite larger than a page', () => {
     await expect(pager).toHaveText(`Showing 1–50 of ${one.total.toLocaleString('en-US')} flaky tests`);
     await expect(page.getByRole('button', { name: /^All Tests/ })).toHaveText(new RegExp(`^All Tests${one.counts.all}`));
     await page.setViewportSize({ width: 1440, height: 900 });
-    await shootBothThemes(page, 'flaky-paged-1440', { fullPage: true });
+    await shootBothThemes(page, 'flaky-paged-1440');
 
     const second = listRequest(page, (p) => p.get('page') === '2');
     await page.getByTestId('flaky-pager').getByRole('button', { name: '2', exact: true }).click();

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import type { DashboardResponse, FlakyTestsPage } from '../core/api/analytics.js';
 import { apiGet, openDashboard } from './support/dashboard-helpers.js';
-import { expect, signIn, test } from './support/fixtures.js';
+import { expect, FULL_PAGE, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 import { copyTemplate } from './support/templates.js';
 
@@ -91,7 +91,7 @@ test.describe('owners', () => {
     expect(identity.flakyCount).toBeLessThan(all.flakyCount);
     await expect(page.getByTestId('time-to-fix')).toContainText('Time to Fix');
     await expect(page.getByTestId('open-flakes')).toHaveText(String(all.timeToFix!.open));
-    await page.screenshot({ path: '/tmp/owners-dashboard-1440.png', fullPage: true });
+    await page.screenshot({ path: '/tmp/owners-dashboard-1440.png', fullPage: FULL_PAGE });
 
     const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('owner') === '@identity');
     await pickOwner(page, '@identity');

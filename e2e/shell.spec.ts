@@ -1,5 +1,5 @@
 import { ADMIN, MEMBER } from './support/cli.js';
-import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expect, FULL_PAGE, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 test.describe('sign-in and the shell', () => {
   test('signs in, shows the header with its tabs and the username, and logs out', async ({ page, flakeboard }) => {
@@ -154,7 +154,7 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await shootBothThemes(page, 'not-found');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: 'test-results/screens/not-found-390.png', fullPage: true });
+    await page.screenshot({ path: 'test-results/screens/not-found-390.png', fullPage: FULL_PAGE });
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await expect(page).toHaveURL(/#\/$/);
   });

@@ -8,8 +8,7 @@ import { expectTableUsableOnPhone, PHONE } from './support/phone.js';
 const isSlowTests = (url: string) => new URL(url).pathname === '/api/slow-tests';
 
 test.describe('Slow Tests (/slow-tests)', () => {
-  test('shows the counts, the tips and every slow test with its figures, slowest first', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the counts, the tips and every slow test with its figures, slowest first', async ({ page, demo: server }) => {
     const answer = page.waitForResponse((r) => isSlowTests(r.url()));
     await signIn(page, server, { hash: '/slow-tests' });
     const first50 = (await (await answer).json()) as SlowTestsPage;
@@ -60,8 +59,7 @@ test.describe('Slow Tests (/slow-tests)', () => {
     await shootBothThemes(page, 'slow-tests');
   });
 
-  test('shows the loading text while the list is on its way', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('shows the loading text while the list is on its way', async ({ page, demo: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route((url) => isSlowTests(url.href), async (route) => {
@@ -75,8 +73,7 @@ test.describe('Slow Tests (/slow-tests)', () => {
     await expect(page.getByText('Loading slow tests...')).toHaveCount(0);
   });
 
-  test('a failed load says Failed to load slow tests', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('a failed load says Failed to load slow tests', async ({ page, demo: server }) => {
     await page.route((url) => isSlowTests(url.href), (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"boom"}' }));
     await signIn(page, server, { hash: '/slow-tests' });
     await expect(page.getByRole('alert')).toHaveText(/^Failed to load slow tests/);

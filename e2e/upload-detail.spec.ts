@@ -303,8 +303,7 @@ test.describe('upload details', () => {
     await page.screenshot({ path: 'test-results/screens/run-details-flaky-390.png' });
   });
 
-  test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, emptyStore: server }) => {
     await signIn(page, server, { hash: '/upload' });
     await page.evaluate(() => (window.location.hash = '#/upload/999999'));
     await expect(page.getByRole('alert')).toHaveText(/^Upload not found/);

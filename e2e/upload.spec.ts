@@ -345,8 +345,7 @@ test.describe('upload page', () => {
     await expect(rows(page)).toHaveCount(1);
   });
 
-  test('an empty database shows No uploads yet.', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  test('an empty database shows No uploads yet.', async ({ page, emptyStore: server }) => {
     await signIn(page, server, { hash: '/upload' });
     await expect(page.getByText('No uploads yet.')).toBeVisible();
     await expect(rows(page)).toHaveCount(0);
@@ -357,8 +356,7 @@ test.describe('upload page', () => {
     await shootBothThemes(page, 'upload-empty');
   });
 
-  test('pages the recent uploads on the server: "Showing a–b of N uploads", newest first', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'demo' });
+  test('pages the recent uploads on the server: "Showing a–b of N uploads", newest first', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/upload' });
     const one = await getApi<{ items: RecentUpload[]; total: number }>(page, '/api/recent-uploads?page=1&pageSize=50');
     expect(one.total).toBeGreaterThan(50);

@@ -166,15 +166,22 @@ export async function signIn(page: Page, server: RunningServer, options: { hash?
 }
 
 /**
- * Screenshots of what is on screen in both themes, for a person to look at
- * (test-results/screens). Follows the system preference, so nothing may be stored under `theme`.
+ * Whether the pictures for people cover the whole page or what is on screen: a full page of a
+ * long screen took seconds of CPU per picture, so a run takes them only when asked
+ * (`FLAKEBOARD_E2E_FULL_PAGE=1 npm run test:e2e`).
+ */
+export const FULL_PAGE = process.env.FLAKEBOARD_E2E_FULL_PAGE === '1';
+
+/**
+ * Screenshots in both themes, for a person to look at (test-results/screens): what is on screen,
+ * or the whole page with FULL_PAGE. Follows the system preference, so nothing may be stored under `theme`.
  */
 export async function shootBothThemes(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);
     await settled(page);
-    await page.screenshot({ path: `test-results/screens/${name}-${colorScheme}.png`, fullPage: options.fullPage ?? true });
+    await page.screenshot({ path: `test-results/screens/${name}-${colorScheme}.png`, fullPage: options.fullPage ?? FULL_PAGE });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { settled } from './fixtures.js';
+import { FULL_PAGE, settled } from './fixtures.js';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -40,7 +40,7 @@ async function stickyIndex(table: Locator): Promise<number> {
 
 export async function shootPhone(page: Page, name: string): Promise<void> {
   await settled(page);
-  await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: true });
+  await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: FULL_PAGE });
 }
 
 /**
