@@ -293,9 +293,10 @@ test.describe('Flaky Test Analysis', () => {
     await expect(row).toBeInViewport();
     await expect(row).not.toHaveAttribute('data-highlighted', /.*/, { timeout: 10_000 });
     const marks = await page.evaluate(() => (window as unknown as { __marks: Record<string, number> }).__marks);
-    expect(marks.dialog! - marks.on!).toBeGreaterThanOrEqual(450);
     // The observer notes "on" only at the end of the task that rendered the highlight, after the
-    // 3 s timer started; on a loaded machine that task takes a few hundred ms (seen: 2,883 ms).
+    // 500 ms and 3 s timers started; on a loaded machine that task takes a few hundred ms (seen:
+    // 443 ms for the dialog, 2,883 ms for the highlight). A dialog opened at once would be ~0 ms.
+    expect(marks.dialog! - marks.on!).toBeGreaterThanOrEqual(300);
     expect(marks.off! - marks.on!).toBeGreaterThanOrEqual(2500);
     // The group stays open after the highlight ends.
     await expect(row).toHaveAttribute('aria-expanded', 'true');
