@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { postgresDialect, sqliteDialect } from '../engine/dialect.js';
 import { openStore } from '../engine/open.js';
-import { addToStored, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
+import { addToStored, DAY_ROLLUP, ERROR_ROLLUP, MONTH_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
 
 describe('rollup columns', () => {
   it('name every column of the rollup tables the migrations make, and no other', async () => {
@@ -9,6 +9,7 @@ describe('rollup columns', () => {
     try {
       const columns = (table: string) => (store.sqlite.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).sort();
       expect(DAY_ROLLUP.map((c) => c.name).sort()).toEqual(columns('daily_test_stats'));
+      expect(MONTH_ROLLUP.map((c) => c.name).sort()).toEqual(columns('month_stats'));
       expect(TOTAL_ROLLUP.map((c) => c.name).sort()).toEqual(columns('test_totals'));
       expect(ERROR_ROLLUP.map((c) => c.name).sort()).toEqual(columns('daily_error_stats'));
     } finally {

@@ -56,6 +56,13 @@ export const DAY_ROLLUP: readonly RollupColumn[] = [
  */
 export const BRANCH_DAY_ROLLUP: readonly RollupColumn[] = [column('branch_id', 'key'), ...DAY_ROLLUP];
 
+/**
+ * month_stats: daily_test_stats's figures per test, browser and calendar month (the UTC day it
+ * starts on), every branch. Rebuilt from the touched days (rollup-shape.ts monthsOfDays), so its
+ * changes also count those between the month's days; the columns name what it holds.
+ */
+export const MONTH_ROLLUP: readonly RollupColumn[] = DAY_ROLLUP.map((c) => (c.name === 'day' ? column('month', 'key') : c));
+
 /** test_totals, per test and browser over all history. */
 export const TOTAL_ROLLUP: readonly RollupColumn[] = [
   column('test_id', 'key'),

@@ -1,5 +1,5 @@
 /**
- * The rollups (daily_test_stats, daily_error_stats, test_totals) kept on PostgreSQL, by the same
+ * The rollups (daily_test_stats, month_stats, daily_error_stats, test_totals) kept on PostgreSQL, by the same
  * rules as rollups.ts and test-totals.ts on SQLite: a run later than what is stored adds the
  * figures run-figures.ts computed in JavaScript (the same rows on both engines); anything else
  * (a run out of order, a review, a delete, a prune) rebuilds the touched days with the same
@@ -18,10 +18,12 @@ import {
   DROP_STALE,
   DROP_STALE_BRANCHES,
   DROP_STALE_ERRORS,
+  dropStaleMonths,
   ENSURE_BRANCHES,
   OVERLAPS_DAYS,
   rebuildBranches,
   rebuildErrors,
+  rebuildMonths,
   STATS_COLUMNS,
 } from './rollups.js';
 import { addToStored, BRANCH_DAY_ROLLUP, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
@@ -47,6 +49,8 @@ const REBUILD_BRANCHES = rebuildBranches(postgresDialect);
 
 const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(postgresDialect), postgresDialect)}`;
 const REBUILD_ERRORS = rebuildErrors(postgresDialect);
+const DROP_STALE_MONTHS = dropStaleMonths(postgresDialect);
+const REBUILD_MONTHS = rebuildMonths(postgresDialect);
 
 // The totals of the touched tests summed again from all their days: SQLite moves them by the
 // touched days' difference (test-totals.ts MOVE_BY_DAYS_SQL, a plan tuned to SQLite's); the
@@ -84,6 +88,8 @@ async function rebuildKeys(sql: Sql): Promise<void> {
   await sql.run(DROP_STALE);
   await sql.run(DROP_STALE_ERRORS);
   await sql.run(REBUILD);
+  await sql.run(DROP_STALE_MONTHS);
+  await sql.run(REBUILD_MONTHS);
   await sql.run(REBUILD_ERRORS);
   await sql.run(DROP_STALE_BRANCHES);
   await sql.run(REBUILD_BRANCHES);
@@ -132,6 +138,11 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
   const sink: RowSink = { day: (row) => gathered.day.push(row), error: (row) => gathered.error.push(row), total: (row) => latest && gathered.total.push(row) };
   rows(sink);
   await days.writeAll(gathered.day);
+  // The run's months from their days, now written (rollups.ts rebuildMonths).
+  await sql.run(KEYS_OF_RUNS, { runs: [runId] });
+  await sql.run(DROP_STALE_MONTHS);
+  await sql.run(REBUILD_MONTHS);
+  await sql.run(CLEAR_KEYS);
   // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
   const branch = await sql.value<number | string | null>(BRANCH_OF_RUN, { run: runId });
   if (branch !== undefined && branch !== null) {
