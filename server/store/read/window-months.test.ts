@@ -5,6 +5,7 @@ import { generateHistory } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
+import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
 import { outcomeChanges, scanPeriod, scanTrend, scanWindow, splitByMonths } from './window-scan.js';
 
 /**
@@ -109,6 +110,18 @@ describeEachEngine('a window read by months', (engine) => {
       { numRuns: engine === 'postgres' ? 25 : 60, seed: 19 },
     );
   }, 120_000);
+
+  it('gives the flaky list of a window by months as by days', async () => {
+    const page = (range: { from: number; to: number }, months: boolean): FlakyPageQuery => ({
+      range, search: null, browser: null, severity: null, critical: false, trendKeys: null, sort: 'score', order: 'desc', limit: 50, offset: 0, months,
+    });
+    for (const range of [{ from: LAST - 89, to: LAST }, { from: FIRST + 3, to: LAST - 10 }, { from: day('2026-08-01'), to: day('2026-10-31') }]) {
+      const byMonths = await flakyGroupPage(store, page(range, true));
+      const byDays = await flakyGroupPage(store, page(range, false));
+      expect(byDays.rows.length).toBeGreaterThan(0);
+      expect(byMonths).toEqual(byDays);
+    }
+  });
 
   it('keeps a branch filter on the branch rollup', async () => {
     const branch = await store.sql.value<string>('SELECT git_branch FROM runs WHERE git_branch IS NOT NULL LIMIT 1');

@@ -114,11 +114,14 @@ const DAY_ROW = 'test_id, browser, day, runs, passed, failed, skipped, passed_on
 const MONTH_ROW = DAY_ROW.replace('day', 'month AS day');
 export const DAY_RANGES = 3;
 export const MONTH_RANGES = 2;
-const monthly = (t: Dialect, columns: (t: Dialect, read: Read) => string) => {
+/** The day rows of the edge days and the month rows of the whole months (a month's first day as its `day`), as one set of rows. */
+export const monthlyRows = (t: Dialect): string => {
   const days = Array.from({ length: DAY_RANGES }, (_, i) => `SELECT ${DAY_ROW} FROM ${t.through('daily_test_stats', 'daily_test_stats_by_day')} WHERE day BETWEEN @day${i}From AND @day${i}To`);
   const months = Array.from({ length: MONTH_RANGES }, (_, i) => `SELECT ${MONTH_ROW} FROM month_stats WHERE month BETWEEN @month${i}From AND @month${i}To`);
-  return `SELECT ${columns(t, 'byDay')} FROM (${[...days, ...months].join('\n    UNION ALL ')}) rows_and_months GROUP BY test_id, browser${orderedPairs(t)}`;
+  return [...days, ...months].join('\n    UNION ALL ');
 };
+const monthly = (t: Dialect, columns: (t: Dialect, read: Read) => string) =>
+  `SELECT ${columns(t, 'byDay')} FROM (${monthlyRows(t)}) rows_and_months GROUP BY test_id, browser${orderedPairs(t)}`;
 
 /** Where a window's rows come from: the ranges of whole months, and of the days outside them. */
 export interface MonthSplit {
@@ -225,7 +228,7 @@ const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
  * month in them, or a schema before month_stats. `months: false` asks for the days alone (the
  * tests compare both readings).
  */
-async function monthlyParams(store: AnyStore, periods: readonly DayRange[], months: boolean): Promise<Record<string, number> | null> {
+export async function monthlyParams(store: AnyStore, periods: readonly DayRange[], months = true): Promise<Record<string, number> | null> {
   if (!months) return null;
   const split = splitByMonths(periods);
   return split && (await schema(store)).months ? splitParams(split) : null;
