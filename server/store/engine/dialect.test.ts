@@ -9,6 +9,7 @@ import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
 import type { PostgresStore, Store } from './types.js';
 import { openStore } from './open.js';
 import { postgresShape, sqliteShape } from './schema-compare.js';
+import { monthOf } from './rollup-shape.js';
 import type { DatabaseSchema } from './schema.js';
 
 describe('dialect: names and URLs', () => {
@@ -110,7 +111,7 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
     }
   });
 
-  it('greatest, least, total, JSON lists and UTC days give the same values on both', async () => {
+  it('greatest, least, total, JSON lists, UTC days and months give the same values on both', async () => {
     const day = Date.UTC(2026, 10, 23, 23, 59, 59, 999);
     for (const [dialect, db] of both()) {
       const t = dialectFor(dialect);
@@ -124,6 +125,11 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
       expect(Number(await value(t.least(n(2), n(5)))), dialect).toBe(2);
       expect(await value(t.greatest(n(null), n(null))), dialect).toBeNull();
       expect(Number(await value(t.utcDay(n(day)))), dialect).toBe(Math.floor(day / 86_400_000));
+      // The month a day falls in, as its first day: a leap February, a year's end, and the epoch's own month.
+      for (const [date, first] of [[Date.UTC(2028, 1, 29), Date.UTC(2028, 1, 1)], [Date.UTC(2026, 11, 31), Date.UTC(2026, 11, 1)], [Date.UTC(2027, 0, 1), Date.UTC(2027, 0, 1)], [0, 0]] as const) {
+        expect(Number(await value(t.monthOf(n(date / 86_400_000)))), dialect).toBe(first / 86_400_000);
+        expect(monthOf(date / 86_400_000)).toBe(first / 86_400_000);
+      }
 
       const empty = await sql.raw<{ t: number }>(`SELECT ${t.total('total_tests')} AS t FROM runs`).execute(db);
       expect(Number(empty.rows[0]!.t), dialect).toBe(0);

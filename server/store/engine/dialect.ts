@@ -67,6 +67,8 @@ export interface Dialect {
    * floor() makes it whole on both.
    */
   utcDay(epochMs: string): string;
+  /** The UTC day (as utcDay) that starts the calendar month of the UTC day `day`: month_stats's key. */
+  monthOf(day: string): string;
   /**
    * The larger / smaller of two values of one row, NULL only when both are: SQLite's two-argument
    * max() returns NULL when either is NULL; PostgreSQL's greatest() ignores NULLs.
@@ -181,6 +183,8 @@ export const sqliteDialect: Dialect = {
   boolInt: (condition) => condition,
   total: (e) => `total(${e})`,
   utcDay: (ms) => `CAST(${ms} / 86400000 AS INTEGER)`,
+  // A midnight's Julian day ends in .5, as 1970-01-01's (2440587.5) does: the difference is whole.
+  monthOf: (day) => `CAST(julianday(${day} * 86400, 'unixepoch', 'start of month') - 2440587.5 AS INTEGER)`,
   greatest: (a, b) => `max(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   least: (a, b) => `min(coalesce(${a}, ${b}), coalesce(${b}, ${a}))`,
   bytes: (e) => e,
@@ -229,6 +233,8 @@ export const postgresDialect: Dialect = {
   boolInt: (condition) => `(${condition})::int`,
   total: (e) => `coalesce(sum(${e}), 0)`,
   utcDay: (ms) => `floor(${ms} / 86400000)::bigint`,
+  // A date less a date is a whole number of days; TIMESTAMP (no zone) keeps the session's zone out.
+  monthOf: (day) => `CAST(CAST(date_trunc('month', CAST(DATE '1970-01-01' + CAST(${day} AS INTEGER) AS TIMESTAMP)) AS DATE) - DATE '1970-01-01' AS BIGINT)`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   least: (a, b) => `least(${a}, ${b})`,
   bytes: (e) => `${e} COLLATE "C"`,

@@ -1,5 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, BRANCH_DAY_KEYS } from './rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, ALL_DAYS_BY_MONTH, BRANCH_DAY_KEYS, monthsOfDays } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -622,6 +622,46 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       INSERT INTO branch_day_stats (branch_id, test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
         timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
       ${aggregate(ALL_BRANCH_RESULTS, d, BRANCH_DAY_KEYS)};
+    `,
+  },
+  {
+    version: 19,
+    name: 'monthly rollup',
+    sql: (d) => `
+      -- daily_test_stats's figures per calendar month (every branch), so a long window reads its
+      -- whole months here and only the days at its edges from the daily rollup. The month is the
+      -- UTC day it starts on. Its changes count those within its days and between its
+      -- consecutive days, and its first and last outcome are its first and last day's with
+      -- attempts: a window adds the changes between months and days from those, as between days.
+      -- Keyed by month first: a read is one range of months across every test. Kept by the same
+      -- writers, in the same transactions (rollups.ts), rebuilt from the touched days.
+      CREATE TABLE month_stats (
+        month ${d.int} NOT NULL,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        PRIMARY KEY (month, test_id, browser)
+      )${d.strictWithoutRowid};
+
+      -- The history so far, from its days by the rollup's own rule (rollup-shape.ts).
+      INSERT INTO month_stats (test_id, browser, month, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
+        timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
+      ${monthsOfDays(ALL_DAYS_BY_MONTH(d), d)};
     `,
   },
 ];

@@ -96,3 +96,48 @@ export const aggregate = (scoped: string, t: Dialect, keys: readonly string[] = 
 export const ALL_BRANCH_RESULTS = `
     SELECT b.id AS branch_id, r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM branches b JOIN runs ON runs.git_branch = b.name JOIN results r ON r.run_id = runs.id`;
+
+/** The key of a month_stats row: the month is the UTC day its calendar month starts on (Dialect.monthOf). */
+export const MONTH_KEYS = ['month', 'test_id', 'browser'] as const;
+
+/** Dialect.monthOf in JavaScript: the UTC day that starts the calendar month of UTC day `day`. */
+export function monthOf(day: number): number {
+  const date = new Date(day * DAY_MS);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / DAY_MS;
+}
+
+/** The UTC day that starts the month after the one starting on UTC day `month`. */
+export function monthAfter(month: number): number {
+  const date = new Date(month * DAY_MS);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS;
+}
+
+/**
+ * month_stats's rows (rollup-columns.ts MONTH_ROLLUP's order) from the daily_test_stats rows
+ * `days` selects (a CTE body of d.* and their `month`), in the SQL of `t`'s engine. The sums add
+ * up; the month's first and last outcome are those of its first and last day with attempts; its
+ * changes are its days' plus those between its consecutive days with attempts (the same rule as
+ * test-totals.ts rebuildSelect), so months compose as days do: a window's changes are its
+ * months' and days' plus those between them, counted from the first and last outcomes in order.
+ */
+export const monthsOfDays = (days: string, t: Dialect) => `
+  WITH d AS (${days}),
+  -- Days with attempts and days without are apart (the partition's last key): a change is
+  -- between consecutive days with attempts. One pass, no join back: a planner that expects few
+  -- day rows would otherwise read the edges again for each of them.
+  edges AS (
+    SELECT d.*,
+      LAG(last_outcome) OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day) AS previous,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day) AS n,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day DESC) AS from_end
+    FROM d
+  )
+  SELECT test_id, browser, month, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
+    max(duration_max), sum(timed_runs), sum(scored_runs), sum(scored_passed), sum(scored_failed), sum(attempts),
+    sum(changes) + sum(${t.boolInt('attempts > 0 AND previous IS NOT NULL AND previous != first_outcome')}),
+    max(CASE WHEN attempts > 0 AND n = 1 THEN first_outcome END), max(CASE WHEN attempts > 0 AND from_end = 1 THEN last_outcome END), max(last_run_at)
+  FROM edges
+  GROUP BY test_id, browser, month`;
+
+/** Every stored day with its month, for filling month_stats from scratch (migration 19, and the tests' rebuild). */
+export const ALL_DAYS_BY_MONTH = (t: Dialect) => `SELECT d.*, ${t.monthOf('d.day')} AS month FROM daily_test_stats d`;

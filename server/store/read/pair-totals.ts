@@ -2,6 +2,7 @@ import type { DayRange, TestBrowserTotals } from './analytics.js';
 import { onBranch } from './branch-days.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
+import { monthlyRows } from './window-scan.js';
 
 /**
  * Per test and browser over a window of days, on either engine: sums of the daily rollup, plus
@@ -9,11 +10,14 @@ import type { AnyStore } from '../engine/types.js';
  * of the next): what the flaky list (flaky-page.ts) and flaky.ts read.
  * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
  */
-export function totalsSql(dialect: DialectName, ofIds = false): string {
+export function totalsSql(dialect: DialectName, ofIds = false, byMonths = false): string {
   const t = dialectFor(dialect);
   const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', dialectFor(dialect).typed('@ids', 'TEXT'))}` : '';
+  // By months (window-scan.ts monthlyRows): whole months' rows stand among the edge days', and
+  // the changes between them are counted as between days (a month's own count those inside it).
+  const rows = byMonths ? monthlyRows(t) : `SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}`;
   return `
-  WITH w AS (SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}),
+  WITH w AS (${rows}),
   boundaries AS (
     SELECT test_id, browser, sum(${t.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes
     FROM (SELECT test_id, browser, first_outcome, LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous FROM w WHERE attempts > 0) days

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { postgresDialect, sqliteDialect } from '../engine/dialect.js';
 import { openStore } from '../engine/open.js';
-import { addToStored, DAY_ROLLUP, ERROR_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
+import { addToStored, DAY_ROLLUP, ERROR_ROLLUP, MONTH_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
+import { monthRowsOf } from './rollups.js';
+import type { DayRow } from './run-figures.js';
 
 describe('rollup columns', () => {
   it('name every column of the rollup tables the migrations make, and no other', async () => {
@@ -9,6 +11,7 @@ describe('rollup columns', () => {
     try {
       const columns = (table: string) => (store.sqlite.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).sort();
       expect(DAY_ROLLUP.map((c) => c.name).sort()).toEqual(columns('daily_test_stats'));
+      expect(MONTH_ROLLUP.map((c) => c.name).sort()).toEqual(columns('month_stats'));
       expect(TOTAL_ROLLUP.map((c) => c.name).sort()).toEqual(columns('test_totals'));
       expect(ERROR_ROLLUP.map((c) => c.name).sort()).toEqual(columns('daily_error_stats'));
     } finally {
@@ -29,5 +32,25 @@ describe('rollup columns', () => {
     expect(postgres).toContain('last_failed_at = greatest(d.last_failed_at, excluded.last_failed_at)');
     // Keys are never updated.
     expect(sqlite).not.toMatch(/\b(test_id|browser) =/);
+  });
+
+  it('add a run’s days of one month together by the upsert’s rules, in day order, before the month row takes them', () => {
+    // test 1 on chromium: 31 January (fail … pass) and 1 and 2 February (pass … fail, then fail … fail); test 2 once.
+    const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+    const row = (test: number, on: string, runs: number, changes: number, first: number | null, last: number | null, at: number): DayRow =>
+      [test, 'chromium', day(on), runs, runs, 0, 0, 0, 10 * runs, 7, runs, runs, runs, 0, runs, changes, first, last, at];
+    const rows = monthRowsOf([row(1, '2027-02-02', 1, 0, 0, 0, 30), row(2, '2027-02-01', 1, 0, 1, 1, 5), row(1, '2027-01-31', 2, 1, 0, 1, 10), row(1, '2027-02-01', 2, 1, 1, 0, 20)]);
+    expect(rows).toEqual([
+      [1, 'chromium', day('2027-01-01'), 2, 2, 0, 0, 0, 20, 7, 2, 2, 2, 0, 2, 1, 0, 1, 10],
+      // 1 February then 2 February: changes 1 + 0, and none between (0 then 0); first and last of the month's days.
+      [1, 'chromium', day('2027-02-01'), 3, 3, 0, 0, 0, 30, 7, 3, 3, 3, 0, 3, 1, 1, 0, 30],
+      [2, 'chromium', day('2027-02-01'), 1, 1, 0, 0, 0, 10, 7, 1, 1, 1, 0, 1, 0, 1, 1, 5],
+    ]);
+    // A change between the days is counted once: a failing last day after a passing first.
+    const between = monthRowsOf([row(3, '2027-03-02', 1, 0, 0, 0, 2), row(3, '2027-03-01', 1, 0, 1, 1, 1)]);
+    expect(between[0]![15]).toBe(1);
+    // A day without attempts leaves the outcomes as they were.
+    const silent = monthRowsOf([row(4, '2027-03-01', 1, 0, 1, 1, 1), row(4, '2027-03-02', 1, 0, null, null, 2)]);
+    expect([silent[0]![15], silent[0]![16], silent[0]![17]]).toEqual([0, 1, 1]);
   });
 });

@@ -56,6 +56,13 @@ export const DAY_ROLLUP: readonly RollupColumn[] = [
  */
 export const BRANCH_DAY_ROLLUP: readonly RollupColumn[] = [column('branch_id', 'key'), ...DAY_ROLLUP];
 
+/**
+ * month_stats: daily_test_stats's figures per test, browser and calendar month (the UTC day it
+ * starts on), every branch. Rebuilt from the touched days (rollup-shape.ts monthsOfDays), so its
+ * changes also count those between the month's days; the columns name what it holds.
+ */
+export const MONTH_ROLLUP: readonly RollupColumn[] = DAY_ROLLUP.map((c) => (c.name === 'day' ? column('month', 'key') : c));
+
 /** test_totals, per test and browser over all history. */
 export const TOTAL_ROLLUP: readonly RollupColumn[] = [
   column('test_id', 'key'),
@@ -80,6 +87,34 @@ export const TOTAL_ROLLUP: readonly RollupColumn[] = [
 
 /** daily_error_stats, per test, browser, day and error fingerprint. */
 export const ERROR_ROLLUP: readonly RollupColumn[] = [column('test_id', 'key'), column('browser', 'key', 'text'), column('day', 'key'), column('fingerprint', 'key', 'text'), column('occurrences', 'add')];
+
+/**
+ * addToStored in JavaScript: `later`'s row (the same key) added to `stored`'s, for rows of one
+ * write that share a key (a run's days of one month), which one upsert may not touch twice.
+ */
+export function mergeRows(columns: readonly RollupColumn[], stored: readonly unknown[], later: readonly unknown[]): unknown[] {
+  const lastAt = columns.findIndex((c) => c.name === 'last_outcome');
+  const firstAt = columns.findIndex((c) => c.name === 'first_outcome');
+  return columns.map((c, i) => {
+    const [mine, theirs] = [stored[i], later[i]];
+    switch (c.merge) {
+      case 'key':
+        return mine;
+      case 'add':
+        return Number(mine) + Number(theirs);
+      case 'max':
+        return mine === null || mine === undefined ? theirs : theirs === null || theirs === undefined ? mine : Math.max(Number(mine), Number(theirs));
+      case 'first':
+        return mine ?? theirs;
+      case 'last':
+        return theirs ?? mine;
+      case 'changes': {
+        const [last, first] = [stored[lastAt], later[firstAt]];
+        return Number(mine) + Number(theirs) + (last !== null && last !== undefined && first !== null && first !== undefined && last !== first ? 1 : 0);
+      }
+    }
+  });
+}
 
 export const columnList = (columns: readonly RollupColumn[]): string => columns.map((c) => c.name).join(', ');
 export const columnTypes = (columns: readonly RollupColumn[]): string[] => columns.map((c) => c.type);

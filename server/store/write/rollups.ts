@@ -1,13 +1,14 @@
 import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import type { SqliteDatabase } from '../engine/types.js';
-import { aggregate, BRANCH_DAY_KEYS, DAY_MS } from '../engine/rollup-shape.js';
+import { aggregate, BRANCH_DAY_KEYS, DAY_MS, monthOf, monthsOfDays } from '../engine/rollup-shape.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
-import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, MONTH_ROLLUP } from './rollup-columns.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 export const BRANCH_STATS_COLUMNS = columnList(BRANCH_DAY_ROLLUP);
+export const MONTH_STATS_COLUMNS = columnList(MONTH_ROLLUP);
 
 /** The results of the touched keys' days, read key by key (dialect.ts keysFirstJoin): imports stay as fast as history grows. */
 export const byKeys = (t: Dialect) => `
@@ -41,6 +42,51 @@ export const CLEAR_BRANCH_KEYS = 'DELETE FROM rollup_branch_keys';
 export const DROP_STALE_BRANCHES =
   'DELETE FROM branch_day_stats WHERE (branch_id, test_id, browser, day) IN (SELECT branch_id, test_id, browser, day FROM rollup_branch_keys)';
 const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, sqliteDialect);
+
+/**
+ * month_stats is rebuilt from daily_test_stats for the months of the touched keys, after their
+ * days are: a month's changes between its days and its first and last outcome depend on every
+ * day of it, so a run that adds to its day may still fall before a later day of its month.
+ * Reads at most a month of day rows per touched test and browser.
+ */
+const touchedMonths = (t: Dialect) => `SELECT DISTINCT test_id, browser, ${t.monthOf('day')} AS month FROM rollup_keys`;
+export const dropStaleMonths = (t: Dialect) => `DELETE FROM month_stats WHERE (test_id, browser, month) IN (${touchedMonths(t)})`;
+// A month is at most 31 days from its first: the range reads the key's days, the test keeps that month's.
+const daysOfTouchedMonths = (t: Dialect) => `
+    SELECT d.*, k.month FROM (${touchedMonths(t)}) k
+    ${t.keysFirstJoin} daily_test_stats d ON d.test_id = k.test_id AND d.browser = k.browser AND d.day >= k.month AND d.day < k.month + 31
+    WHERE ${t.monthOf('d.day')} = k.month`;
+export const rebuildMonths = (t: Dialect) => `INSERT INTO month_stats (${MONTH_STATS_COLUMNS}) ${monthsOfDays(daysOfTouchedMonths(t), t)}`;
+
+/** Out of order for the months: some stored result of one of run @run's months is not older than it (then they are rebuilt). */
+export const overlapsMonths = (t: Dialect) => `
+  SELECT CASE WHEN EXISTS (
+    SELECT 1 FROM (
+      SELECT test_id, browser, ${t.monthOf(`started_at / ${DAY_MS}`)} AS month, min(started_at) AS first
+      FROM results WHERE run_id = @run GROUP BY test_id, browser, ${t.monthOf(`started_at / ${DAY_MS}`)}
+    ) n
+    JOIN month_stats m ON m.month = n.month AND m.test_id = n.test_id AND m.browser = n.browser
+    WHERE m.last_run_at >= n.first
+  ) THEN 1 ELSE 0 END`;
+
+/**
+ * A run later than everything stored in its months adds to them as to its days: its day rows,
+ * in day order, become month rows (those of one month added together first: one upsert may not
+ * touch a row twice), added to the stored ones by MONTH_ROLLUP's rules.
+ */
+export function monthRowsOf(days: readonly DayRow[]): unknown[][] {
+  const sorted = [...days].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
+  const rows: unknown[][] = [];
+  for (const day of sorted) {
+    const row: unknown[] = [...day];
+    row[2] = monthOf(day[2]);
+    const last = rows.at(-1);
+    if (last && last[0] === row[0] && last[1] === row[1] && last[2] === row[2]) rows[rows.length - 1] = mergeRows(MONTH_ROLLUP, last, row);
+    else rows.push(row);
+  }
+  return rows;
+}
+const ADD_TO_MONTHS = addToStored(MONTH_ROLLUP, sqliteDialect);
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
 // the change between the stored last attempt and the run's first one is counted once.
@@ -95,6 +141,10 @@ function prepare(sqlite: SqliteDatabase) {
     branchKeysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_branch_keys ${branchKeysOf('= ?')}`),
     dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
     rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
+    dropStaleMonths: sqlite.prepare(dropStaleMonths(sqliteDialect)),
+    rebuildMonths: sqlite.prepare(rebuildMonths(sqliteDialect)),
+    overlapsMonths: sqlite.prepare(overlapsMonths(sqliteDialect)).pluck(),
+    monthRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     branchDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
@@ -128,6 +178,8 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   s.dropStale.run();
   s.dropStaleErrors.run();
   s.rebuild.run();
+  s.dropStaleMonths.run();
+  s.rebuildMonths.run();
   s.rebuildErrors.run();
   s.dropStaleBranches.run();
   s.rebuildBranches.run();
@@ -162,19 +214,33 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     s.ensureBranch.run(runId);
     const branch = s.branchOf.get({ run: runId }) as number | undefined;
     const branchDays = branch === undefined ? null : new ValuesWriter(sqlite, s.branchDayRows, `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS})`, ADD_TO_BRANCH_DAYS, BRANCH_DAY_ROLLUP.length);
-    const day = branchDays === null ? (row: DayRow) => days.add(row) : (row: DayRow) => {
+    const monthsAppend = s.overlapsMonths.get({ run: runId }) === 0;
+    const dayRows: DayRow[] = [];
+    const day = (row: DayRow) => {
       days.add(row);
-      branchDays.add([branch, ...row]);
+      branchDays?.add([branch, ...row]);
+      if (monthsAppend) dayRows.push(row);
     };
     rows({ day, error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
     branchDays?.finish();
     errors.finish();
     totals?.finish();
-    if (!latest) {
-      moveTestTotalsByDays(sqlite);
-      s.clearKeys.run();
+    if (monthsAppend) {
+      const months = new ValuesWriter(sqlite, s.monthRows, `INSERT INTO month_stats (${MONTH_STATS_COLUMNS})`, ADD_TO_MONTHS, MONTH_ROLLUP.length);
+      for (const row of monthRowsOf(dayRows)) months.add(row);
+      months.finish();
+    } else {
+      // Before something stored in one of its months: the run's months from their days, now written.
+      if (latest) {
+        s.clearKeys.run();
+        s.keysOfRun.run(runId);
+      }
+      s.dropStaleMonths.run();
+      s.rebuildMonths.run();
     }
+    if (!latest) moveTestTotalsByDays(sqlite);
+    s.clearKeys.run();
     return;
   }
   withRollupRefresh(sqlite, [runId], () => undefined);
