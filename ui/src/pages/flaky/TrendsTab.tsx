@@ -2,6 +2,7 @@ import { Button, Group, RangeSlider, SegmentedControl, Stack, Text } from '@mant
 import { useRef, useState } from 'react';
 import type { DailyStat } from '../../../../core/api/analytics.js';
 import { PageStates } from '../../components/PageState.js';
+import { usePhone } from '../../lib/use-phone.js';
 import { PngUnavailableError, svgToPng } from './chart-png.js';
 import { DAY_RANGES, SLIDER_MIN_DAYS, statsInRange, type DayRange } from './daily-range.js';
 import { downloadBlob } from './download.js';
@@ -16,6 +17,8 @@ export const PNG_UNAVAILABLE = 'PNG export requires html2canvas library. Please 
 /** Daily pass rate of one test on one browser, with range, slider, analysis and exports. Stats undefined while loading. */
 export function TrendsTab({ title, browser, stats }: { title: string; browser: string; stats: DailyStat[] | undefined }) {
   const [range, setRange] = useState<DayRange>('all');
+  // Four ranges side by side need about 360 px: a phone's dialog cut 'All' off, so they stack there.
+  const phone = usePhone();
   const [dayWindow, setWindow] = useState<[number, number] | null>(null);
   const [today] = useState(() => new Date());
   const chartRef = useRef<HTMLDivElement>(null);
@@ -48,6 +51,8 @@ export function TrendsTab({ title, browser, stats }: { title: string; browser: s
       <Group justify="space-between" wrap="wrap">
         <SegmentedControl
           size="xs"
+          orientation={phone ? 'vertical' : 'horizontal'}
+          fullWidth={phone}
           aria-label="Range"
           value={range}
           onChange={(value) => {
