@@ -46,6 +46,8 @@ interface Pair {
   outcomes: number[];
 }
 
+const counted = new Map<string, ReadonlyMap<string, Readonly<Pair>>>();
+
 /**
  * The oracle: flaky tests of a window counted from the raw results and attempts (not the
  * rollups), by docs/screens.md#flaky: a test on a browser that passed only on a retry or changed
@@ -58,7 +60,6 @@ function rawPairs(from: number, to: number): ReadonlyMap<string, Readonly<Pair>>
   if (!pairs) counted.set(key, (pairs = countRawPairs(from, to)));
   return pairs;
 }
-const counted = new Map<string, ReadonlyMap<string, Readonly<Pair>>>();
 
 function countRawPairs(from: number, to: number): Map<string, Pair> {
   const rows = t.store.sqlite
