@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,9 +73,27 @@ function gitlabScript(yaml: string): string[] {
   return script.filter((l) => l !== 'npm ci');
 }
 
+/**
+ * `npx <name>` for a package the project has installed runs the project's own
+ * node_modules/.bin/<name>, and so does this one, without npm's start-up (about a second of CPU
+ * for each of the recipes' thirty calls). Anything else (an option, a package not installed)
+ * fails, so a recipe that needs more of npx than that fails here too.
+ */
+const NPX = `#!/bin/sh
+case "$1" in -*|'') echo "npx (test stand-in): only npx <installed binary> is supported, got: $*" >&2; exit 127;; esac
+bin="$PWD/node_modules/.bin/$1"
+[ -x "$bin" ] || { echo "npx (test stand-in): $1 is not installed in $PWD" >&2; exit 127; }
+shift
+exec "$bin" "$@"
+`;
+
 let temp: ReturnType<typeof makeTempDir>;
+let npxDir: string;
 beforeAll(() => {
   temp = makeTempDir('flakeboard-recipe-');
+  npxDir = join(temp.dir, 'npx');
+  mkdirSync(npxDir);
+  writeFileSync(join(npxDir, 'npx'), NPX, { mode: 0o755 });
 });
 afterAll(() => temp.cleanup());
 
@@ -84,7 +102,7 @@ async function shell(project: string, script: string, env: Record<string, string
   const result = await execa('bash', ['-c', script], {
     cwd: project,
     reject: false,
-    env: cleanEnv({ REPORTER_SUITE_OUTPUT_DIR: join(temp.dir, 'out'), PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH}`, ...env }),
+    env: cleanEnv({ REPORTER_SUITE_OUTPUT_DIR: join(temp.dir, 'out'), PATH: `${npxDir}:${join(project, 'node_modules', '.bin')}:${process.env.PATH}`, ...env }),
     extendEnv: false,
   });
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };

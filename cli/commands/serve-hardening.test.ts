@@ -14,6 +14,7 @@ import { bigReportText } from '../../fixtures/testing/big-report.js';
 import { BIN, cleanEnv } from '../../fixtures/testing/cli.js';
 import { pollHealth, startServe, type ServeProcess } from '../../fixtures/testing/serve-process.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
+import { openStore } from '../../server/store/engine/open.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 let serve: ServeProcess | null = null;
@@ -172,8 +173,8 @@ describe('private files', () => {
   });
 
   it('warns once at start when an existing database is readable by others, with the command that fixes it', async () => {
-    serve = await startServe(dbPath, { cwd: temp.dir });
-    await serve.stop();
+    // An existing database: made by the store as serve makes it, without a serve start and stop.
+    await openStore(dbPath).close();
     chmodSync(dbPath, 0o644);
     serve = await startServe(dbPath, { cwd: temp.dir });
     const warning = `flakeboard: warning: the database ${dbPath} can be read or written by other users of this machine (mode 0644); it holds password and token hashes. Run: chmod 600 ${dbPath}`;

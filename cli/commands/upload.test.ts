@@ -14,8 +14,13 @@ let temp: ReturnType<typeof makeTempDir>;
 let server: string;
 let token: string;
 
+/**
+ * The server the command talks to: the real app over HTTP on a SQLite file. It stores on its own
+ * thread (writerWorker: false): these tests are about the command, the writer thread has its own
+ * (server/writer, server/routes/uploads), and starting one from source costs each test a second.
+ */
 async function startApp(options: Parameters<typeof buildSqliteTestApp>[0] = {}): Promise<void> {
-  t = await buildSqliteTestApp(options);
+  t = await buildSqliteTestApp({ writerWorker: false, ...options });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   token = newToken(API_TOKEN_PREFIX);

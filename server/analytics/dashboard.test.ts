@@ -46,12 +46,22 @@ interface Pair {
   outcomes: number[];
 }
 
+const counted = new Map<string, ReadonlyMap<string, Readonly<Pair>>>();
+
 /**
  * The oracle: flaky tests of a window counted from the raw results and attempts (not the
  * rollups), by docs/screens.md#flaky: a test on a browser that passed only on a retry or changed
  * between pass and fail at least twice, outage runs left out.
  */
-function rawPairs(from: number, to: number): Map<string, Pair> {
+function rawPairs(from: number, to: number): ReadonlyMap<string, Readonly<Pair>> {
+  // The tests only read: a window's count, made once, serves every test that asks for it.
+  const key = `${from} ${to}`;
+  let pairs = counted.get(key);
+  if (!pairs) counted.set(key, (pairs = countRawPairs(from, to)));
+  return pairs;
+}
+
+function countRawPairs(from: number, to: number): Map<string, Pair> {
   const rows = t.store.sqlite
     .prepare(
       `SELECT r.test_id, r.browser, r.id, r.status, r.passed_on_retry, r.expected_status, runs.outage, a.status AS attempt
