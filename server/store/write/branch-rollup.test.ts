@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
+import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
 import { storedRows } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { POSTGRES_VERSION_TABLE, postgresDialect, sqliteDialect } from '../engine/dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, BRANCH_DAY_KEYS, DAY_MS } from '../engine/rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, BRANCH_DAY_KEYS } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
-import { preparePrune, pruneBatch } from './prune.js';
 import { BRANCH_STATS_COLUMNS } from './rollups.js';
-import { deleteRun, reviewUploads } from './uploads.js';
 
 /**
  * branch_day_stats is kept by every change that keeps daily_test_stats (import in and out of
@@ -89,30 +88,7 @@ describeEachEngine('the per-branch daily rollup', (engine) => {
     expect(branched).toBe(all - outside);
   }, 120_000);
 
-  it('follows approval and rejection of pending uploads', async () => {
-    const reviewer = Number(await store.sql.value("INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('r', 'x', 'reviewer', 0, 0) RETURNING id"));
-    await reviewUploads(store, [{ id: ids[2]!, action: 'approve' }, { id: ids[6]!, action: 'reject' }], { id: reviewer, notes: null });
-    expect(await store.sql.value('SELECT status FROM runs WHERE id = @id', { id: ids[6]! })).toBe('rejected');
-    await expectKept(store);
-  }, 60_000);
-
-  it('follows the delete of a run', async () => {
-    const before = Number(await store.sql.value('SELECT sum(runs) FROM branch_day_stats'));
-    expect(await deleteRun(store, ids[10]!)).toBe(true);
-    expect(Number(await store.sql.value('SELECT sum(runs) FROM branch_day_stats'))).toBeLessThan(before);
-    await expectKept(store);
-  }, 60_000);
-
-  it('follows a prune of the oldest days', async () => {
-    const first = Number(await store.sql.value('SELECT min(started_at) FROM results'));
-    const cut = first + 3 * DAY_MS;
-    preparePrune(store);
-    let batches = 0;
-    while (await pruneBatch(store, cut, 500)) batches++;
-    expect(batches).toBeGreaterThan(0);
-    expect(Number(await store.sql.value('SELECT min(started_at) FROM results'))).toBeGreaterThanOrEqual(cut);
-    await expectKept(store);
-  }, 60_000);
+  itFollowsReviewDeleteAndPrune('branch_day_stats', () => ({ store, ids }), expectKept, 3);
 
   it('is filled by migration 18 on a database upgraded from version 17', async () => {
     const expected = (await storedRows(store)).branch_day_stats;

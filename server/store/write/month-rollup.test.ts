@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
+import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
 import { storedRows } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { dialectFor, POSTGRES_VERSION_TABLE } from '../engine/dialect.js';
 import { aggregate, ALL_DAYS_BY_MONTH, DAY_MS, monthsOfDays } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
-import { preparePrune, pruneBatch } from './prune.js';
 import { MONTH_STATS_COLUMNS } from './rollups.js';
-import { deleteRun, reviewUploads } from './uploads.js';
 
 /**
  * month_stats is kept by every change that keeps daily_test_stats (import in and out of order,
@@ -74,32 +73,7 @@ describeEachEngine('the monthly rollup', (engine) => {
     await expectKept(store);
   }, 120_000);
 
-  it('follows approval and rejection of pending uploads', async () => {
-    const reviewer = Number(await store.sql.value("INSERT INTO users (username, password_hash, role, created_at, updated_at) VALUES ('r', 'x', 'reviewer', 0, 0) RETURNING id"));
-    await reviewUploads(store, [{ id: ids[2]!, action: 'approve' }, { id: ids[6]!, action: 'reject' }], { id: reviewer, notes: null });
-    expect(await store.sql.value('SELECT status FROM runs WHERE id = @id', { id: ids[6]! })).toBe('rejected');
-    await expectKept(store);
-  }, 60_000);
-
-  it('follows the delete of a run', async () => {
-    const before = Number(await store.sql.value('SELECT sum(runs) FROM month_stats'));
-    expect(await deleteRun(store, ids[10]!)).toBe(true);
-    expect(Number(await store.sql.value('SELECT sum(runs) FROM month_stats'))).toBeLessThan(before);
-    await expectKept(store);
-  }, 60_000);
-
-  it('follows a prune of the oldest days', async () => {
-    const first = Number(await store.sql.value('SELECT min(started_at) FROM results'));
-    const cut = first + 5 * DAY_MS;
-    const before = Number(await store.sql.value('SELECT sum(runs) FROM month_stats'));
-    preparePrune(store);
-    let batches = 0;
-    while (await pruneBatch(store, cut, 500)) batches++;
-    expect(batches).toBeGreaterThan(0);
-    expect(Number(await store.sql.value('SELECT min(started_at) FROM results'))).toBeGreaterThanOrEqual(cut);
-    expect(Number(await store.sql.value('SELECT sum(runs) FROM month_stats'))).toBeLessThan(before);
-    await expectKept(store);
-  }, 60_000);
+  itFollowsReviewDeleteAndPrune('month_stats', () => ({ store, ids }), expectKept, 5);
 
   it('is filled by migration 19 on a database upgraded from version 18', async () => {
     const expected = (await storedRows(store)).month_stats;
