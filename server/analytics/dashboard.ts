@@ -80,7 +80,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     recentRuns(store, window, 10, branch),
     browserProjects(store),
     storedRuns(store, branch),
-    timeToFixSummary(store, signature, days > 0 ? window : null, to, scope),
+    timeToFixSummary(store, signature, days > 0 ? window : null, to, scope, branch),
   ]);
   const trendRows = new Map<string, PairTrendCounts>(trendList.map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
@@ -137,9 +137,16 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   };
 }
 
-/** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now. */
-async function timeToFixSummary(store: AnyStore, signature: string, window: DayRange | null, to: number, scope: { keep: (id: number) => boolean } | null): Promise<TimeToFixSummary> {
-  const all = [...(await allFlakeEpisodes(store, signature))].filter(([id]) => scope === null || scope.keep(id));
+/** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now; on the branch's days when one is chosen. */
+async function timeToFixSummary(
+  store: AnyStore,
+  signature: string,
+  window: DayRange | null,
+  to: number,
+  scope: { keep: (id: number) => boolean } | null,
+  branch: string | null,
+): Promise<TimeToFixSummary> {
+  const all = [...(await allFlakeEpisodes(store, signature, branch))].filter(([id]) => scope === null || scope.keep(id));
   const episodes = all.flatMap(([, list]) => list);
   const from = window?.from ?? Number.MIN_SAFE_INTEGER;
   return {

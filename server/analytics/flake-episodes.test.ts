@@ -7,7 +7,7 @@ import { openStore } from '../store/engine/open.js';
 import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
 import { dataSignature } from '../store/read/window-scan.js';
 import { answerJson } from './queries.js';
-import { allFlakeEpisodes, forgetFlakeEpisodes } from './flake-episodes.js';
+import { BRANCHES_KEPT, allFlakeEpisodes, forgetFlakeEpisodes } from './flake-episodes.js';
 
 const NOW = Date.parse('2026-11-20T18:00:00Z');
 const DAY = 86_400_000;
@@ -56,6 +56,25 @@ describe('every flaky test episodes, kept per data version', () => {
       const other = await allFlakeEpisodes(store, `${signature}+`);
       expect(other).not.toBe(a);
       expect(other).toEqual(a);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('are kept per branch, each read from that branch’s days alone, the least recently asked branch dropped first', async () => {
+    const store = openStore(join(temp.dir, 'branches.db'));
+    try {
+      const history = [...generateHistory({ seed: 11, runs: 30, days: 20, tests: 30, endDate: NOW - DAY })];
+      for (const run of history) ingestValue(store, run.report, { fileName: run.fileName, approve: true });
+      const signature = await dataSignature(store);
+      const main = await allFlakeEpisodes(store, signature, 'main');
+      expect(main).toBe(await allFlakeEpisodes(store, signature, 'main'));
+      expect(main).toEqual(await flakeEpisodesOf(store, null, 'main'));
+      expect(main).not.toEqual(await allFlakeEpisodes(store, signature));
+      for (let i = 0; i < BRANCHES_KEPT; i++) await allFlakeEpisodes(store, signature, `other-${i}`);
+      // main was asked least recently of the nine single branches: read again; every branch's stays.
+      expect(await allFlakeEpisodes(store, signature, 'main')).not.toBe(main);
+      expect(await allFlakeEpisodes(store, signature, `other-${BRANCHES_KEPT - 1}`)).toBe(await allFlakeEpisodes(store, signature, `other-${BRANCHES_KEPT - 1}`));
     } finally {
       await store.close();
     }

@@ -4,7 +4,8 @@ import { flakyGroupPage, flakyPeriodTotals, type PeriodTotals, type Severity, ty
 import type { AnyStore } from '../store/engine/types.js';
 import { onOneConnection } from '../store/engine/one-connection.js';
 import { pairTotalsOf } from '../store/read/pair-totals.js';
-import { allTimeAnswers } from '../store/read/window-scan.js';
+import { allTimeAnswers, dataSignature } from '../store/read/window-scan.js';
+import { allFlakeEpisodes } from './flake-episodes.js';
 import { FLAKY_TREND_PERIOD } from './dashboard.js';
 import { trendRecord, trendWindows } from './flaky.js';
 import { isoDate, isoTime, lastDays, today } from './windows.js';
@@ -53,8 +54,8 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
   const range = window !== null && branch === null && (await allTimeAnswers(store, window)) ? null : window;
   // The trend filter needs the trend of every flaky test; only then are they computed.
   const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;
-  // Oldest open first needs every flaky test's episodes (the daily rollup of the flaky tests only).
-  const openOrder = a.sort === 'open_age' ? openOrderOf(await flakeEpisodesOf(store, null)) : null;
+  // Oldest open first needs every flaky test's episodes, kept per data version as the dashboard's are.
+  const openOrder = a.sort === 'open_age' ? openOrderOf(await allFlakeEpisodes(store, await dataSignature(store), branch)) : null;
   const { counts, rows, browsers, entries } = await flakyGroupPage(store, {
     range,
     branch,
@@ -72,7 +73,7 @@ async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null):
   });
   const ids = rows.map((r) => r.test_id);
   // Sent together: on PostgreSQL each is a round trip, whose wait grows with the load.
-  const [trends, owners, episodes, quarantined] = await Promise.all([pageTrends(store, ids, toDay, branch), ownersOf(store, ids), flakeEpisodesOf(store, ids), quarantinedAtOf(store, rows)]);
+  const [trends, owners, episodes, quarantined] = await Promise.all([pageTrends(store, ids, toDay, branch), ownersOf(store, ids), flakeEpisodesOf(store, ids, branch), quarantinedAtOf(store, rows)]);
   const items = rows.map((row): FlakyTestGroup => {
     const browserEntries = entries
       .filter((e) => e.test_id === row.test_id)

@@ -6,22 +6,29 @@ import type { AnyStore } from '../engine/types.js';
 const FLAKY_IDS = 'SELECT test_id FROM test_totals x WHERE x.scored_passed + x.scored_failed > 0 AND (x.passed_on_retry > 0 OR x.changes >= 2)';
 
 // Each day of a test, its browsers together: the runs that ran outside outages and whether
-// any failed or passed only on a retry. The daily rollup, never the results.
-const DAYS = (restriction: string) => `
+// any failed or passed only on a retry. A daily rollup, never the results: every branch's, or
+// one branch's (branch_day_stats) when a branch is chosen.
+const DAYS = (table: string, restriction: string) => `
   SELECT d.test_id, d.day, sum(d.scored_passed + d.scored_failed) AS runs, sum(d.scored_failed) AS failed, sum(d.passed_on_retry) AS passed_on_retry
-  FROM daily_test_stats d WHERE ${restriction}
+  FROM ${table} d WHERE ${restriction}
   GROUP BY d.test_id, d.day ORDER BY d.test_id, d.day`;
 
-/** The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null. */
-export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null): Promise<Map<number, FlakeEpisode[]>> {
-  const restriction =
-    testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${dialectFor(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
+/**
+ * The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null;
+ * on one branch's days when `branch` is given. A test flaky on a branch is flaky over every
+ * branch, so the all-branch rule only narrows which tests' days are read.
+ */
+export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null, branch: string | null = null): Promise<Map<number, FlakeEpisode[]>> {
+  const tests = testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${dialectFor(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
   const episodes = new Map<number, FlakeEpisode[]>();
   if (testIds !== null && testIds.length === 0) return episodes;
-  const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(
-    DAYS(restriction),
-    testIds === null ? {} : { ids: JSON.stringify([...new Set(testIds)]) },
-  );
+  const params: Record<string, string> = testIds === null ? {} : { ids: JSON.stringify([...new Set(testIds)]) };
+  let sql = DAYS('daily_test_stats', tests);
+  if (branch !== null) {
+    sql = DAYS('branch_day_stats', `d.branch_id = (SELECT id FROM branches WHERE name = ${dialectFor(store.dialect).typed('@branch', 'TEXT')}) AND ${tests}`);
+    params.branch = branch;
+  }
+  const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(sql, params);
   let current: number | null = null;
   let days: FlakeDay[] = [];
   const finish = () => {
