@@ -171,13 +171,18 @@ const pageSql = (dialect: DialectName, source: string, sort: FlakySort, order: S
   const r = dialectFor(dialect);
   // A test that only ever passed on retry has no failed result, one fixed no open episode: last in either order.
   const nullsLast = column === 'last_failed_at' || column === 'open_rank' ? `${column} IS NULL, ` : '';
-  const open =
+  // The open order as a table of its own, made once: joined as a subquery of json_each, SQLite
+  // walked the whole list for every group (2.3 s of CPU for 5,000 open tests at ten million results).
+  const ranks =
     sort !== 'open_age'
       ? ''
       : dialect === 'postgres'
-        ? ' LEFT JOIN (SELECT CAST(value AS BIGINT) AS open_id, ordinality AS open_rank FROM json_array_elements_text(CAST(@openOrder AS json)) WITH ORDINALITY) o ON o.open_id = test_id'
-        : ' LEFT JOIN (SELECT CAST(value AS INTEGER) AS open_id, CAST(key AS INTEGER) AS open_rank FROM json_each(@openOrder)) o ON o.open_id = test_id';
-  return `${groupsSql(dialect, source)}
+        ? `,
+  open_ranks AS MATERIALIZED (SELECT CAST(value AS BIGINT) AS open_id, ordinality AS open_rank FROM json_array_elements_text(CAST(@openOrder AS json)) WITH ORDINALITY)`
+        : `,
+  open_ranks AS MATERIALIZED (SELECT CAST(value AS INTEGER) AS open_id, CAST(key AS INTEGER) AS open_rank FROM json_each(@openOrder))`;
+  const open = sort !== 'open_age' ? '' : ' LEFT JOIN open_ranks o ON o.open_id = test_id';
+  return `${groupsSql(dialect, source)}${ranks}
     SELECT test_id, title, file, worst, runs, failed, score, last_failed_at, unowned FROM matching${open} WHERE ${filter(dialect)}
     ORDER BY ${nullsLast}${column} ${direction}, worst ASC, score DESC, ${r.bytes('title')}, ${r.bytes('file')}, test_id
     LIMIT @limit OFFSET @offset`;
