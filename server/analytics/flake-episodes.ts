@@ -1,7 +1,8 @@
-import type { FlakeEpisode } from '../../core/analytics/formulas.js';
+import { flakeEpisodes, type FlakeDay, type FlakeEpisode } from '../../core/analytics/formulas.js';
 import { baseStore } from '../store/engine/one-connection.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
+import { flakeDaysOf, flakyTestIds } from '../store/read/time-to-fix.js';
+import { firstDayAddedSince } from '../store/read/window-scan.js';
 
 /**
  * Every flaky test's flake episodes over all history (all branches, or one), kept for the data
@@ -11,8 +12,18 @@ import { flakeEpisodesOf } from '../store/read/time-to-fix.js';
  * while it is read; a caller that read the version before the episodes never keeps episodes
  * older than it (the same rule as trend-rows.ts). Every branch's and at most BRANCHES_KEPT
  * single branches' are kept, the least recently asked dropped first.
+ *
+ * A new version made only by runs stored since (an upload) reads the flaky tests' days from
+ * the first day those runs touch, and the whole history of tests that became flaky: the days
+ * before are as they were. Anything else (a review, a delete, a prune) reads everything again.
  */
-type Kept = { signature: string; episodes: Promise<Map<number, FlakeEpisode[]>> };
+interface EpisodeState {
+  /** The tests flaky when read: a test that becomes flaky later has its whole history read. */
+  flaky: ReadonlySet<number>;
+  days: ReadonlyMap<number, readonly FlakeDay[]>;
+  episodes: Map<number, FlakeEpisode[]>;
+}
+type Kept = { signature: string; state: Promise<EpisodeState> };
 const kept = new WeakMap<AnyStore, Map<string | null, Kept>>();
 export const BRANCHES_KEPT = 8;
 
@@ -21,24 +32,44 @@ export function allFlakeEpisodes(store: AnyStore, signature: string, branch: str
   let byBranch = kept.get(base);
   if (!byBranch) kept.set(base, (byBranch = new Map()));
   const entry = byBranch.get(branch);
-  if (entry?.signature === signature) {
-    byBranch.delete(branch);
-    byBranch.set(branch, entry);
-    return entry.episodes;
-  }
-  const episodes = flakeEpisodesOf(store, null, branch);
   byBranch.delete(branch);
-  byBranch.set(branch, { signature, episodes });
+  if (entry?.signature === signature) {
+    byBranch.set(branch, entry);
+    return entry.state.then((s) => s.episodes);
+  }
+  const state = entry ? afterward(store, entry, branch) : whole(store, branch);
+  byBranch.set(branch, { signature, state });
   const singles = [...byBranch.keys()].filter((key) => key !== null);
   for (const key of singles.slice(0, Math.max(0, singles.length - BRANCHES_KEPT))) byBranch.delete(key);
   // A failed read is not kept: the next caller reads again.
-  episodes.catch(() => {
-    if (byBranch.get(branch)?.episodes === episodes) byBranch.delete(branch);
+  state.catch(() => {
+    if (byBranch.get(branch)?.state === state) byBranch.delete(branch);
   });
-  return episodes;
+  return state.then((s) => s.episodes);
 }
 
 /** Empties what is kept: benchmarks measuring cold computations. */
 export function forgetFlakeEpisodes(store: AnyStore): void {
   kept.delete(baseStore(store));
+}
+
+async function whole(store: AnyStore, branch: string | null): Promise<EpisodeState> {
+  const [flaky, days] = await Promise.all([flakyTestIds(store), flakeDaysOf(store, null, branch)]);
+  return { flaky, days, episodes: new Map([...days].map(([id, list]) => [id, flakeEpisodes(list)])) };
+}
+
+/** The state at a new version from the one kept before it, reading only what can have changed. */
+async function afterward(store: AnyStore, before: Kept, branch: string | null): Promise<EpisodeState> {
+  const previous = await before.state.catch(() => null);
+  const from = previous ? await firstDayAddedSince(store, before.signature) : undefined;
+  if (!previous || from === undefined) return whole(store, branch);
+  const flaky = await flakyTestIds(store);
+  const newly = [...flaky].filter((id) => !previous.flaky.has(id));
+  const [tails, fresh] = await Promise.all([from === null ? new Map<number, FlakeDay[]>() : flakeDaysOf(store, null, branch, from), flakeDaysOf(store, newly, branch)]);
+  const days = new Map(previous.days);
+  const episodes = new Map(previous.episodes);
+  for (const [id, tail] of tails) days.set(id, [...(days.get(id) ?? []).filter((d) => d.day < from!), ...tail]);
+  for (const [id, list] of fresh) days.set(id, list);
+  for (const id of [...tails.keys(), ...fresh.keys()]) episodes.set(id, flakeEpisodes(days.get(id)!));
+  return { flaky, days, episodes };
 }

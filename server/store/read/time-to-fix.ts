@@ -14,37 +14,48 @@ const DAYS = (table: string, restriction: string) => `
   GROUP BY d.test_id, d.day ORDER BY d.test_id, d.day`;
 
 /**
- * The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null;
- * on one branch's days when `branch` is given. A test flaky on a branch is flaky over every
- * branch, so the all-branch rule only narrows which tests' days are read.
+ * Each flaky test's days, from `fromDay` on (every day when null): every branch's, or one
+ * branch's when `branch` is given; of the given tests (by id) only, or of every flaky test when
+ * `testIds` is null. A test flaky on a branch is flaky over every branch, so the all-branch rule
+ * only narrows which tests' days are read.
  */
-export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null, branch: string | null = null): Promise<Map<number, FlakeEpisode[]>> {
-  const tests = testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${dialectFor(store.dialect).inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`;
-  const episodes = new Map<number, FlakeEpisode[]>();
-  if (testIds !== null && testIds.length === 0) return episodes;
-  const params: Record<string, string> = testIds === null ? {} : { ids: JSON.stringify([...new Set(testIds)]) };
-  let sql = DAYS('daily_test_stats', tests);
+export async function flakeDaysOf(store: AnyStore, testIds: readonly number[] | null, branch: string | null = null, fromDay: number | null = null): Promise<Map<number, FlakeDay[]>> {
+  const byTest = new Map<number, FlakeDay[]>();
+  if (testIds !== null && testIds.length === 0) return byTest;
+  const d = dialectFor(store.dialect);
+  const restrictions = [testIds === null ? `d.test_id IN (${FLAKY_IDS})` : `${d.inJsonNumbers('d.test_id', '@ids')} AND d.test_id IN (${FLAKY_IDS})`];
+  const params: Record<string, string | number> = testIds === null ? {} : { ids: JSON.stringify([...new Set(testIds)]) };
   if (branch !== null) {
-    sql = DAYS('branch_day_stats', `d.branch_id = (SELECT id FROM branches WHERE name = ${dialectFor(store.dialect).typed('@branch', 'TEXT')}) AND ${tests}`);
+    restrictions.unshift(`d.branch_id = (SELECT id FROM branches WHERE name = ${d.typed('@branch', 'TEXT')})`);
     params.branch = branch;
   }
-  const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(sql, params);
-  let current: number | null = null;
-  let days: FlakeDay[] = [];
-  const finish = () => {
-    if (current !== null) episodes.set(current, flakeEpisodes(days));
-  };
+  if (fromDay !== null) {
+    restrictions.push('d.day >= @fromDay');
+    params.fromDay = fromDay;
+  }
+  const rows = await store.sql.all<{ test_id: number; day: number; runs: number; failed: number; passed_on_retry: number }>(
+    DAYS(branch === null ? 'daily_test_stats' : 'branch_day_stats', restrictions.join(' AND ')),
+    params,
+  );
   for (const row of rows) {
     const id = Number(row.test_id);
-    if (id !== current) {
-      finish();
-      current = id;
-      days = [];
-    }
+    let days = byTest.get(id);
+    if (!days) byTest.set(id, (days = []));
     days.push({ day: Number(row.day), runs: Number(row.runs), flaked: isFlakeDay(Number(row.failed), Number(row.passed_on_retry)) });
   }
-  finish();
-  return episodes;
+  return byTest;
+}
+
+/** The flake episodes of the given tests (by id), or of every flaky test when `testIds` is null; on one branch's days when `branch` is given. */
+export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[] | null, branch: string | null = null): Promise<Map<number, FlakeEpisode[]>> {
+  const days = await flakeDaysOf(store, testIds, branch);
+  return new Map([...days].map(([id, list]) => [id, flakeEpisodes(list)]));
+}
+
+/** The ids of the tests flaky over all history and every branch (the rule above). */
+export async function flakyTestIds(store: AnyStore): Promise<Set<number>> {
+  const rows = await store.sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM (${FLAKY_IDS}) f`);
+  return new Set(rows.map((r) => Number(r.test_id)));
 }
 
 /** When each test (title, and file unless the entry names none) was last put in quarantine, by test id. */

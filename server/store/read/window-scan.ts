@@ -3,7 +3,7 @@ import { dialectFor, type DialectName, type Dialect } from '../engine/dialect.js
 import type { AnyStore } from '../engine/types.js';
 import { onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
-import { monthAfter, monthOf } from '../engine/rollup-shape.js';
+import { DAY_MS, monthAfter, monthOf } from '../engine/rollup-shape.js';
 
 /**
  * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
@@ -188,13 +188,18 @@ function texts(dialect: DialectName) {
     period: readings(t, periodColumns),
     trend: readings(t, trendColumns),
     // The same signature of the runs table as the answer cache (cache.ts): it changes with every write that changes the figures.
-    signature: `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs`,
+    signature: signatureOf(t, ''),
+    // The signature of the runs up to an id: equal to an earlier signature whose highest id it was
+    // when nothing but runs after it changed since.
+    signatureThrough: signatureOf(t, ' WHERE id <= @maxId'),
     namesOf: `SELECT id, title, file, title_path FROM tests WHERE ${t.inJsonNumbers('id', '@ids')}`,
     allNames: 'SELECT id, title, file FROM tests',
     idsOf: `SELECT id FROM tests WHERE file = @file AND title = @title ORDER BY id`,
     projects: 'SELECT browser, project_name FROM browser_projects',
   };
 }
+const signatureOf = (t: Dialect, where: string) =>
+  `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs${where}`;
 const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
 // Whether the schema has test_totals (migration 6), the covering day index (10) and month_stats (19): a SQLite
@@ -304,6 +309,21 @@ export async function scanTrend(store: AnyStore, current: DayRange, previous: Da
 
 export async function dataSignature(store: AnyStore): Promise<string> {
   return String(await store.sql.value<string>(TEXTS[store.dialect].signature));
+}
+
+/**
+ * When the only change between `signature` (an earlier dataSignature) and now is runs stored
+ * after it, the first UTC day their results fall on (null when they have none): the rollups'
+ * rows before that day are as they were. `undefined` when anything else changed (a review, a
+ * rejection, a deleted or pruned run), which only a whole read answers.
+ */
+export async function firstDayAddedSince(store: AnyStore, signature: string): Promise<number | null | undefined> {
+  const maxId = Number(signature.split(':')[0]);
+  if (!Number.isSafeInteger(maxId)) return undefined;
+  const through = String(await store.sql.value<string>(TEXTS[store.dialect].signatureThrough, { maxId }));
+  if (through !== signature) return undefined;
+  const first = await store.sql.value<number | string | null>('SELECT min(started_at) FROM results WHERE run_id > @maxId', { maxId });
+  return first === null || first === undefined ? null : Math.floor(Number(first) / DAY_MS);
 }
 
 /** Pass/fail changes between consecutive days of an outcomes string (two characters per day). */
