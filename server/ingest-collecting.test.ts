@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateHistory } from './demo/history.js';
@@ -106,6 +106,23 @@ describe('ingestFileCollecting: evidence collected in the same pass as the run',
       }
       expect(store.sqlite.prepare('SELECT count(*) FROM results').pluck().get()).toBe(1);
       expect(store.sqlite.prepare('SELECT count(*) FROM evidence_blobs WHERE failing = 1').pluck().get()).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a report refused after blobs were put stores no run; the blobs keep their rows, unreferenced, for the sweep', async () => {
+    const file = reportWithFiles();
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace(/"errors":\[\]\}$/, '"errors":[,]}'));
+    const store = openStore(join(temp.dir, 'refused.db'));
+    try {
+      const rows: BlobRow[] = [];
+      const collector = new EvidenceCollector(file, { ...settings(store, join(temp.dir, 'ev'), []), keep: storeBlobs(store, new FolderEvidenceStore(join(temp.dir, 'ev')), Date.now, rows) });
+      await expect(ingestFileCollecting(store, file, { fileName: 'report.json' }, collector, rows)).rejects.toThrow(/^report\.json: invalid JSON/);
+      for (const table of ['runs', 'results', 'tests', 'attachments']) expect(store.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get()).toBe(0);
+      expect(store.sqlite.prepare('SELECT count(*) FROM evidence_blobs').pluck().get()).toBe(2);
+      expect(store.sqlite.inTransaction).toBe(false);
     } finally {
       await store.close();
     }

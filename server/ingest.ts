@@ -108,13 +108,22 @@ export async function ingestFileCollecting(store: AnyStore, path: string, option
     }
   };
   const header = runHeader(withSize);
-  const stored =
-    store.dialect === 'postgres'
-      ? await writeRunPostgres(store, header, read)
-      : await writeRunInPartsAsync(store, header, read, async () => {
-          for (const row of blobRows) await recordBlob(store, row);
-        });
-  return resultOf(stored, ending!);
+  try {
+    const stored =
+      store.dialect === 'postgres'
+        ? await writeRunPostgres(store, header, read)
+        : await writeRunInPartsAsync(store, header, read, async () => {
+            for (const row of blobRows) await recordBlob(store, row);
+          });
+    return resultOf(stored, ending!);
+  } catch (error) {
+    // The run rolled back; the blobs already put stay in the store. Their rows (rolled back
+    // with it on SQLite) let the sweep remove them once unreferenced, instead of leaving orphans.
+    if (store.dialect === 'sqlite') {
+      for (const row of blobRows) await recordBlob(store, row).catch(() => {});
+    }
+    throw error;
+  }
 }
 
 /** The parts, telling `onConfig` the report's config as it passes. */
