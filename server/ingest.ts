@@ -5,12 +5,15 @@ import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { attachmentKind } from '../core/api/evidence.js';
-import type { EvidenceResolver } from './evidence/collect-import.js';
+import { setEvidence, type EvidenceCollector, type EvidenceResolver } from './evidence/collect-import.js';
+import { recordBlob, type BlobRow } from './store/evidence/blob-rows.js';
+import type { PwConfig, PwTest } from '../core/report/playwright-types.js';
+import { rawTests } from '../core/report/raw-tests.js';
 import { HeldBytes } from './held-bytes.js';
 import { OwnersCollector, type FileOwners } from '../core/owners/test-owners.js';
 import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
 import type { AnyStore, Store, PostgresStore } from './store/engine/types.js';
-import { writeRunInParts, type RunEnding, type StoredRun } from './store/write/write-run.js';
+import { writeRunInParts, writeRunInPartsAsync, type RunEnding, type RunHeader, type StoredRun } from './store/write/write-run.js';
 import { writeRunPostgres } from './store/write/write-run-postgres.js';
 
 /** What the importer needs besides the report: the same for the CLI and POST /api/upload. */
@@ -73,11 +76,71 @@ export function ingestFile(store: Store, path: string, options: IngestOptions): 
 export function ingestFile(store: PostgresStore, path: string, options: IngestOptions): Promise<IngestResult>;
 export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult>;
 export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult> {
+  const { parts, size, estimate } = fileParts(path, options.fileName);
+  return ingestParts(store, parts, { ...options, fileSize: options.fileSize ?? size }, estimate);
+}
+
+/**
+ * ingestFile for the CLI's import that keeps evidence: in the same one pass over the report,
+ * each test's attachments are found and their blobs stored (`collector`) before the test is
+ * written, and the run commits after them, so a stored run never names a blob that is not
+ * there. `blobRows`: the rows the collector's sink recorded (storeBlobs); on SQLite they are in
+ * the run's transaction, so a duplicate, whose results roll back, records them again.
+ */
+export async function ingestFileCollecting(store: AnyStore, path: string, options: IngestOptions, collector: EvidenceCollector, blobRows: readonly BlobRow[]): Promise<IngestResult> {
+  const { parts, size, estimate } = fileParts(path, options.fileName);
+  const withSize = { ...options, fileSize: options.fileSize ?? size };
+  const tests = readRun(withConfig(parts, (config) => collector.setConfig(config)), withSize, estimate, true);
+  let ending: RunEnding | undefined;
+  const read = async (addTest: (test: NormalisedTest) => Promise<void> | void): Promise<RunEnding> => {
+    for (;;) {
+      const next = tests.next();
+      if (next.done) {
+        collector.finish();
+        return (ending = next.value);
+      }
+      const [test, source] = next.value;
+      if (source && collector.keeps(test, source.results)) {
+        const evidence = await collector.collect(test, source.results);
+        if (evidence) setEvidence(test, evidence);
+      }
+      await addTest(test);
+    }
+  };
+  const header = runHeader(withSize);
+  try {
+    const stored =
+      store.dialect === 'postgres'
+        ? await writeRunPostgres(store, header, read)
+        : await writeRunInPartsAsync(store, header, read, async () => {
+            for (const row of blobRows) await recordBlob(store, row);
+          });
+    return resultOf(stored, ending!);
+  } catch (error) {
+    // The run rolled back; the blobs already put stay in the store. Their rows (rolled back
+    // with it on SQLite) let the sweep remove them once unreferenced, instead of leaving orphans.
+    if (store.dialect === 'sqlite') {
+      for (const row of blobRows) await recordBlob(store, row).catch(() => {});
+    }
+    throw error;
+  }
+}
+
+/** The parts, telling `onConfig` the report's config as it passes. */
+function* withConfig(parts: Iterable<ReportPart>, onConfig: (config: PwConfig) => void): Generator<ReportPart, void, undefined> {
+  for (const part of parts) {
+    if (part.kind === 'config') onConfig(part.config);
+    yield part;
+  }
+}
+
+/** A report file's parts as they are read, and the total of tests estimated from the bytes read so far. */
+function fileParts(path: string, fileName: string) {
   const size = statSync(path).size;
   let read = 0;
   const chunks = () => decodeChunks(fileByteChunks(path, (n) => (read += n)));
   const estimate = (stored: number) => (read > 0 && read < size ? Math.max(stored, Math.round((stored * size) / read)) : stored);
-  return ingestParts(store, readReportParts(chunks, options.fileName), { ...options, fileSize: options.fileSize ?? size }, estimate);
+  return { parts: readReportParts(chunks, fileName), size, estimate };
 }
 
 /** Imports report bytes as read from a file (any encoding decodeReportBytes knows), in parts. */
@@ -105,22 +168,15 @@ export function ingestValue(store: AnyStore, value: unknown, options: IngestOpti
  * come; PostgreSQL awaits each batch.
  */
 function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
-  const header = {
-    fileName: options.runName || options.fileName,
-    fileSize: options.fileSize ?? null,
-    fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
-    approve: options.approve ?? false,
-    uploadedBy: options.uploadedBy ?? null,
-    uploadedVia: options.uploadedVia ?? null,
-  };
-  const tests = readRun(parts, options, estimateTotal);
+  const header = runHeader(options);
+  const tests = readRun(parts, options, estimateTotal, false);
   let ending: RunEnding | undefined;
   if (store.dialect === 'postgres') {
     return writeRunPostgres(store, header, async (addTest) => {
       for (;;) {
         const next = tests.next();
         if (next.done) return (ending = next.value);
-        await addTest(next.value);
+        await addTest(next.value[0]);
       }
     }).then((stored) => resultOf(stored, ending!));
   }
@@ -128,14 +184,30 @@ function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: Inge
     for (;;) {
       const next = tests.next();
       if (next.done) return (ending = next.value);
-      addTest(next.value);
+      addTest(next.value[0]);
     }
   });
   return resultOf(stored, ending!);
 }
 
-/** The report's tests as they are read, then (returned) what is known at its end. */
-function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number): Generator<NormalisedTest, RunEnding> {
+/** What is known of the run before its report is read. */
+function runHeader(options: IngestOptions): RunHeader {
+  return {
+    fileName: options.runName || options.fileName,
+    fileSize: options.fileSize ?? null,
+    fallbackStartedAt: options.fallbackStartedAt ?? Date.now(),
+    approve: options.approve ?? false,
+    uploadedBy: options.uploadedBy ?? null,
+    uploadedVia: options.uploadedVia ?? null,
+  };
+}
+
+/**
+ * The report's tests as they are read, each with the test as the report has it if `sources`
+ * (its attachments' bodies, which the normalised test leaves out), then (returned) what is
+ * known at its end.
+ */
+function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number, sources: boolean): Generator<[NormalisedTest, PwTest | undefined], RunEnding> {
   let normaliser: RunNormaliser | null = null;
   let owners = new OwnersCollector(null);
   let end: Extract<ReportPart, { kind: 'end' }> | null = null;
@@ -150,13 +222,15 @@ function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateT
     }
     else if (part.kind === 'end') end = part;
     else {
+      const raw = sources ? rawTests(part.suite) : null;
       for (const test of normaliser!.suiteTests(part.suite)) {
+        const source = raw?.next().value ?? undefined;
         canonical.add(canonicalTest(test));
         owners.add(test);
         if (options.evidence) options.evidence(test, seq);
         else referencedEvidence(test);
         seq++;
-        yield test;
+        yield [test, source];
         stored++;
         if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
       }

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
-import { ingestFile, type IngestResult } from '../../server/ingest.js';
+import { ingestFile, ingestFileCollecting, type IngestOptions, type IngestResult } from '../../server/ingest.js';
+import type { BlobRow } from '../../server/store/evidence/blob-rows.js';
 import { enqueueAfterCommit } from '../../server/webhooks/enqueue.js';
 import { databaseTrouble } from '../../server/store/engine/dialect.js';
 import { openAnyStore } from '../../server/store/engine/open-any.js';
@@ -16,7 +17,7 @@ import { dbOption, labelProblem, resolveDbTarget } from '../options.js';
 import { createProgress } from '../progress.js';
 import { findRepoOwners, ownersForReport, type RepoOwners } from '../owners.js';
 import { addAttachmentOptions, addEvidenceStoreOptions, attachmentSettings, evidenceOptionsOf } from '../evidence-options.js';
-import { collectImportEvidence, storeBlobs, type CollectSummary } from '../../server/evidence/collect-import.js';
+import { EvidenceCollector, storeBlobs, type CollectSummary } from '../../server/evidence/collect-import.js';
 import type { EvidenceStore } from '../../server/store/evidence/evidence-store.js';
 import { evidenceOptionsProblem, openEvidenceStore } from '../../server/store/evidence/open-evidence.js';
 import { inertLines, terminalJson } from '../../core/terminal-text.js';
@@ -146,13 +147,9 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
       try {
         const [info, git, owners] = await Promise.all([stat(file), gitDetection, ownersOfDir(dirname(resolve(file)))]);
         if (info.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
-        // The blobs first, so the run is committed only once what it names is stored.
-        const collected = evidence
-          ? await collectImportEvidence(file, file, { ...attachments, keep: storeBlobs(store!, evidence), onSkip: (line) => printError(`  ${line}`) })
-          : null;
-        // Read in chunks while it is stored: memory follows a file suite, not the report.
-        const result = await ingestFile(store!, file, {
-          ...(collected ? { evidence: collected.resolve } : { evidence: () => {} }),
+        const ingest: IngestOptions = {
+          // Evidence is the collector's alone: a blob's hash named in the report is not believed.
+          evidence: () => {},
           fileName: file,
           runName: options.name?.trim() ?? null,
           uploadedVia,
@@ -166,12 +163,19 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
           approve: options.approve ?? false,
           ownersFor: ownersForReport(owners),
           onProgress: (done, all) => progress.tests(done, all),
-        });
+        };
+        // Read once, in chunks, while it is stored: memory follows a file suite, not the report.
+        // Each test's blobs are stored before the test, and the run commits after them.
+        const blobRows: BlobRow[] = [];
+        const collector = evidence
+          ? new EvidenceCollector(file, { ...attachments, keep: storeBlobs(store!, evidence, Date.now, blobRows), onSkip: (line) => printError(`  ${line}`) })
+          : null;
+        const result = collector ? await ingestFileCollecting(store!, file, ingest, collector, blobRows) : await ingestFile(store!, file, ingest);
         outcomes.push(stored(file, result));
         await auditCli(store!, { action: 'run.import', target: { type: 'run', id: result.runId, label: file }, detail: { tests: result.tests, status: result.status, duplicate: result.duplicate } });
         progress.clear();
         print(describeStored(file, result));
-        if (collected && collected.summary.stored + collected.summary.skipped > 0) print(`  ${describeEvidence(collected.summary, evidence!)}`);
+        if (collector && collector.summary.stored + collector.summary.skipped > 0) print(`  ${describeEvidence(collector.summary, evidence!)}`);
         // Queued, not sent: a running server's drain (or `flakeboard webhook drain`) sends them.
         if (!result.duplicate) alerts += await enqueueAfterCommit(store!, result.runId, (m) => printError(`! ${m}`));
       } catch (error) {

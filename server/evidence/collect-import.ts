@@ -3,16 +3,18 @@ import { createReadStream } from 'node:fs';
 import { attachmentKind, type AttachmentKind } from '../../core/api/evidence.js';
 import { RunNormaliser } from '../../core/report/normalise.js';
 import type { AttachmentEvidence, NormalisedTest } from '../../core/report/normalised.js';
-import type { PwAttachment, PwConfig, PwSuite, PwTest } from '../../core/report/playwright-types.js';
+import type { PwAttachment, PwConfig, PwTest } from '../../core/report/playwright-types.js';
 import { readReportParts } from '../../core/report/read-report.js';
+import { rawTests } from '../../core/report/raw-tests.js';
 import { decodeChunks, fileByteChunks } from '../report-text.js';
 import type { AnyStore } from '../store/engine/types.js';
-import { knownBlobs, recordBlob } from '../store/evidence/blob-rows.js';
+import { knownBlobs, recordBlob, type BlobRow } from '../store/evidence/blob-rows.js';
 import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
 import { resolverOf, type EvidenceBySeq } from './entries.js';
 import { attachmentRoots, findAttachmentFile, type FolderCache } from './report-files.js';
 
 export type AttachmentsMode = 'failures' | 'all' | 'none';
+
 export const ATTACHMENTS_MODES: readonly AttachmentsMode[] = ['failures', 'all', 'none'];
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
 
@@ -51,10 +53,147 @@ export function collects(mode: AttachmentsMode, test: NormalisedTest): boolean {
 }
 
 /**
- * The first pass of an import with evidence: reads the report, and stores the blobs of the
- * attachments it keeps (files found under the report's folders, bodies decoded) before the run
- * is written, so a stored run never names a blob that is not there. Returns what the second
- * pass (ingest.ts) sets on each test, by its place in the report.
+ * Finds and stores the blobs of the attachments an import keeps, a test at a time (files found
+ * under the report's folders, bodies decoded). The caller sets what `collect` returns on the
+ * test before the run is committed, so a stored run never names a blob that is not there.
+ */
+export class EvidenceCollector {
+  readonly summary: CollectSummary = { stored: 0, written: 0, bytesWritten: 0, skipped: 0 };
+  private readonly byPath = new Map<string, AttachmentEvidence>();
+  private readonly folders: FolderCache = new Map();
+  private storeDown: string | null = null;
+  private roots: string[] = [];
+
+  constructor(
+    private readonly reportPath: string,
+    private readonly options: CollectOptions,
+  ) {}
+
+  get mode(): AttachmentsMode {
+    return this.options.mode;
+  }
+
+  /** The report's config: its output folders are where attachment files are looked for. */
+  setConfig(config: PwConfig): void {
+    this.roots = attachmentRoots(this.reportPath, config);
+  }
+
+  /**
+   * The evidence of each attempt's attachments (`results`: the test's attempts as the report
+   * has them, bodies included), or null for a test whose attachments are not kept.
+   */
+  async collect(test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }>): Promise<Array<Array<AttachmentEvidence | null>> | null> {
+    if (!this.keeps(test, results)) return null;
+    const evidence: Array<Array<AttachmentEvidence | null>> = [];
+    for (let retry = 0; retry < results.length; retry++) {
+      const list: Array<AttachmentEvidence | null> = [];
+      const attachments = results[retry]!.attachments ?? [];
+      for (let ordinal = 0; ordinal < attachments.length; ordinal++) {
+        const a = attachments[ordinal]!;
+        const kind = attachmentKind(a.name, a.contentType);
+        // An attachment with neither a file nor a body (a link, a note) has no bytes to keep.
+        list.push(a.path === undefined && a.body === undefined ? null : await this.collectOne(test, retry, a, kind));
+      }
+      evidence.push(list);
+    }
+    return evidence;
+  }
+
+  /** Whether `collect` has anything to do for this test (asked first: most tests have nothing to wait for). */
+  keeps(test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }>): boolean {
+    return collects(this.options.mode, test) && results.some((r) => (r.attachments?.length ?? 0) > 0);
+  }
+
+  /** Says how many skipped attachments were not named one a line. */
+  finish(): void {
+    const { skipped } = this.summary;
+    if (skipped > SKIP_LINES) this.options.onSkip(`evidence: skipped ${skipped - SKIP_LINES} more attachment(s) (${skipped} in all; the first ${SKIP_LINES} are named above)`);
+  }
+
+  private skip(test: NormalisedTest, retry: number, a: PwAttachment, why: string): void {
+    this.summary.skipped++;
+    // A report moved without its output folder misses every file: a few lines say why, a count the rest.
+    if (this.summary.skipped <= SKIP_LINES) this.options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
+  }
+
+  private async keep(sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> {
+    if ((await this.options.keep(sha256, size, contentType, failing, bytes)) === 'written') {
+      this.summary.written++;
+      this.summary.bytesWritten += size;
+    }
+  }
+
+  private async collectOne(test: NormalisedTest, retry: number, a: PwAttachment, kind: AttachmentKind): Promise<AttachmentEvidence> {
+    const { maxBytes } = this.options;
+    const failing = test.outcome === 'unexpected' || test.outcome === 'flaky';
+    const notStored = (why: string): AttachmentEvidence => {
+      this.skip(test, retry, a, why);
+      return { kind, sha256: null, size: null, state: 'not-stored' };
+    };
+    if (a.body !== undefined) {
+      const bytes = Buffer.from(a.body, 'base64');
+      if (bytes.length > maxBytes) {
+        this.skip(test, retry, a, `${bytes.length} bytes, over the ${maxBytes}-byte limit (--attachment-max-size)`);
+        return { kind, sha256: null, size: bytes.length, state: 'too-large' };
+      }
+      if (this.storeDown) return notStored(this.storeDown);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      try {
+        await this.keep(sha256, bytes.length, a.contentType, failing, () => bytes);
+      } catch (error) {
+        this.storeDown = storeProblem(error);
+        return notStored(this.storeDown);
+      }
+      this.summary.stored++;
+      return { kind, sha256, size: bytes.length, state: 'stored' };
+    }
+    const written = a.path!;
+    const known = this.byPath.get(written);
+    if (known) {
+      if (known.state === 'stored') this.summary.stored++;
+      return known;
+    }
+    const found = findAttachmentFile(written, this.reportPath, this.roots, this.folders);
+    let result: AttachmentEvidence;
+    if ('problem' in found) {
+      this.skip(test, retry, a, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
+      result = { kind, sha256: null, size: null, state: 'not-found' };
+    } else if (found.size > maxBytes) {
+      this.skip(test, retry, a, `${found.size} bytes, over the ${maxBytes}-byte limit (--attachment-max-size)`);
+      result = { kind, sha256: null, size: found.size, state: 'too-large' };
+    } else if (this.storeDown) {
+      result = notStored(this.storeDown);
+    } else {
+      try {
+        const sha256 = await hashFile(found.path);
+        await this.keep(sha256, found.size, a.contentType, failing, () => createReadStream(found.path));
+        this.summary.stored++;
+        result = { kind, sha256, size: found.size, state: 'stored' };
+      } catch (error) {
+        // A file changed while it was read is this attachment's problem; anything else is the store's.
+        if (error instanceof EvidenceIntegrityError) return notStored(`${JSON.stringify(written)} changed while it was read`);
+        this.storeDown = storeProblem(error);
+        return notStored(this.storeDown);
+      }
+    }
+    this.byPath.set(written, result);
+    return result;
+  }
+}
+
+/** Sets the evidence `collect` found on the test's attempts (as resolverOf does by place). */
+export function setEvidence(test: NormalisedTest, evidence: Array<Array<AttachmentEvidence | null>>): void {
+  test.attempts.forEach((attempt, i) => {
+    const list = evidence[i];
+    if (!list) return;
+    attempt.evidence = attempt.attachments.map((_, ordinal) => list[ordinal] ?? null);
+  });
+}
+
+/**
+ * Reads the report and stores the blobs of the attachments it keeps, before any run is written
+ * (an upload's evidence, sent ahead of its report). Returns what the import sets on each test,
+ * by its place in the report.
  */
 export async function collectImportEvidence(
   reportPath: string,
@@ -62,89 +201,15 @@ export async function collectImportEvidence(
   options: CollectOptions,
 ): Promise<{ resolve: EvidenceResolver; summary: CollectSummary; bySeq: EvidenceBySeq }> {
   const bySeq: EvidenceBySeq = new Map();
-  const summary: CollectSummary = { stored: 0, written: 0, bytesWritten: 0, skipped: 0 };
   const resolve = resolverOf(bySeq);
-  if (options.mode === 'none') return { resolve, summary, bySeq };
-  const byPath = new Map<string, AttachmentEvidence>();
-  const folders: FolderCache = new Map();
-  let storeDown: string | null = null;
+  const collector = new EvidenceCollector(reportPath, options);
+  if (options.mode === 'none') return { resolve, summary: collector.summary, bySeq };
   let normaliser: RunNormaliser | null = null;
-  let roots: string[] = [];
   let seq = 0;
-
-  const skip = (test: NormalisedTest, retry: number, a: PwAttachment, why: string) => {
-    summary.skipped++;
-    // A report moved without its output folder misses every file: a few lines say why, a count the rest.
-    if (summary.skipped <= SKIP_LINES) options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
-  };
-
-  const keep = async (sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> => {
-    if ((await options.keep(sha256, size, contentType, failing, bytes)) === 'written') {
-      summary.written++;
-      summary.bytesWritten += size;
-    }
-  };
-
-  const collectOne = async (test: NormalisedTest, retry: number, a: PwAttachment, kind: AttachmentKind): Promise<AttachmentEvidence> => {
-    const failing = test.outcome === 'unexpected' || test.outcome === 'flaky';
-    const notStored = (why: string): AttachmentEvidence => {
-      skip(test, retry, a, why);
-      return { kind, sha256: null, size: null, state: 'not-stored' };
-    };
-    if (a.body !== undefined) {
-      const bytes = Buffer.from(a.body, 'base64');
-      if (bytes.length > options.maxBytes) {
-        skip(test, retry, a, `${bytes.length} bytes, over the ${options.maxBytes}-byte limit (--attachment-max-size)`);
-        return { kind, sha256: null, size: bytes.length, state: 'too-large' };
-      }
-      if (storeDown) return notStored(storeDown);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      try {
-        await keep(sha256, bytes.length, a.contentType, failing, () => bytes);
-      } catch (error) {
-        storeDown = storeProblem(error);
-        return notStored(storeDown);
-      }
-      summary.stored++;
-      return { kind, sha256, size: bytes.length, state: 'stored' };
-    }
-    const written = a.path!;
-    const known = byPath.get(written);
-    if (known) {
-      if (known.state === 'stored') summary.stored++;
-      return known;
-    }
-    const found = findAttachmentFile(written, reportPath, roots, folders);
-    let result: AttachmentEvidence;
-    if ('problem' in found) {
-      skip(test, retry, a, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
-      result = { kind, sha256: null, size: null, state: 'not-found' };
-    } else if (found.size > options.maxBytes) {
-      skip(test, retry, a, `${found.size} bytes, over the ${options.maxBytes}-byte limit (--attachment-max-size)`);
-      result = { kind, sha256: null, size: found.size, state: 'too-large' };
-    } else if (storeDown) {
-      result = notStored(storeDown);
-    } else {
-      try {
-        const sha256 = await hashFile(found.path);
-        await keep(sha256, found.size, a.contentType, failing, () => createReadStream(found.path));
-        summary.stored++;
-        result = { kind, sha256, size: found.size, state: 'stored' };
-      } catch (error) {
-        // A file changed while it was read is this attachment's problem; anything else is the store's.
-        if (error instanceof EvidenceIntegrityError) return notStored(`${JSON.stringify(written)} changed while it was read`);
-        storeDown = storeProblem(error);
-        return notStored(storeDown);
-      }
-    }
-    byPath.set(written, result);
-    return result;
-  };
-
   for (const part of readReportParts(() => decodeChunks(fileByteChunks(reportPath)), fileName)) {
     if (part.kind === 'config') {
       normaliser = new RunNormaliser(part.config);
-      roots = attachmentRoots(reportPath, part.config as PwConfig);
+      collector.setConfig(part.config as PwConfig);
       continue;
     }
     if (part.kind !== 'suite') continue;
@@ -152,29 +217,20 @@ export async function collectImportEvidence(
     for (const test of normaliser!.suiteTests(part.suite, hasAttachments)) {
       const source = raw.next().value as PwTest;
       const testSeq = seq++;
-      if (!test || !collects(options.mode, test)) continue;
-      const evidence: Array<Array<AttachmentEvidence | null>> = [];
-      for (let retry = 0; retry < source.results.length; retry++) {
-        const list: Array<AttachmentEvidence | null> = [];
-        for (const a of source.results[retry]!.attachments ?? []) {
-          const kind = attachmentKind(a.name, a.contentType);
-          // An attachment with neither a file nor a body (a link, a note) has no bytes to keep.
-          list.push(a.path === undefined && a.body === undefined ? null : await collectOne(test, retry, a, kind));
-        }
-        evidence.push(list);
-      }
-      bySeq.set(testSeq, evidence);
+      if (!test) continue;
+      const evidence = await collector.collect(test, source.results);
+      if (evidence) bySeq.set(testSeq, evidence);
     }
   }
-  if (summary.skipped > SKIP_LINES) options.onSkip(`evidence: skipped ${summary.skipped - SKIP_LINES} more attachment(s) (${summary.skipped} in all; the first ${SKIP_LINES} are named above)`);
-  return { resolve, summary, bySeq };
+  collector.finish();
+  return { resolve, summary: collector.summary, bySeq };
 }
 
 /**
  * The import's sink: puts a blob in the evidence store unless its row says it is there, and
- * records the row after (a blob the table names is always there).
+ * records the row after (a blob the table names is always there), also kept in `rows` if given.
  */
-export function storeBlobs(store: AnyStore, evidence: EvidenceStore, now: () => number = Date.now): BlobSink {
+export function storeBlobs(store: AnyStore, evidence: EvidenceStore, now: () => number = Date.now, rows?: BlobRow[]): BlobSink {
   const seen = new Set<string>();
   return async (sha256, size, contentType, failing, bytes) => {
     let result: 'written' | 'there' = 'there';
@@ -185,24 +241,16 @@ export function storeBlobs(store: AnyStore, evidence: EvidenceStore, now: () => 
       }
       seen.add(sha256);
     }
-    await recordBlob(store, { sha256, size, content_type: contentType, stored_at: now(), failing: failing ? 1 : 0 });
+    const row = { sha256, size, content_type: contentType, stored_at: now(), failing: failing ? 1 : 0 };
+    await recordBlob(store, row);
+    // Recorded inside a run's transaction, a row goes with the results a duplicate rolls back: the caller records `rows` again.
+    rows?.push(row);
     return result;
   };
 }
 
 /** Only a test with an attachment has anything to collect; the rest are never normalised. */
 const hasAttachments = (test: PwTest): boolean => test.results.some((r) => (r.attachments?.length ?? 0) > 0);
-
-/** The raw tests of a top-level suite in the order RunNormaliser.suiteTests yields them. */
-function* rawTests(fileSuite: PwSuite): Generator<PwTest, void, undefined> {
-  const stack: PwSuite[] = [fileSuite];
-  while (stack.length > 0) {
-    const suite = stack.pop()!;
-    for (const spec of suite.specs ?? []) for (const test of spec.tests) yield test;
-    const children = suite.suites ?? [];
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
-  }
-}
 
 function hashFile(path: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {

@@ -38,7 +38,7 @@ function isInside(path: string, dir: string, orEqual = false): boolean {
   return path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
-/** Whether a folder beside the report exists, per first folder of a moved path; one per report. */
+/** Whether a folder beside the report exists, by its name (the first folder of a moved path); one per report. */
 export type FolderCache = Map<string, boolean>;
 
 export type FoundFile = { path: string; size: number } | { problem: 'missing' | 'outside' };
@@ -83,9 +83,10 @@ export function findAttachmentFile(written: string, reportPath: string, roots: r
   for (let k = Math.min(segments.length, 8); k >= 2; k--) {
     // Every attachment of a moved report shares its first folders (home, runner, work, …): asked
     // once each, so a report whose output stayed behind costs two lookups per attachment, not eight.
-    const top = join(reportDir, segments[segments.length - k]!);
+    // Keyed by the folder's name (the cache is one report's): no path is built for a folder known absent.
+    const top = segments[segments.length - k]!;
     let present = folders.get(top);
-    if (present === undefined) folders.set(top, (present = statSync(top, { throwIfNoEntry: false })?.isDirectory() ?? false));
+    if (present === undefined) folders.set(top, (present = statSync(join(reportDir, top), { throwIfNoEntry: false })?.isDirectory() ?? false));
     if (!present) continue;
     const moved = tryPath(join(reportDir, ...segments.slice(segments.length - k)));
     if (moved) return moved;

@@ -3,7 +3,7 @@ import type { EvidenceStore, ListedBlob } from './evidence-store.js';
 
 /**
  * A blob stored this recently and not yet named by any run is left alone: an upload sends its
- * blobs first and its run after, and an import stores its blobs before its run's transaction.
+ * blobs first and its run after, and an import stores its blobs before its run commits.
  */
 export const UNREFERENCED_GRACE_MS = 60 * 60 * 1000;
 

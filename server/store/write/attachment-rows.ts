@@ -25,10 +25,24 @@ export function attachmentRowsOf(resultId: number, test: NormalisedTest): Attach
 
 // A claimed 'stored' is believed only if the blob's row is there, in this transaction: an upload
 // that names a hash it never sent, or a blob dropped meanwhile, is recorded as not stored.
-const STATE = `CASE WHEN ? = 'stored' AND NOT EXISTS (SELECT 1 FROM evidence_blobs b WHERE b.sha256 = ?) THEN 'not-stored' ELSE ? END`;
+// Rows go in as one VALUES list per statement (SQLite names its columns column1…column9): a
+// report moved without its output folder has tens of thousands, one statement each cost more
+// than the results' inserts.
+const ROWS_PER_STATEMENT = 100;
+const COLUMNS = 9;
+
+function insertSql(rows: number): string {
+  const row = `(${new Array<string>(COLUMNS).fill('?').join(', ')})`;
+  return `INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
+    SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7,
+      coalesce(v.column8, (SELECT b.size FROM evidence_blobs b WHERE b.sha256 = v.column7)),
+      CASE WHEN v.column9 = 'stored' AND NOT EXISTS (SELECT 1 FROM evidence_blobs b WHERE b.sha256 = v.column7) THEN 'not-stored' ELSE v.column9 END
+    FROM (VALUES ${new Array<string>(rows).fill(row).join(', ')}) AS v`;
+}
 
 const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
-  insert: sqlite.prepare(`INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state) VALUES (?, ?, ?, ?, ?, ?, ?, coalesce(?, (SELECT b.size FROM evidence_blobs b WHERE b.sha256 = ?)), ${STATE})`),
+  /** By row count: a full statement, or the last rows of a batch. */
+  inserts: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   failing: sqlite.prepare('UPDATE evidence_blobs SET failing = 1 WHERE sha256 = ? AND failing = 0'),
 }));
 
@@ -36,8 +50,11 @@ const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
 export function writeAttachmentsSqlite(sqlite: SqliteDatabase, rows: readonly AttachmentRow[], failing: ReadonlySet<string>): void {
   if (rows.length === 0) return;
   const s = statementsFor(sqlite);
-  for (const [resultId, retry, ordinal, name, contentType, kind, sha256, size, state] of rows) {
-    s.insert.run(resultId, retry, ordinal, name, contentType, kind, sha256, size, sha256, state, sha256, state);
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const count = Math.min(ROWS_PER_STATEMENT, rows.length - start);
+    let insert = s.inserts.get(count);
+    if (!insert) s.inserts.set(count, (insert = sqlite.prepare(insertSql(count))));
+    insert.run(rows.slice(start, start + count).flat());
   }
   for (const sha256 of failing) s.failing.run(sha256);
 }

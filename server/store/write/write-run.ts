@@ -101,37 +101,83 @@ export function writeRunInParts(store: Store, header: RunHeader, read: (addTest:
   const insert = store.sqlite.transaction((): StoredRun => {
     const runId = Number(statements.insertRun.get(pendingRunRow(header, now)));
     let ending: RunEnding | undefined;
-    let runStart = 0;
     let original: { id: number } | undefined;
     const writer = new ResultWriter(store.sqlite, runId);
     const results = store.sqlite.transaction(() => {
       ending = read((test) => writer.add(test));
-      writer.flush();
-      original = statements.findOriginal.get({ hash: ending.contentHash }) as { id: number } | undefined;
+      original = checkOriginal(statements, runId, header, writer, ending);
       if (original) throw DUPLICATE;
-      // Tests that never started take the run's start, known only now (see NO_START).
-      runStart = ending.run.startedAt ?? header.fallbackStartedAt;
-      statements.fixStarts.run({ start: runStart, run: runId, none: NO_START });
     });
     try {
       results();
     } catch (error) {
       if (error !== DUPLICATE) throw error;
     }
-    const duplicate = original !== undefined;
-    const row = finishedRunRow(runId, header, ending!, original?.id ?? null, now);
-    const { status } = row;
-    const outage = row.outage === 1;
-    statements.finishRun.run(row);
-    if (ending!.owners) writeOwnersSqlite(store.sqlite, ending!.owners);
-    if (!duplicate) addRunToRollups(store.sqlite, runId, (sink) => writer.figures.emit(NO_START, runStart, outage, sink));
-    return { runId, duplicate, duplicateOf: original?.id ?? null, status };
+    return finishRun(store.sqlite, statements, runId, header, writer, ending!, original, now);
   });
   // IMMEDIATE takes the write lock first, so two imports of the same file cannot both see
   // "no original" and store two originals.
   return insert.immediate();
 }
 
+/**
+ * writeRunInParts for a `read` that waits between tests (the CLI's import, which stores each
+ * test's evidence before the test): the same rows in the same one transaction, begun IMMEDIATE
+ * and held on this connection while `read` awaits. `beforeCommit` runs last inside it, after
+ * the duplicate check (rows a duplicate keeps too). Anything thrown rolls it all back.
+ */
+export async function writeRunInPartsAsync(
+  store: Store,
+  header: RunHeader,
+  read: (addTest: (test: NormalisedTest) => void) => Promise<RunEnding>,
+  beforeCommit?: () => Promise<void>,
+): Promise<StoredRun> {
+  const { sqlite } = store;
+  const statements = preparedFor(sqlite);
+  const now = header.now ?? Date.now();
+  sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    const runId = Number(statements.insertRun.get(pendingRunRow(header, now)));
+    sqlite.exec('SAVEPOINT run_results');
+    const writer = new ResultWriter(sqlite, runId);
+    const ending = await read((test) => writer.add(test));
+    const original = checkOriginal(statements, runId, header, writer, ending);
+    if (original) sqlite.exec('ROLLBACK TO run_results');
+    sqlite.exec('RELEASE run_results');
+    const stored = finishRun(sqlite, statements, runId, header, writer, ending, original, now);
+    await beforeCommit?.();
+    sqlite.exec('COMMIT');
+    return stored;
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Once the report is read: writes what is buffered, and finds the original of a duplicate;
+ * if there is none, tests that never started take the run's start, known only now (NO_START).
+ */
+function checkOriginal(statements: ReturnType<typeof prepare>, runId: number, header: RunHeader, writer: ResultWriter, ending: RunEnding): { id: number } | undefined {
+  writer.flush();
+  const original = statements.findOriginal.get({ hash: ending.contentHash }) as { id: number } | undefined;
+  if (!original) statements.fixStarts.run({ start: runStartOf(header, ending), run: runId, none: NO_START });
+  return original;
+}
+
+const runStartOf = (header: RunHeader, ending: RunEnding) => ending.run.startedAt ?? header.fallbackStartedAt;
+
+/** The run's own row, its owners, and (not for a duplicate) its rollups. */
+function finishRun(sqlite: SqliteDatabase, statements: ReturnType<typeof prepare>, runId: number, header: RunHeader, writer: ResultWriter, ending: RunEnding, original: { id: number } | undefined, now: number): StoredRun {
+  const duplicate = original !== undefined;
+  const row = finishedRunRow(runId, header, ending, original?.id ?? null, now);
+  const { status } = row;
+  const outage = row.outage === 1;
+  statements.finishRun.run(row);
+  if (ending.owners) writeOwnersSqlite(sqlite, ending.owners);
+  if (!duplicate) addRunToRollups(sqlite, runId, (sink) => writer.figures.emit(NO_START, runStartOf(header, ending), outage, sink));
+  return { runId, duplicate, duplicateOf: original?.id ?? null, status };
+}
 
 const preparedFor = perConnection(prepare);
 // Kysely compiles a query per call; the bulk path of an import uses prepared statements.
