@@ -46,13 +46,13 @@ test.describe('hostile text in the audit trail', () => {
       expect(await cell.evaluate((el) => getComputedStyle(el).unicodeBidi), `${name.slice(0, 20)}…`).toMatch(/isolate|plaintext/);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await page.screenshot({ path: '/tmp/audit-hostile-1440.png', fullPage: FULL_PAGE });
+    await page.screenshot({ path: 'test-results/screens/audit-hostile-1440.png', fullPage: FULL_PAGE });
 
     await page.setViewportSize(PHONE);
     await expect(trail.locator('[data-layout="stacked"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
     await settled(page);
-    await page.screenshot({ path: '/tmp/audit-hostile-390.png', fullPage: FULL_PAGE });
+    await page.screenshot({ path: 'test-results/screens/audit-hostile-390.png', fullPage: FULL_PAGE });
     expect(await page.evaluate(() => window.name)).toBe('');
   });
 });

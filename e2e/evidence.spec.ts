@@ -85,10 +85,10 @@ test.describe('attempt comparison', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('evidence-screenshot-large')).toHaveCount(0);
     await frames.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/compare-1440.png' });
+    await page.screenshot({ path: 'test-results/screens/compare-1440.png' });
     await page.setViewportSize(PHONE);
     await frames.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/compare-390.png' });
+    await page.screenshot({ path: 'test-results/screens/compare-390.png' });
     // On the phone the frames are stacked, the passing one under the failing one.
     const [top, under] = [(await images.nth(0).boundingBox())!, (await images.nth(1).boundingBox())!];
     expect(under.y).toBeGreaterThan(top.y + top.height - 1);

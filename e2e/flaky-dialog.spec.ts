@@ -115,21 +115,25 @@ test.describe('flaky detail dialog', () => {
   test('Test History of real runs: status labels with TIMEOUT, the error display rules, code context and steps', async ({ page, demo }) => {
     test.slow();
     const { groups } = await openFlaky(page, demo);
+    // Each test's history on each browser, in the table's order, read only as far as a search
+    // needs: the first match is the same as over all of them, without a call per row of the table.
     const histories: Array<{ group: FlakyTestGroup; browser: string; rows: TestResultDetail[] }> = [];
-    for (const group of groups) for (const b of group.browsers) histories.push({ group, browser: b.browser, rows: await historyOf(page, group, b.browser) });
+    const pairs = groups.flatMap((group) => group.browsers.map((b) => ({ group, browser: b.browser })));
 
     const clean = (r: TestResultDetail) => stripAnsi(r.error_message ?? '').trim();
-    const find = (predicate: (r: TestResultDetail) => boolean) => {
-      for (const h of histories) {
+    const find = async (predicate: (r: TestResultDetail) => boolean) => {
+      for (let i = 0; i < pairs.length; i += 1) {
+        if (i === histories.length) histories.push({ ...pairs[i]!, rows: await historyOf(page, pairs[i]!.group, pairs[i]!.browser) });
+        const h = histories[i]!;
         const index = h.rows.findIndex(predicate);
         if (index >= 0) return { ...h, index, row: h.rows[index]! };
       }
       throw new Error('the demo history has no such run');
     };
-    const timedOut = find((r) => r.status === 'timedOut' && /Test timeout of \d+ms exceeded/.test(clean(r)));
-    const locatorTimeout = find((r) => /^(\w*Error: )?locator\.\w+: Timeout \d+ms exceeded/.test(clean(r)) && /^\s*- waiting for (locator|getBy)[^\n]*\)$/m.test(clean(r)));
-    const long = find((r) => r.status === 'failed' && clean(r).length > 200 && !/Timeout \d+ms exceeded|Test timeout/.test(clean(r).split('\n')[0]!));
-    const snippet = find((r) => r.status !== 'passed' && /^\s*>\s*\d+ \|/m.test(stripAnsi(r.error_snippet ?? '')));
+    const timedOut = await find((r) => r.status === 'timedOut' && /Test timeout of \d+ms exceeded/.test(clean(r)));
+    const locatorTimeout = await find((r) => /^(\w*Error: )?locator\.\w+: Timeout \d+ms exceeded/.test(clean(r)) && /^\s*- waiting for (locator|getBy)[^\n]*\)$/m.test(clean(r)));
+    const long = await find((r) => r.status === 'failed' && clean(r).length > 200 && !/Timeout \d+ms exceeded|Test timeout/.test(clean(r).split('\n')[0]!));
+    const snippet = await find((r) => r.status !== 'passed' && /^\s*>\s*\d+ \|/m.test(stripAnsi(r.error_snippet ?? '')));
 
     let dialog = await openDialog(page, groups, timedOut.group, timedOut.browser);
     let entry = dialog.getByTestId('history-entry').nth(timedOut.index);

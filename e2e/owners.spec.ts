@@ -47,7 +47,7 @@ test.describe('owners', () => {
     expect(all.counts.unowned).toBeGreaterThan(0);
     expect(shop.total).toBeGreaterThan(0);
     await expect(page.getByTestId('flaky-unowned')).toContainText(`${all.counts.unowned} of ${all.counts.all} flaky tests have no owner`);
-    await page.screenshot({ path: '/tmp/owners-flaky-1440.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screens/owners-flaky-1440.png', fullPage: false });
 
     await pickOwner(page, '@shop-team');
     await expect(page.getByTestId('flaky-group')).toHaveCount(Math.min(shop.total, 50));
@@ -72,7 +72,7 @@ test.describe('owners', () => {
     await expect(dialog.getByTestId('dialog-owners')).toContainText('@identity');
     await dialog.getByRole('button', { name: 'Quarantine this test' }).click();
     await expect(dialog.getByTestId('quarantine-owner')).toHaveValue('@identity');
-    await page.screenshot({ path: '/tmp/owners-dialog-1440.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screens/owners-dialog-1440.png', fullPage: false });
     await page.keyboard.press('Escape');
 
     await page.setViewportSize(PHONE);
@@ -80,7 +80,7 @@ test.describe('owners', () => {
     await expect(page.getByTestId('flaky-group').first().getByTestId('group-owners')).toHaveText('@shop-team');
     await page.getByTestId('flaky-unowned').or(page.getByTestId('flaky-group').first()).first().scrollIntoViewIfNeeded();
     await page.getByTestId('flaky-group').first().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/owners-flaky-390.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screens/owners-flaky-390.png', fullPage: false });
   });
 
   test('the dashboard filters by owner and shows the median time to fix', async ({ page, flakeboard }) => {
@@ -91,7 +91,7 @@ test.describe('owners', () => {
     expect(identity.flakyCount).toBeLessThan(all.flakyCount);
     await expect(page.getByTestId('time-to-fix')).toContainText('Time to Fix');
     await expect(page.getByTestId('open-flakes')).toHaveText(String(all.timeToFix!.open));
-    await page.screenshot({ path: '/tmp/owners-dashboard-1440.png', fullPage: FULL_PAGE });
+    await page.screenshot({ path: 'test-results/screens/owners-dashboard-1440.png', fullPage: FULL_PAGE });
 
     const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('owner') === '@identity');
     await pickOwner(page, '@identity');
@@ -101,8 +101,8 @@ test.describe('owners', () => {
     await expect(page.getByTestId('executive-summary').getByRole('group', { name: 'Flaky Tests' }).or(page.getByLabel('Flaky Tests'))).toContainText(String(identity.flakyCount));
     await page.setViewportSize(PHONE);
     await page.getByRole('combobox', { name: 'Owner' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/owners-dashboard-390-top.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screens/owners-dashboard-390-top.png', fullPage: false });
     await page.getByTestId('time-to-fix').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: '/tmp/owners-dashboard-390.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screens/owners-dashboard-390.png', fullPage: false });
   });
 });

@@ -109,9 +109,9 @@ async function readScreens(page: Page, server: RunningServer, search: string): P
 const figures = (text: string) => text.match(/\d[\d,.]*/g) ?? [];
 
 test.describe('PostgreSQL', () => {
-  test('one history served from SQLite and from PostgreSQL shows the same figures on every report screen', async ({ page, flakeboard }) => {
+  // Read only, on both: the SQLite side is the shared demo server.
+  test('one history served from SQLite and from PostgreSQL shows the same figures on every report screen', async ({ page, demo: sqlite, flakeboard }) => {
     test.setTimeout(120_000);
-    const sqlite = await flakeboard.start({ template: 'demo' });
     const postgres = await flakeboard.start({ db: await flakeboard.postgres('demo') });
     expect(postgres.url).not.toBe(sqlite.url);
 

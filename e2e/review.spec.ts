@@ -22,8 +22,8 @@ function nativeDialogs(page: Page, answer: (type: string) => boolean = () => tru
 }
 
 test.describe('pending uploads review', () => {
-  test('opens by itself with the pending uploads; search narrows the list; a duplicate has no Keep', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  // Only reads and closes: on the shared demo server (its four pending uploads stay pending).
+  test('opens by itself with the pending uploads; search narrows the list; a duplicate has no Keep', async ({ page, demo: server }) => {
     await signIn(page, server);
     const { uploads, count } = await pending(page, server);
     expect(count).toBe(4);
@@ -211,8 +211,7 @@ test.describe('pending uploads review', () => {
     await expect(page.getByTestId('pending-banner')).toContainText('2 Upload(s) Pending Review');
   });
 
-  test('View closes the dialog and opens the run', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('View closes the dialog and opens the run', async ({ page, demo: server }) => {
     await signIn(page, server);
     const { uploads } = await pending(page, server);
     await card(page, uploads[1]!.id).getByRole('link', { name: 'View' }).click();
@@ -326,6 +325,8 @@ test.describe('pending uploads review', () => {
 
   test('the pending count and the open list follow uploads that arrive, without a reload', async ({ page, flakeboard }) => {
     const server = await flakeboard.start();
+    // The page's clock is Playwright's: the 15 s poll is reached by moving it on, not by waiting.
+    await page.clock.install();
     await signIn(page, server);
     const dialog = reviewDialog(page);
     await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
@@ -339,7 +340,8 @@ test.describe('pending uploads review', () => {
     });
     expect(upload.ok(), await upload.text()).toBe(true);
     // The session polls the count every 15 s; no reload happens in between.
-    await expect(dialog.getByTestId('pending-upload')).toHaveCount(5, { timeout: 25_000 });
+    await page.clock.runFor(15_000);
+    await expect(dialog.getByTestId('pending-upload')).toHaveCount(5, { timeout: 5_000 });
     await expect(dialog).toContainText('arrived-from-ci.json');
     await dialog.getByRole('button', { name: 'Review Later' }).click();
     await expect(page.getByTestId('pending-banner')).toContainText('5 Upload(s) Pending Review');
@@ -365,8 +367,7 @@ test.describe('pending uploads review', () => {
     await other.close();
   });
 
-  test('on a phone the dialog fills the screen and every card keeps its buttons and whole words', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start();
+  test('on a phone the dialog fills the screen and every card keeps its buttons and whole words', async ({ page, demo: server }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, server);
     const dialog = reviewDialog(page);

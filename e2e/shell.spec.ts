@@ -33,8 +33,8 @@ test.describe('sign-in and the shell', () => {
     expect(status).toBe(401);
   });
 
-  test('logout still goes to /login when the call fails', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  // The failed logout is the page route's: the shared session stays valid on the server.
+  test('logout still goes to /login when the call fails', async ({ page, emptyStore: server }) => {
     await signIn(page, server);
     await page.route('**/api/auth/logout', (route) => route.fulfill({ status: 500, body: '{"error":"boom"}', contentType: 'application/json' }));
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -68,8 +68,9 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByTestId('login-error')).toHaveText('Account locked. Please contact an administrator.');
   });
 
-  test('the button reads Signing in... while busy, and a failure with no error field shows the fallback', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  // The sign-in is answered by the page route, never by the server: the shared empty store,
+  // without its session (this page must show the form).
+  test('the button reads Signing in... while busy, and a failure with no error field shows the fallback', async ({ page, sharedEmpty: server }) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/auth/login', async (route) => {
@@ -97,8 +98,8 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByRole('link', { name: 'Trends' })).toHaveAttribute('aria-current', 'page');
   });
 
-  test('a restored session is validated at start; an invalid one is cleared', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  // Only the page's copy of the session is forged; the shared one stays valid on the server.
+  test('a restored session is validated at start; an invalid one is cleared', async ({ page, emptyStore: server }) => {
     await signIn(page, server);
     await page.reload();
     await expect(page.getByTestId('current-user')).toHaveText(ADMIN.username);

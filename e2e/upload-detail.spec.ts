@@ -317,12 +317,13 @@ test.describe('upload details', () => {
     await expect(page).toHaveURL(/#\/upload$/);
   });
 
-  test('a failed load shows Failed to load upload details with Go Back; loading is announced', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [RUN_1] }] });
+  // The failure is the page route's: the shared demo server is only read.
+  test('a failed load shows Failed to load upload details with Go Back; loading is announced', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/upload' });
+    const [newest] = await getApi<RecentUpload[]>(page, '/api/recent-uploads');
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/uploads/1', async (route) => {
+    await page.route(`**/api/uploads/${newest!.id}`, async (route) => {
       await held;
       await route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"disk I/O error"}' });
     });

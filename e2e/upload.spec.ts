@@ -145,8 +145,8 @@ test.describe('upload page', () => {
     await expect(rows(page).filter({ hasText: files[1]!.name }).getByTestId('git-commit')).toHaveText(gitRun.git_commit!.slice(0, 7));
   });
 
-  test('a file that is not JSON is refused with an alert; JSON files picked with it are kept', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty' });
+  // Nothing is posted: the page refuses the files before any upload, so the shared empty store does.
+  test('a file that is not JSON is refused with an alert; JSON files picked with it are kept', async ({ page, emptyStore: server }) => {
     await signIn(page, server, { hash: '/upload' });
     const alerts = answerDialogs(page, []);
     await page.getByTestId('file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -249,18 +249,18 @@ test.describe('upload page', () => {
     await expect(rows(page)).toHaveCount(all.length);
   });
 
-  test('clicking a row opens the run; DELETE does not', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [RUN_1, SHARD] }] });
+  // The delete is dismissed, so nothing changes: the shared demo server's second run will do.
+  test('clicking a row opens the run; DELETE does not', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/upload' });
     const runs = await getApi<RecentUpload[]>(page, '/api/recent-uploads');
     const answers = answerDialogs(page, [false]);
-    const row = rows(page).filter({ hasText: 'shard-1-of-2.json' });
+    const id = runs[1]!.id;
+    const row = page.locator(`[data-testid="recent-upload"][data-id="${id}"]`);
     await row.getByRole('button', { name: /^Delete run/ }).click();
     await expect.poll(() => answers.length).toBe(1);
     await expect(page).toHaveURL(/#\/upload$/);
 
     await row.click();
-    const id = runs.find((r) => r.file_path.endsWith('shard-1-of-2.json'))!.id;
     await expect(page).toHaveURL(new RegExp(`#/upload/${id}$`));
     await expect(page.getByRole('heading', { name: 'Test Run Details' })).toBeVisible();
   });
@@ -291,14 +291,15 @@ test.describe('upload page', () => {
     await expect(page).toHaveURL(/#\/upload$/);
   });
 
-  test('a failed DELETE alerts the reason', async ({ page, flakeboard }) => {
-    const server = await flakeboard.start({ template: 'empty', imports: [{ paths: [RUN_1] }] });
+  // The refusal is the page route's: the call never reaches the shared demo server.
+  test('a failed DELETE alerts the reason', async ({ page, demo: server }) => {
     await signIn(page, server, { hash: '/upload' });
+    await expect(rows(page)).toHaveCount(50);
     await page.route('**/api/test-run/*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"database is locked"}' }));
     const seen = answerDialogs(page, [true]);
     await rows(page).first().getByRole('button', { name: /^Delete run/ }).click();
     await expect.poll(() => seen[1]).toBe('Failed to delete test run: database is locked');
-    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page)).toHaveCount(50);
   });
 
   test('Clear All Data needs two confirmations; dismissing either keeps the data', async ({ page, flakeboard }) => {

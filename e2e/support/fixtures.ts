@@ -40,6 +40,7 @@ export const test = base.extend<
 >({
   // eslint-disable-next-line no-empty-pattern
   sharedDemo: [async ({}, use) => sharedServer('demo', use), { scope: 'worker' }],
+  // Asked for by name, without `emptyStore`, it leaves the browser signed out: for a sign-in form whose calls a page route answers.
   // eslint-disable-next-line no-empty-pattern
   sharedEmpty: [async ({}, use) => sharedServer('empty', use), { scope: 'worker' }],
   // eslint-disable-next-line no-empty-pattern
