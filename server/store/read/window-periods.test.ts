@@ -5,6 +5,7 @@ import { generateHistory } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
+import { browserTotals, slowestTests, slowTestCounts, windowSummary } from './analytics.js';
 import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
 import { outcomeChanges, scanPeriod, scanTrend, scanWindow } from './window-scan.js';
 import { splitWindow } from './window-split.js';
@@ -104,11 +105,13 @@ describeEachEngine('a window read by months and weeks', (engine) => {
   /** The texts a scan ran, to see which reading it took. */
   async function textsOf<T>(scan: () => Promise<T>): Promise<{ rows: T; texts: string[] }> {
     const all = vi.spyOn(store.sql, 'all');
+    const get = vi.spyOn(store.sql, 'get');
     try {
       const rows = await scan();
-      return { rows, texts: all.mock.calls.map(([text]) => text) };
+      return { rows, texts: [...all.mock.calls, ...get.mock.calls].map(([text]) => text) };
     } finally {
       all.mockRestore();
+      get.mockRestore();
     }
   }
 
@@ -145,6 +148,31 @@ describeEachEngine('a window read by months and weeks', (engine) => {
       }),
       { numRuns: engine === 'postgres' ? 25 : 60, seed: 19 },
     );
+  }, 120_000);
+
+  it('answers the summary, the browsers and the slow tests of any window by months and weeks as by days', async () => {
+    // Numbers as numbers: PostgreSQL's sums come as text.
+    const plain = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(plain) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    const days = { wholePeriods: false };
+    const page = { limit: 1000, offset: 0 };
+    let periodsRead = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (from, length) => {
+        const range = { from, to: from + length - 1 };
+        const { rows: summary, texts } = await textsOf(() => windowSummary(store, range));
+        if (texts.some((t) => t.includes('FROM week_stats'))) periodsRead++;
+        expect(plain(summary)).toEqual(plain(await windowSummary(store, range, days)));
+        expect(plain(await browserTotals(store, range))).toEqual(plain(await browserTotals(store, range, days)));
+        expect(plain(await slowestTests(store, range, page))).toEqual(plain(await slowestTests(store, range, page, days)));
+        expect(plain(await slowTestCounts(store, range))).toEqual(plain(await slowTestCounts(store, range, days)));
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 20 },
+    );
+    // Most windows of a week or longer hold a whole week: the property compared the two readings, not one twice.
+    expect(periodsRead).toBeGreaterThan(5);
+    // And a window with figures: the comparison is of something.
+    expect(Number((await windowSummary(store, { from: LAST - 29, to: LAST })).total_tests)).toBeGreaterThan(0);
   }, 120_000);
 
   it('gives the flaky list of a window by months and weeks as by days', async () => {
