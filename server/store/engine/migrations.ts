@@ -1,5 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, ALL_DAYS_BY_MONTH, allDaysBy, BRANCH_DAY_KEYS, monthsOfDays, periodsOfDays, WEEK } from './rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, allDaysBy, BRANCH_DAY_KEYS, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -661,7 +661,7 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       -- The history so far, from its days by the rollup's own rule (rollup-shape.ts).
       INSERT INTO month_stats (test_id, browser, month, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
         timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
-      ${monthsOfDays(ALL_DAYS_BY_MONTH(d), d)};
+      ${periodsOfDays(allDaysBy(d, MONTH), d, MONTH)};
     `,
   },
   {

@@ -140,9 +140,6 @@ export const WEEK: Grain = { table: 'week_stats', key: 'week', span: 7, of: (day
 /** Every coarser rollup, coarsest first: a window reads whole months, then whole weeks, then days. */
 export const GRAINS: readonly Grain[] = [MONTH, WEEK];
 
-/** The key of a month_stats row: the month is the UTC day its calendar month starts on (Dialect.monthOf). */
-export const MONTH_KEYS = ['month', 'test_id', 'browser'] as const;
-
 /**
  * A grain's rows (rollup-columns.ts periodRollup's order) from the daily_test_stats rows `days`
  * selects (a CTE body of d.* and their period, named as the grain's key), in the SQL of `t`'s
@@ -171,9 +168,5 @@ export const periodsOfDays = (days: string, t: Dialect, grain: Grain) => `
   FROM edges
   GROUP BY test_id, browser, ${grain.key}`;
 
-/** month_stats's rows from days (migration 19 calls it so). */
-export const monthsOfDays = (days: string, t: Dialect) => periodsOfDays(days, t, MONTH);
-
 /** Every stored day with its period, for filling a grain's table from scratch (migrations 19 and 20, and the tests' rebuild). */
 export const allDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlOf(t, 'd.day')} AS ${grain.key} FROM daily_test_stats d`;
-export const ALL_DAYS_BY_MONTH = (t: Dialect) => allDaysBy(t, MONTH);
