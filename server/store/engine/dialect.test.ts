@@ -9,7 +9,7 @@ import { openPostgres, postgresSchemaVersion } from './open-postgres.js';
 import type { PostgresStore, Store } from './types.js';
 import { openStore } from './open.js';
 import { postgresShape, sqliteShape } from './schema-compare.js';
-import { monthOf } from './rollup-shape.js';
+import { monthOf, WEEK } from './rollup-shape.js';
 import type { DatabaseSchema } from './schema.js';
 
 describe('dialect: names and URLs', () => {
@@ -129,6 +129,12 @@ describe.skipIf(!HAS_POSTGRES)('dialect: SQLite and PostgreSQL side by side', ()
       for (const [date, first] of [[Date.UTC(2028, 1, 29), Date.UTC(2028, 1, 1)], [Date.UTC(2026, 11, 31), Date.UTC(2026, 11, 1)], [Date.UTC(2027, 0, 1), Date.UTC(2027, 0, 1)], [0, 0]] as const) {
         expect(Number(await value(t.monthOf(n(date / 86_400_000)))), dialect).toBe(first / 86_400_000);
         expect(monthOf(date / 86_400_000)).toBe(first / 86_400_000);
+      }
+      // The week a day falls in, as its Monday: the epoch (a Thursday, its Monday before it), a Monday, a Sunday, a leap day.
+      for (const [on, monday] of [['1970-01-01', '1969-12-29'], ['1970-01-05', '1970-01-05'], ['2027-03-29', '2027-03-29'], ['2027-04-04', '2027-03-29'], ['2028-02-29', '2028-02-28']] as const) {
+        const [d, start] = [Date.parse(`${on}T00:00:00Z`) / 86_400_000, Date.parse(`${monday}T00:00:00Z`) / 86_400_000];
+        expect(Number(await value(WEEK.sqlOf(t, n(d)))), `${dialect} ${on}`).toBe(start);
+        expect(WEEK.of(d), on).toBe(start);
       }
 
       const empty = await sql.raw<{ t: number }>(`SELECT ${t.total('total_tests')} AS t FROM runs`).execute(db);

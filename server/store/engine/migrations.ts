@@ -1,5 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, ALL_DAYS_BY_MONTH, BRANCH_DAY_KEYS, monthsOfDays } from './rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, allDaysBy, BRANCH_DAY_KEYS, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -661,7 +661,46 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       -- The history so far, from its days by the rollup's own rule (rollup-shape.ts).
       INSERT INTO month_stats (test_id, browser, month, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
         timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
-      ${monthsOfDays(ALL_DAYS_BY_MONTH(d), d)};
+      ${periodsOfDays(allDaysBy(d, MONTH), d, MONTH)};
+    `,
+  },
+  {
+    version: 20,
+    name: 'weekly rollup',
+    sql: (d) => `
+      -- daily_test_stats's figures per week (Monday to Sunday, UTC; every branch), so a window
+      -- reads the whole weeks outside its whole months here: a 30-day window holds a whole month
+      -- on few days, but three or four whole weeks on every one. The week is the UTC day its
+      -- Monday is (rollup-shape.ts WEEK); its figures compose as month_stats's do. Keyed by week
+      -- first: a read is one range of weeks across every test. Kept by the same writers, in the
+      -- same transactions (rollups.ts), rebuilt from the touched days.
+      CREATE TABLE week_stats (
+        week ${d.int} NOT NULL,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        PRIMARY KEY (week, test_id, browser)
+      )${d.strictWithoutRowid};
+
+      -- The history so far, from its days by the rollup's own rule (rollup-shape.ts).
+      INSERT INTO week_stats (test_id, browser, week, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
+        timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
+      ${periodsOfDays(allDaysBy(d, WEEK), d, WEEK)};
     `,
   },
 ];

@@ -97,8 +97,24 @@ export const ALL_BRANCH_RESULTS = `
     SELECT b.id AS branch_id, r.id, r.test_id, r.browser, r.started_at / ${DAY_MS} AS day, r.status, r.passed_on_retry, r.duration_ms, r.started_at, r.expected_status, runs.outage
     FROM branches b JOIN runs ON runs.git_branch = b.name JOIN results r ON r.run_id = runs.id`;
 
-/** The key of a month_stats row: the month is the UTC day its calendar month starts on (Dialect.monthOf). */
-export const MONTH_KEYS = ['month', 'test_id', 'browser'] as const;
+/**
+ * A coarser rollup than the day (month_stats, week_stats): the same figures per test, browser and
+ * period, the period keyed by the UTC day it starts on. Described once per grain; the writers
+ * (rollups.ts) and the readers (read/window-split.ts) take the grain.
+ */
+export interface Grain {
+  /** The table and its period column. */
+  table: 'month_stats' | 'week_stats';
+  key: 'month' | 'week';
+  /** The most days a period spans: a period's days are read from its first day to this many after. */
+  span: number;
+  /** The UTC day that starts the period of UTC day `day`. */
+  of(day: number): number;
+  /** The UTC day that starts the period after the one starting on `start`. */
+  after(start: number): number;
+  /** `of` in the SQL of `t`'s engine. */
+  sqlOf(t: Dialect, day: string): string;
+}
 
 /** Dialect.monthOf in JavaScript: the UTC day that starts the calendar month of UTC day `day`. */
 export function monthOf(day: number): number {
@@ -112,32 +128,45 @@ export function monthAfter(month: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS;
 }
 
+/** Calendar months (Dialect.monthOf). */
+export const MONTH: Grain = { table: 'month_stats', key: 'month', span: 31, of: monthOf, after: monthAfter, sqlOf: (t, day) => t.monthOf(day) };
+
 /**
- * month_stats's rows (rollup-columns.ts MONTH_ROLLUP's order) from the daily_test_stats rows
- * `days` selects (a CTE body of d.* and their `month`), in the SQL of `t`'s engine. The sums add
- * up; the month's first and last outcome are those of its first and last day with attempts; its
- * changes are its days' plus those between its consecutive days with attempts (the same rule as
- * test-totals.ts rebuildSelect), so months compose as days do: a window's changes are its
- * months' and days' plus those between them, counted from the first and last outcomes in order.
+ * Weeks starting on Monday: UTC day 0 (1 January 1970) was a Thursday, so a day's Monday is
+ * (day + 3) % 7 days before it. Days are never negative, and the arithmetic is the same on both engines.
  */
-export const monthsOfDays = (days: string, t: Dialect) => `
+export const WEEK: Grain = { table: 'week_stats', key: 'week', span: 7, of: (day) => day - ((day + 3) % 7), after: (week) => week + 7, sqlOf: (_t, day) => `(${day}) - ((${day}) + 3) % 7` };
+
+/** Every coarser rollup, coarsest first: a window reads whole months, then whole weeks, then days. */
+export const GRAINS: readonly Grain[] = [MONTH, WEEK];
+
+/**
+ * A grain's rows (rollup-columns.ts periodRollup's order) from the daily_test_stats rows `days`
+ * selects (a CTE body of d.* and their period, named as the grain's key), in the SQL of `t`'s
+ * engine. The sums add up; the period's first and last outcome are those of its first and last
+ * day with attempts; its changes are its days' plus those between its consecutive days with
+ * attempts (the same rule as test-totals.ts rebuildSelect), so periods compose as days do: a
+ * window's changes are its periods' and days' plus those between them, counted from the first
+ * and last outcomes in order.
+ */
+export const periodsOfDays = (days: string, t: Dialect, grain: Grain) => `
   WITH d AS (${days}),
   -- Days with attempts and days without are apart (the partition's last key): a change is
   -- between consecutive days with attempts. One pass, no join back: a planner that expects few
   -- day rows would otherwise read the edges again for each of them.
   edges AS (
     SELECT d.*,
-      LAG(last_outcome) OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day) AS previous,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day) AS n,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser, month, attempts > 0 ORDER BY day DESC) AS from_end
+      LAG(last_outcome) OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day) AS previous,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day) AS n,
+      ROW_NUMBER() OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day DESC) AS from_end
     FROM d
   )
-  SELECT test_id, browser, month, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
+  SELECT test_id, browser, ${grain.key}, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
     max(duration_max), sum(timed_runs), sum(scored_runs), sum(scored_passed), sum(scored_failed), sum(attempts),
     sum(changes) + sum(${t.boolInt('attempts > 0 AND previous IS NOT NULL AND previous != first_outcome')}),
     max(CASE WHEN attempts > 0 AND n = 1 THEN first_outcome END), max(CASE WHEN attempts > 0 AND from_end = 1 THEN last_outcome END), max(last_run_at)
   FROM edges
-  GROUP BY test_id, browser, month`;
+  GROUP BY test_id, browser, ${grain.key}`;
 
-/** Every stored day with its month, for filling month_stats from scratch (migration 19, and the tests' rebuild). */
-export const ALL_DAYS_BY_MONTH = (t: Dialect) => `SELECT d.*, ${t.monthOf('d.day')} AS month FROM daily_test_stats d`;
+/** Every stored day with its period, for filling a grain's table from scratch (migrations 19 and 20, and the tests' rebuild). */
+export const allDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlOf(t, 'd.day')} AS ${grain.key} FROM daily_test_stats d`;

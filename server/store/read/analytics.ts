@@ -5,6 +5,8 @@ import { DAY_MS } from '../engine/rollup-shape.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
 import { withAttempts } from './attempt-evidence.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
+import { periodParams, type ScanOptions } from './window-scan.js';
+import { splitRows } from './window-split.js';
 
 /** A range of UTC day numbers, both ends included. */
 export interface DayRange {
@@ -45,10 +47,9 @@ function textsFor(dialect: DialectName) {
   // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`;
   // Grouped by test and browser: the test's and the browser's project columns are one per group.
-  const slowWindow = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
+  const slowWindow = (rows: string) => `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
     sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
-  FROM daily_test_stats d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
-  WHERE d.day BETWEEN @from AND @to
+  FROM ${rows} d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
   GROUP BY d.test_id, d.browser${r.groupedToo('t.id, p.browser')} HAVING sum(d.timed_runs) > 0`;
   // The same figures when the window holds every stored day: the all-time rollup has them summed.
   const slowAllTime = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
@@ -72,20 +73,26 @@ function textsFor(dialect: DialectName) {
   const slowCounts = (avgDurations: string) => `SELECT count(*) AS total, coalesce(sum(${t.boolInt(`avg_duration > ${SLOW_MS}`)}), 0) AS slow,
       coalesce(sum(${t.boolInt(`avg_duration > ${VERY_SLOW_MS}`)}), 0) AS very_slow
     FROM (${avgDurations}) averages`;
+  // The window's sums, maxima and averages of sums from its days, or from its whole months and
+  // weeks and its edge days (window-split.ts): the same figures, fewer rows.
+  const summed = (rows: string) => ({
+    summary: `SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
+        coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM ${rows} w`,
+    browsers: `SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
+        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
+      FROM ${rows} w GROUP BY browser ORDER BY ${r.bytes('browser')}`,
+    slowest: `${slowWindow(rows)} ${slowOrder}`,
+    slowCounts: slowCounts(`SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM ${rows} w GROUP BY test_id, browser HAVING sum(timed_runs) > 0`),
+  });
   return {
+    byDays: summed('(SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to)'),
+    byPeriods: summed(`(${splitRows(t)})`),
     runCount: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS n FROM runs WHERE ${runFilter}`,
     // Every run the analytics count, whatever the window (a build's shards once): what an empty window points to.
     storedRuns: `SELECT count(DISTINCT ${runGroup('runs', dialect)}) AS runs, max(started_at) AS newest, min(started_at) AS oldest FROM runs WHERE is_duplicate = 0 AND status != 'rejected' AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`,
-    summary: `SELECT coalesce(sum(runs), 0) AS total_tests, coalesce(sum(passed), 0) AS total_passed, coalesce(sum(failed), 0) AS total_failed,
-        coalesce(sum(skipped), 0) AS total_skipped, coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
-      FROM daily_test_stats WHERE day BETWEEN @from AND @to`,
-    browsers: `SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
-        coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
-      FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY browser ORDER BY ${r.bytes('browser')}`,
     recentRuns: `${groupedRunsSql(runFilter, dialect)} LIMIT @limit`,
-    slowest: `${slowWindow} ${slowOrder}`,
     slowestAllTime: `${slowAllTime} ${slowOrder}`,
-    slowCounts: slowCounts(`SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY test_id, browser HAVING sum(timed_runs) > 0`),
     slowCountsAllTime: slowCounts('SELECT duration_sum / timed_runs AS avg_duration FROM test_totals WHERE timed_runs > 0'),
     storedDays: 'SELECT min(day) AS first, max(day) AS last FROM daily_test_stats',
     days: `SELECT day, sum(runs) AS total_tests, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
@@ -126,9 +133,20 @@ const textsOf = (store: AnyStore) => TEXTS[store.dialect];
 
 const bounds = (range: DayRange) => ({ from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS });
 
-export async function windowSummary(store: AnyStore, range: DayRange) {
+/**
+ * The texts that sum `range` and their parameters: by its whole months and weeks and edge days
+ * when it holds a whole week (window-scan.ts periodParams), else by its days.
+ * `wholePeriods: false` reads the days alone (what the other reading is checked against).
+ */
+async function summing(store: AnyStore, range: DayRange, options: ScanOptions) {
   const s = textsOf(store);
-  const totals = (await store.sql.get<{ total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number }>(s.summary, bounds(range)))!;
+  const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true);
+  return byPeriods ? { texts: s.byPeriods, params: { ...bounds(range), ...byPeriods } } : { texts: s.byDays, params: bounds(range) };
+}
+
+export async function windowSummary(store: AnyStore, range: DayRange, options: ScanOptions = {}) {
+  const { texts, params } = await summing(store, range, options);
+  const totals = (await store.sql.get<{ total_tests: number; total_passed: number; total_failed: number; total_skipped: number; avg_duration: number }>(texts.summary, params))!;
   return { total_runs: await windowRunCount(store, range), ...totals };
 }
 
@@ -142,8 +160,9 @@ export async function storedRunSpan(store: AnyStore, branch: string | null = nul
   return (await store.sql.get<{ runs: number; newest: number | null; oldest: number | null }>(textsOf(store).storedRuns, { branch }))!;
 }
 
-export async function browserTotals(store: AnyStore, range: DayRange) {
-  return store.sql.all<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>(textsOf(store).browsers, bounds(range));
+export async function browserTotals(store: AnyStore, range: DayRange, options: ScanOptions = {}) {
+  const { texts, params } = await summing(store, range, options);
+  return store.sql.all<{ browser: string; passed: number; failed: number; skipped: number; total: number; avg_duration: number }>(texts.browsers, params);
 }
 
 /** The latest runs of the window, the shards of a build as one run with its shards listed. */
@@ -162,16 +181,18 @@ export async function recentRuns(store: AnyStore, range: DayRange, limit: number
 type SlowRow = Omit<SlowTest, 'test_full_title'> & { title_path: string };
 
 /** A page of the slowest tests of the window (when it holds every stored day, from the all-time rollup). */
-export async function slowestTests(store: AnyStore, range: DayRange, page: { limit: number; offset: number }): Promise<SlowRow[]> {
-  const s = textsOf(store);
-  return (await coversAllDays(store, range)) ? store.sql.all<SlowRow>(s.slowestAllTime, page) : store.sql.all<SlowRow>(s.slowest, { ...bounds(range), ...page });
+export async function slowestTests(store: AnyStore, range: DayRange, page: { limit: number; offset: number }, options: ScanOptions = {}): Promise<SlowRow[]> {
+  if (await coversAllDays(store, range)) return store.sql.all<SlowRow>(textsOf(store).slowestAllTime, page);
+  const { texts, params } = await summing(store, range, options);
+  return store.sql.all<SlowRow>(texts.slowest, { ...params, ...page });
 }
 
 /** How many tests of the window ran, and how many of them are slow and very slow. */
-export async function slowTestCounts(store: AnyStore, range: DayRange) {
+export async function slowTestCounts(store: AnyStore, range: DayRange, options: ScanOptions = {}) {
   type Counts = { total: number; slow: number; very_slow: number };
-  const s = textsOf(store);
-  return (await ((await coversAllDays(store, range)) ? store.sql.get<Counts>(s.slowCountsAllTime) : store.sql.get<Counts>(s.slowCounts, bounds(range))))!;
+  if (await coversAllDays(store, range)) return (await store.sql.get<Counts>(textsOf(store).slowCountsAllTime))!;
+  const { texts, params } = await summing(store, range, options);
+  return (await store.sql.get<Counts>(texts.slowCounts, params))!;
 }
 
 async function coversAllDays(store: AnyStore, range: DayRange): Promise<boolean> {

@@ -7,7 +7,7 @@ import { DAY_MS } from '../engine/rollup-shape.js';
 import { onBranch } from './branch-days.js';
 import { onOneConnection } from '../engine/one-connection.js';
 import { totalsSql } from './pair-totals.js';
-import { monthlyParams } from './window-scan.js';
+import { periodParams } from './window-scan.js';
 
 /** Sort keys of the flaky list and the SQL they order by: an allow-list, never request text. */
 export const FLAKY_SORTS = {
@@ -39,8 +39,8 @@ export interface FlakyPageQuery {
   owner?: string | null;
   /** The open_age sort: the ids of tests with an open flake episode, the oldest first. */
   openOrder?: number[] | null;
-  /** false: a window of days is summed from its days alone, never whole months (what the monthly reading is checked against). */
-  months?: boolean;
+  /** false: a window of days is summed from its days alone, never whole weeks or months (what the reading by periods is checked against). */
+  wholePeriods?: boolean;
   sort: FlakySort;
   order: SortOrder;
   limit: number;
@@ -98,13 +98,13 @@ const windowTable = (dialect: DialectName) => {
   passed_on_retry ${int}, scored_passed ${int}, scored_failed ${int}, attempts ${int}, changes ${int}, last_failed_at ${int})${end}`;
 };
 // On one branch (branch-days.ts), the latest failure is that branch's.
-// Every branch's window that holds a whole month reads it from month_stats (window-scan.ts monthlyParams).
-const fillWindow = (dialect: DialectName, onlyBranch: boolean, byMonths = false) => `INSERT INTO ${tempName(dialect)}.flaky_window
+// Every branch's window that holds a whole week or month reads it from week_stats and month_stats (window-scan.ts periodParams).
+const fillWindow = (dialect: DialectName, onlyBranch: boolean, byPeriods = false) => `INSERT INTO ${tempName(dialect)}.flaky_window
   SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
     (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
       AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs
       ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
-  FROM (${onlyBranch ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect, false, byMonths)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
+  FROM (${onlyBranch ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect, false, byPeriods)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 
 // A test someone owns; the owner filter is a lookup in test_owners' index on (owner, test_id).
 const OWNED = 'SELECT 1 FROM test_owners o WHERE o.test_id = t.id';
@@ -231,8 +231,8 @@ export async function flakyGroupPage(store: AnyStore, q: FlakyPageQuery) {
     await pinned.sql.run(text(`${dialect} create`, () => windowTable(dialect)));
     await pinned.sql.run(text(`${dialect} clear`, () => `DELETE FROM ${tempName(dialect)}.flaky_window`));
     const bounds = { from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS };
-    const monthly = branch === null ? await monthlyParams(pinned, [range], q.months ?? true) : null;
-    if (monthly) await pinned.sql.run(text(`${dialect} fill by months`, () => fillWindow(dialect, false, true)), { ...monthly, fromMs: bounds.fromMs, toMs: bounds.toMs });
+    const byPeriods = branch === null ? await periodParams(pinned, [range], q.wholePeriods ?? true) : null;
+    if (byPeriods) await pinned.sql.run(text(`${dialect} fill by periods`, () => fillWindow(dialect, false, true)), { ...byPeriods, fromMs: bounds.fromMs, toMs: bounds.toMs });
     else await pinned.sql.run(text(`${dialect} fill ${branch !== null}`, () => fillWindow(dialect, branch !== null)), branch !== null ? { ...bounds, branch } : bounds);
     return groupPage(pinned, q, `SELECT * FROM ${tempName(dialect)}.flaky_window`);
   });

@@ -2,7 +2,7 @@ import type { DayRange, TestBrowserTotals } from './analytics.js';
 import { onBranch } from './branch-days.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
-import { monthlyRows } from './window-scan.js';
+import { splitRows } from './window-split.js';
 
 /**
  * Per test and browser over a window of days, on either engine: sums of the daily rollup, plus
@@ -10,12 +10,12 @@ import { monthlyRows } from './window-scan.js';
  * of the next): what the flaky list (flaky-page.ts) and flaky.ts read.
  * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
  */
-export function totalsSql(dialect: DialectName, ofIds = false, byMonths = false): string {
+export function totalsSql(dialect: DialectName, ofIds = false, byPeriods = false): string {
   const t = dialectFor(dialect);
   const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', dialectFor(dialect).typed('@ids', 'TEXT'))}` : '';
-  // By months (window-scan.ts monthlyRows): whole months' rows stand among the edge days', and
-  // the changes between them are counted as between days (a month's own count those inside it).
-  const rows = byMonths ? monthlyRows(t) : `SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}`;
+  // By periods (window-split.ts splitRows): whole months' and weeks' rows stand among the edge
+  // days', and the changes between them are counted as between days (a period's own count those inside it).
+  const rows = byPeriods ? splitRows(t) : `SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}`;
   return `
   WITH w AS (${rows}),
   boundaries AS (

@@ -3,7 +3,8 @@ import { dialectFor, type DialectName, type Dialect } from '../engine/dialect.js
 import type { AnyStore } from '../engine/types.js';
 import { onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
-import { DAY_MS, monthAfter, monthOf } from '../engine/rollup-shape.js';
+import { DAY_MS } from '../engine/rollup-shape.js';
+import { splitParams, splitRows, splitWindow } from './window-split.js';
 
 /**
  * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
@@ -97,73 +98,20 @@ const readings = (t: Dialect, columns: (t: Dialect, read: Read) => string) => ({
   byDayWithoutFigures: grouped(t, columns, 'byDayWithoutFigures'),
   // One branch (branch-days.ts): its rows are one range of branch_day_stats's key, read in key order.
   branch: onBranch(grouped(t, columns, 'byKey'), t.name),
-  monthly: monthly(t, columns),
+  byPeriods: byPeriods(t, columns),
 });
 
 /**
- * A window that holds a whole calendar month reads its whole months from month_stats (one row per
- * test, browser and month) and only the days at its edges from daily_test_stats: a year's window
- * reads about twelve rows per pair instead of one per day it ran. A month row stands in the
- * outcomes string for its days, its first and last outcome in its place (its first day), and its
- * changes count those between its days already: changes plus outcomeChanges(outcomes) is the
- * same as the days give (the fields themselves differ, as the all-time rollup's do). The day
- * ranges are at most three (a trend's two periods: before, between and after their months), the
- * month ranges two; an unused range is empty (1 to 0).
+ * A window that holds a whole week or month reads them from week_stats and month_stats (one row
+ * per test, browser and period) and only the days at its edges from daily_test_stats
+ * (window-split.ts): a 30-day window reads about ten rows per pair instead of thirty, a year's
+ * about twenty. A period row stands in the outcomes string for its days, its first and last
+ * outcome in its place (its first day), and its changes count those between its days already:
+ * changes plus outcomeChanges(outcomes) is the same as the days give (the fields themselves
+ * differ, as the all-time rollup's do).
  */
-const DAY_ROW = 'test_id, browser, day, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, duration_sum, timed_runs, duration_max';
-const MONTH_ROW = DAY_ROW.replace('day', 'month AS day');
-export const DAY_RANGES = 3;
-export const MONTH_RANGES = 2;
-/** The day rows of the edge days and the month rows of the whole months (a month's first day as its `day`), as one set of rows. */
-export const monthlyRows = (t: Dialect): string => {
-  const days = Array.from({ length: DAY_RANGES }, (_, i) => `SELECT ${DAY_ROW} FROM ${t.through('daily_test_stats', 'daily_test_stats_by_day')} WHERE day BETWEEN @day${i}From AND @day${i}To`);
-  const months = Array.from({ length: MONTH_RANGES }, (_, i) => `SELECT ${MONTH_ROW} FROM month_stats WHERE month BETWEEN @month${i}From AND @month${i}To`);
-  return [...days, ...months].join('\n    UNION ALL ');
-};
-const monthly = (t: Dialect, columns: (t: Dialect, read: Read) => string) =>
-  `SELECT ${columns(t, 'byDay')} FROM (${monthlyRows(t)}) rows_and_months GROUP BY test_id, browser${orderedPairs(t)}`;
-
-/** Where a window's rows come from: the ranges of whole months, and of the days outside them. */
-export interface MonthSplit {
-  months: Array<[number, number]>;
-  days: Array<[number, number]>;
-}
-
-/**
- * The whole months of each period (first days of the first and last), and the days of the
- * periods outside them, adjacent ones joined; null when no period holds a whole month.
- */
-export function splitByMonths(periods: readonly DayRange[]): MonthSplit | null {
-  const months: Array<[number, number]> = [];
-  const days: Array<[number, number]> = [];
-  const addDays = (from: number, to: number) => {
-    if (from > to) return;
-    const last = days.at(-1);
-    if (last && last[1] + 1 === from) last[1] = to;
-    else days.push([from, to]);
-  };
-  for (const { from, to } of periods) {
-    const first = monthOf(from) === from ? from : monthAfter(monthOf(from));
-    let last: number | null = null;
-    for (let month = first; monthAfter(month) - 1 <= to; month = monthAfter(month)) last = month;
-    if (last === null) {
-      addDays(from, to);
-      continue;
-    }
-    addDays(from, first - 1);
-    months.push([first, last]);
-    addDays(monthAfter(last), to);
-  }
-  return months.length === 0 ? null : { months, days };
-}
-
-/** A split's ranges as the monthly statement's parameters, unused ones empty. */
-function splitParams(split: MonthSplit): Record<string, number> {
-  const params: Record<string, number> = {};
-  for (let i = 0; i < DAY_RANGES; i++) [params[`day${i}From`], params[`day${i}To`]] = split.days[i] ?? [1, 0];
-  for (let i = 0; i < MONTH_RANGES; i++) [params[`month${i}From`], params[`month${i}To`]] = split.months[i] ?? [1, 0];
-  return params;
-}
+const byPeriods = (t: Dialect, columns: (t: Dialect, read: Read) => string) =>
+  `SELECT ${columns(t, 'byDay')} FROM (${splitRows(t)}) days_and_periods GROUP BY test_id, browser${orderedPairs(t)}`;
 
 const orderedPairs = (t: Dialect) => (t.name === 'postgres' ? ` ORDER BY test_id, ${t.bytes('browser')}` : '');
 
@@ -202,10 +150,10 @@ const signatureOf = (t: Dialect, where: string) =>
   `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs${where}`;
 const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
-// Whether the schema has test_totals (migration 6), the covering day index (10) and month_stats (19): a SQLite
+// Whether the schema has test_totals (migration 6), the covering day index (10), month_stats (19) and week_stats (20): a SQLite
 // file of an older schema opened read-only (mcp, doctor) may lack them; PostgreSQL's schema is
 // always migrated on open. Asked once per store.
-type Schema = { totals: boolean; dayIndex: boolean; months: boolean };
+type Schema = { totals: boolean; dayIndex: boolean; periods: boolean };
 const schemaOf = new WeakMap<object, Promise<Schema>>();
 function schema(store: AnyStore): Promise<Schema> {
   const base = baseStore(store);
@@ -213,12 +161,12 @@ function schema(store: AnyStore): Promise<Schema> {
   if (!known) {
     known =
       store.dialect === 'postgres'
-        ? Promise.resolve({ totals: true, dayIndex: true, months: true })
+        ? Promise.resolve({ totals: true, dayIndex: true, periods: true })
         : store.sql
-            .all<{ name: string }>("SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats')")
+            .all<{ name: string }>("SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats', 'week_stats')")
             .then((rows) => {
               const has = (name: string) => rows.some((r) => r.name === name);
-              return { totals: has('test_totals'), dayIndex: has('daily_test_stats_by_day'), months: has('month_stats') && has('daily_test_stats_by_day') };
+              return { totals: has('test_totals'), dayIndex: has('daily_test_stats_by_day'), periods: has('month_stats') && has('week_stats') && has('daily_test_stats_by_day') };
             });
     schemaOf.set(base, known);
     // A failed look-up (a closed store) is asked again next time, not kept.
@@ -229,19 +177,19 @@ function schema(store: AnyStore): Promise<Schema> {
 const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
 
 /**
- * The parameters of the monthly reading of `periods`, or null when it does not apply: no whole
- * month in them, or a schema before month_stats. `months: false` asks for the days alone (the
- * tests compare both readings).
+ * The parameters of the reading by whole periods of `periods` (window-split.ts), or null when it
+ * does not apply: no whole week or month in them, or a schema before week_stats.
+ * `wholePeriods: false` asks for the days alone (the tests compare both readings).
  */
-export async function monthlyParams(store: AnyStore, periods: readonly DayRange[], months = true): Promise<Record<string, number> | null> {
-  if (!months) return null;
-  const split = splitByMonths(periods);
-  return split && (await schema(store)).months ? splitParams(split) : null;
+export async function periodParams(store: AnyStore, periods: readonly DayRange[], wholePeriods = true): Promise<Record<string, number> | null> {
+  if (!wholePeriods) return null;
+  const split = splitWindow(periods);
+  return split && (await schema(store)).periods ? splitParams(split) : null;
 }
 
-/** How a scan reads: `months: false` reads days only (what the monthly reading is checked against). */
+/** How a scan reads: `wholePeriods: false` reads days only (what the reading by periods is checked against). */
 export interface ScanOptions {
-  months?: boolean;
+  wholePeriods?: boolean;
 }
 
 /** A window of fewer than 1/BY_DAY_BELOW of the stored days is read through the day index. */
@@ -269,8 +217,8 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
   if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, { ...days, branch });
   const bounds = await dayBounds(store);
   if ((await allTimeRollup(store)) && coversEveryDay(bounds, range)) return store.sql.all<PairWindow>(s.allTime);
-  const monthly = await monthlyParams(store, [range], options.months ?? true);
-  if (monthly) return store.sql.all<PairWindow>(s.window.monthly, monthly);
+  const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true);
+  if (byPeriods) return store.sql.all<PairWindow>(s.window.byPeriods, byPeriods);
   return store.sql.all<PairWindow>(s.window[await plan(store, range, bounds)], days);
 }
 
@@ -291,8 +239,8 @@ export async function scanPeriod(store: AnyStore, range: DayRange, branch: strin
   const s = TEXTS[store.dialect].period;
   const days = { from: range.from, to: range.to };
   if (branch !== null) return store.sql.all<PairPeriod>(s.branch, { ...days, branch });
-  const monthly = await monthlyParams(store, [range], options.months ?? true);
-  if (monthly) return store.sql.all<PairPeriod>(s.monthly, monthly);
+  const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true);
+  if (byPeriods) return store.sql.all<PairPeriod>(s.byPeriods, byPeriods);
   return store.sql.all<PairPeriod>(s[await plan(store, range)], days);
 }
 
@@ -301,9 +249,9 @@ export async function scanTrend(store: AnyStore, current: DayRange, previous: Da
   const s = TEXTS[store.dialect];
   const range = { from: previous.from, to: current.to, curFrom: current.from };
   if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, { ...range, branch });
-  // Each period's whole months: a month row is on one side of curFrom (its first day says which).
-  const monthly = await monthlyParams(store, [{ from: previous.from, to: current.from - 1 }, current], options.months ?? true);
-  if (monthly) return store.sql.all<PairTrendCounts>(s.trend.monthly, { ...monthly, curFrom: current.from });
+  // Each period's whole weeks and months: a period row is on one side of curFrom (its first day says which).
+  const byPeriods = await periodParams(store, [{ from: previous.from, to: current.from - 1 }, current], options.wholePeriods ?? true);
+  if (byPeriods) return store.sql.all<PairTrendCounts>(s.trend.byPeriods, { ...byPeriods, curFrom: current.from });
   return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
 }
 

@@ -1,4 +1,5 @@
 import type { Dialect } from '../engine/dialect.js';
+import { MONTH, WEEK, type Grain } from '../engine/rollup-shape.js';
 
 /**
  * The rollup tables' columns, described once: their order (the rows run-figures.ts gathers),
@@ -57,11 +58,14 @@ export const DAY_ROLLUP: readonly RollupColumn[] = [
 export const BRANCH_DAY_ROLLUP: readonly RollupColumn[] = [column('branch_id', 'key'), ...DAY_ROLLUP];
 
 /**
- * month_stats: daily_test_stats's figures per test, browser and calendar month (the UTC day it
- * starts on), every branch. Rebuilt from the touched days (rollup-shape.ts monthsOfDays), so its
- * changes also count those between the month's days; the columns name what it holds.
+ * A grain's table (rollup-shape.ts Grain: month_stats, week_stats): daily_test_stats's figures per
+ * test, browser and period (the UTC day it starts on), every branch. Rebuilt from the touched
+ * days (rollup-shape.ts periodsOfDays), so its changes also count those between the period's
+ * days; the columns name what it holds.
  */
-export const MONTH_ROLLUP: readonly RollupColumn[] = DAY_ROLLUP.map((c) => (c.name === 'day' ? column('month', 'key') : c));
+export const periodRollup = (grain: Grain): readonly RollupColumn[] => DAY_ROLLUP.map((c) => (c.name === 'day' ? column(grain.key, 'key') : c));
+export const MONTH_ROLLUP = periodRollup(MONTH);
+export const WEEK_ROLLUP = periodRollup(WEEK);
 
 /** test_totals, per test and browser over all history. */
 export const TOTAL_ROLLUP: readonly RollupColumn[] = [

@@ -1,5 +1,5 @@
 /**
- * The rollups (daily_test_stats, month_stats, daily_error_stats, test_totals) kept on PostgreSQL, by the same
+ * The rollups (daily_test_stats, month_stats, week_stats, daily_error_stats, test_totals) kept on PostgreSQL, by the same
  * rules as rollups.ts and test-totals.ts on SQLite: a run later than what is stored adds the
  * figures run-figures.ts computed in JavaScript (the same rows on both engines); anything else
  * (a run out of order, a review, a delete, a prune) rebuilds the touched days with the same
@@ -18,19 +18,18 @@ import {
   DROP_STALE,
   DROP_STALE_BRANCHES,
   DROP_STALE_ERRORS,
-  dropStaleMonths,
-  monthRowsOf,
-  MONTH_STATS_COLUMNS,
-  overlapsMonths,
+  dropStalePeriods,
+  periodRowsOf,
+  overlapsPeriods,
   ENSURE_BRANCHES,
   OVERLAPS_DAYS,
   rebuildBranches,
   rebuildErrors,
-  rebuildMonths,
+  rebuildPeriods,
   STATS_COLUMNS,
 } from './rollups.js';
-import { addToStored, BRANCH_DAY_ROLLUP, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, MONTH_ROLLUP, TOTAL_ROLLUP } from './rollup-columns.js';
-import { aggregate, DAY_MS } from '../engine/rollup-shape.js';
+import { addToStored, BRANCH_DAY_ROLLUP, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
+import { aggregate, DAY_MS, GRAINS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
 import { OVERLAPS_TOTALS, rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
@@ -52,10 +51,16 @@ const REBUILD_BRANCHES = rebuildBranches(postgresDialect);
 
 const REBUILD = `INSERT INTO daily_test_stats (${STATS_COLUMNS}) ${aggregate(byKeys(postgresDialect), postgresDialect)}`;
 const REBUILD_ERRORS = rebuildErrors(postgresDialect);
-const DROP_STALE_MONTHS = dropStaleMonths(postgresDialect);
-const REBUILD_MONTHS = rebuildMonths(postgresDialect);
-const OVERLAPS_MONTHS = overlapsMonths(postgresDialect);
-const ADD_TO_MONTHS = addToStored(MONTH_ROLLUP, postgresDialect, 'd');
+// Each grain's table (month_stats, week_stats), by rollups.ts's statements in PostgreSQL's words.
+const PERIODS = GRAINS.map((grain) => ({
+  grain,
+  dropStale: dropStalePeriods(postgresDialect, grain),
+  rebuild: rebuildPeriods(postgresDialect, grain),
+  overlaps: overlapsPeriods(postgresDialect, grain),
+  columns: columnList(periodRollup(grain)),
+  types: columnTypes(periodRollup(grain)),
+  addTo: addToStored(periodRollup(grain), postgresDialect, 'd'),
+}));
 
 // The totals of the touched tests summed again from all their days: SQLite moves them by the
 // touched days' difference (test-totals.ts MOVE_BY_DAYS_SQL, a plan tuned to SQLite's); the
@@ -93,8 +98,10 @@ async function rebuildKeys(sql: Sql): Promise<void> {
   await sql.run(DROP_STALE);
   await sql.run(DROP_STALE_ERRORS);
   await sql.run(REBUILD);
-  await sql.run(DROP_STALE_MONTHS);
-  await sql.run(REBUILD_MONTHS);
+  for (const p of PERIODS) {
+    await sql.run(p.dropStale);
+    await sql.run(p.rebuild);
+  }
   await sql.run(REBUILD_ERRORS);
   await sql.run(DROP_STALE_BRANCHES);
   await sql.run(REBUILD_BRANCHES);
@@ -142,18 +149,18 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
   const gathered: { day: DayRow[]; error: ErrorRow[]; total: TotalRow[] } = { day: [], error: [], total: [] };
   const sink: RowSink = { day: (row) => gathered.day.push(row), error: (row) => gathered.error.push(row), total: (row) => latest && gathered.total.push(row) };
   rows(sink);
-  const monthsAppend = Number(await sql.value(OVERLAPS_MONTHS, { run: runId })) === 0;
   await days.writeAll(gathered.day);
-  if (monthsAppend) {
-    // Later than everything in its months: its rows add to them (rollups.ts monthRowsOf).
-    const months = new UnnestWriter(sql, 'month_stats AS d', MONTH_STATS_COLUMNS, columnTypes(MONTH_ROLLUP), ADD_TO_MONTHS);
-    await months.writeAll(monthRowsOf(gathered.day));
-  } else {
-    // The run's months from their days, now written (rollups.ts rebuildMonths).
-    await sql.run(KEYS_OF_RUNS, { runs: [runId] });
-    await sql.run(DROP_STALE_MONTHS);
-    await sql.run(REBUILD_MONTHS);
-    await sql.run(CLEAR_KEYS);
+  for (const p of PERIODS) {
+    if (Number(await sql.value(p.overlaps, { run: runId })) === 0) {
+      // Later than everything in its periods: its rows add to them (rollups.ts periodRowsOf).
+      await new UnnestWriter(sql, `${p.grain.table} AS d`, p.columns, p.types, p.addTo).writeAll(periodRowsOf(p.grain, gathered.day));
+    } else {
+      // The run's periods from their days, now written (rollups.ts rebuildPeriods).
+      await sql.run(KEYS_OF_RUNS, { runs: [runId] });
+      await sql.run(p.dropStale);
+      await sql.run(p.rebuild);
+      await sql.run(CLEAR_KEYS);
+    }
   }
   // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
   const branch = await sql.value<number | string | null>(BRANCH_OF_RUN, { run: runId });

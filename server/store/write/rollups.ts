@@ -1,14 +1,13 @@
 import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import type { SqliteDatabase } from '../engine/types.js';
-import { aggregate, BRANCH_DAY_KEYS, DAY_MS, monthOf, monthsOfDays } from '../engine/rollup-shape.js';
+import { aggregate, BRANCH_DAY_KEYS, DAY_MS, GRAINS, periodsOfDays, type Grain } from '../engine/rollup-shape.js';
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
-import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, MONTH_ROLLUP } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup } from './rollup-columns.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 export const BRANCH_STATS_COLUMNS = columnList(BRANCH_DAY_ROLLUP);
-export const MONTH_STATS_COLUMNS = columnList(MONTH_ROLLUP);
 
 /** The results of the touched keys' days, read key by key (dialect.ts keysFirstJoin): imports stay as fast as history grows. */
 export const byKeys = (t: Dialect) => `
@@ -44,49 +43,49 @@ export const DROP_STALE_BRANCHES =
 const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, sqliteDialect);
 
 /**
- * month_stats is rebuilt from daily_test_stats for the months of the touched keys, after their
- * days are: a month's changes between its days and its first and last outcome depend on every
- * day of it, so a run that adds to its day may still fall before a later day of its month.
- * Reads at most a month of day rows per touched test and browser.
+ * Each grain's table (month_stats, week_stats) is rebuilt from daily_test_stats for the periods
+ * of the touched keys, after their days are: a period's changes between its days and its first
+ * and last outcome depend on every day of it, so a run that adds to its day may still fall
+ * before a later day of its period. Reads at most a period of day rows per touched test and browser.
  */
-const touchedMonths = (t: Dialect) => `SELECT DISTINCT test_id, browser, ${t.monthOf('day')} AS month FROM rollup_keys`;
-export const dropStaleMonths = (t: Dialect) => `DELETE FROM month_stats WHERE (test_id, browser, month) IN (${touchedMonths(t)})`;
-// A month is at most 31 days from its first: the range reads the key's days, the test keeps that month's.
-const daysOfTouchedMonths = (t: Dialect) => `
-    SELECT d.*, k.month FROM (${touchedMonths(t)}) k
-    ${t.keysFirstJoin} daily_test_stats d ON d.test_id = k.test_id AND d.browser = k.browser AND d.day >= k.month AND d.day < k.month + 31
-    WHERE ${t.monthOf('d.day')} = k.month`;
-export const rebuildMonths = (t: Dialect) => `INSERT INTO month_stats (${MONTH_STATS_COLUMNS}) ${monthsOfDays(daysOfTouchedMonths(t), t)}`;
+const touchedPeriods = (t: Dialect, g: Grain) => `SELECT DISTINCT test_id, browser, ${g.sqlOf(t, 'day')} AS ${g.key} FROM rollup_keys`;
+export const dropStalePeriods = (t: Dialect, g: Grain) => `DELETE FROM ${g.table} WHERE (test_id, browser, ${g.key}) IN (${touchedPeriods(t, g)})`;
+// A period is at most its span of days from its first: the range reads the key's days, the test keeps that period's.
+const daysOfTouchedPeriods = (t: Dialect, g: Grain) => `
+    SELECT d.*, k.${g.key} FROM (${touchedPeriods(t, g)}) k
+    ${t.keysFirstJoin} daily_test_stats d ON d.test_id = k.test_id AND d.browser = k.browser AND d.day >= k.${g.key} AND d.day < k.${g.key} + ${g.span}
+    WHERE ${g.sqlOf(t, 'd.day')} = k.${g.key}`;
+export const rebuildPeriods = (t: Dialect, g: Grain) => `INSERT INTO ${g.table} (${columnList(periodRollup(g))}) ${periodsOfDays(daysOfTouchedPeriods(t, g), t, g)}`;
 
-/** Out of order for the months: some stored result of one of run @run's months is not older than it (then they are rebuilt). */
-export const overlapsMonths = (t: Dialect) => `
+/** Out of order for a grain: some stored result of one of run @run's periods is not older than it (then they are rebuilt). */
+export const overlapsPeriods = (t: Dialect, g: Grain) => `
   SELECT CASE WHEN EXISTS (
     SELECT 1 FROM (
-      SELECT test_id, browser, ${t.monthOf(`started_at / ${DAY_MS}`)} AS month, min(started_at) AS first
-      FROM results WHERE run_id = @run GROUP BY test_id, browser, ${t.monthOf(`started_at / ${DAY_MS}`)}
+      SELECT test_id, browser, ${g.sqlOf(t, `started_at / ${DAY_MS}`)} AS ${g.key}, min(started_at) AS first
+      FROM results WHERE run_id = @run GROUP BY test_id, browser, ${g.sqlOf(t, `started_at / ${DAY_MS}`)}
     ) n
-    JOIN month_stats m ON m.month = n.month AND m.test_id = n.test_id AND m.browser = n.browser
+    JOIN ${g.table} m ON m.${g.key} = n.${g.key} AND m.test_id = n.test_id AND m.browser = n.browser
     WHERE m.last_run_at >= n.first
   ) THEN 1 ELSE 0 END`;
 
 /**
- * A run later than everything stored in its months adds to them as to its days: its day rows,
- * in day order, become month rows (those of one month added together first: one upsert may not
- * touch a row twice), added to the stored ones by MONTH_ROLLUP's rules.
+ * A run later than everything stored in its periods adds to them as to its days: its day rows,
+ * in day order, become period rows (those of one period added together first: one upsert may
+ * not touch a row twice), added to the stored ones by the grain's upsert rules (rollup-columns.ts).
  */
-export function monthRowsOf(days: readonly DayRow[]): unknown[][] {
+export function periodRowsOf(grain: Grain, days: readonly DayRow[]): unknown[][] {
+  const columns = periodRollup(grain);
   const sorted = [...days].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
   const rows: unknown[][] = [];
   for (const day of sorted) {
     const row: unknown[] = [...day];
-    row[2] = monthOf(day[2]);
+    row[2] = grain.of(day[2]);
     const last = rows.at(-1);
-    if (last && last[0] === row[0] && last[1] === row[1] && last[2] === row[2]) rows[rows.length - 1] = mergeRows(MONTH_ROLLUP, last, row);
+    if (last && last[0] === row[0] && last[1] === row[1] && last[2] === row[2]) rows[rows.length - 1] = mergeRows(columns, last, row);
     else rows.push(row);
   }
   return rows;
 }
-const ADD_TO_MONTHS = addToStored(MONTH_ROLLUP, sqliteDialect);
 
 // A run that comes after everything stored for its days adds to the rows: counts add up, and
 // the change between the stored last attempt and the run's first one is counted once.
@@ -141,10 +140,15 @@ function prepare(sqlite: SqliteDatabase) {
     branchKeysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_branch_keys ${branchKeysOf('= ?')}`),
     dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
     rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
-    dropStaleMonths: sqlite.prepare(dropStaleMonths(sqliteDialect)),
-    rebuildMonths: sqlite.prepare(rebuildMonths(sqliteDialect)),
-    overlapsMonths: sqlite.prepare(overlapsMonths(sqliteDialect)).pluck(),
-    monthRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    grains: GRAINS.map((grain) => ({
+      grain,
+      dropStale: sqlite.prepare(dropStalePeriods(sqliteDialect, grain)),
+      rebuild: sqlite.prepare(rebuildPeriods(sqliteDialect, grain)),
+      overlaps: sqlite.prepare(overlapsPeriods(sqliteDialect, grain)).pluck(),
+      insert: `INSERT INTO ${grain.table} (${columnList(periodRollup(grain))})`,
+      addTo: addToStored(periodRollup(grain), sqliteDialect),
+      rows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    })),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     branchDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
@@ -178,8 +182,10 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   s.dropStale.run();
   s.dropStaleErrors.run();
   s.rebuild.run();
-  s.dropStaleMonths.run();
-  s.rebuildMonths.run();
+  for (const g of s.grains) {
+    g.dropStale.run();
+    g.rebuild.run();
+  }
   s.rebuildErrors.run();
   s.dropStaleBranches.run();
   s.rebuildBranches.run();
@@ -214,31 +220,37 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     s.ensureBranch.run(runId);
     const branch = s.branchOf.get({ run: runId }) as number | undefined;
     const branchDays = branch === undefined ? null : new ValuesWriter(sqlite, s.branchDayRows, `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS})`, ADD_TO_BRANCH_DAYS, BRANCH_DAY_ROLLUP.length);
-    const monthsAppend = s.overlapsMonths.get({ run: runId }) === 0;
+    const appends = s.grains.map((g) => g.overlaps.get({ run: runId }) === 0);
     const dayRows: DayRow[] = [];
+    const keepDays = appends.some(Boolean);
     const day = (row: DayRow) => {
       days.add(row);
       branchDays?.add([branch, ...row]);
-      if (monthsAppend) dayRows.push(row);
+      if (keepDays) dayRows.push(row);
     };
     rows({ day, error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
     branchDays?.finish();
     errors.finish();
     totals?.finish();
-    if (monthsAppend) {
-      const months = new ValuesWriter(sqlite, s.monthRows, `INSERT INTO month_stats (${MONTH_STATS_COLUMNS})`, ADD_TO_MONTHS, MONTH_ROLLUP.length);
-      for (const row of monthRowsOf(dayRows)) months.add(row);
-      months.finish();
-    } else {
-      // Before something stored in one of its months: the run's months from their days, now written.
-      if (latest) {
+    // The run's keys are in rollup_keys already when it is older than a test's latest result (above).
+    let keysLoaded = !latest;
+    s.grains.forEach((g, i) => {
+      if (appends[i]) {
+        const periods = new ValuesWriter(sqlite, g.rows, g.insert, g.addTo, DAY_ROLLUP.length);
+        for (const row of periodRowsOf(g.grain, dayRows)) periods.add(row);
+        periods.finish();
+        return;
+      }
+      // Before something stored in one of its periods: the run's periods from their days, now written.
+      if (!keysLoaded) {
         s.clearKeys.run();
         s.keysOfRun.run(runId);
+        keysLoaded = true;
       }
-      s.dropStaleMonths.run();
-      s.rebuildMonths.run();
-    }
+      g.dropStale.run();
+      g.rebuild.run();
+    });
     if (!latest) moveTestTotalsByDays(sqlite);
     s.clearKeys.run();
     return;

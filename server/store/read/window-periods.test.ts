@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
+import { generateHistory } from '../../demo/history.js';
+import { ingestValue } from '../../ingest.js';
+import { DAY_MS } from '../engine/rollup-shape.js';
+import type { AnyStore } from '../engine/types.js';
+import { browserTotals, slowestTests, slowTestCounts, windowSummary } from './analytics.js';
+import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
+import { outcomeChanges, scanPeriod, scanTrend, scanWindow } from './window-scan.js';
+import { splitWindow } from './window-split.js';
+
+/**
+ * A window holding whole months or weeks reads them from month_stats and week_stats and its edge
+ * days from daily_test_stats; its answer is the day-only reading's, every figure: the changes as
+ * the callers count them (changes plus those between days in the outcomes string, pair-figures.ts).
+ */
+const END = Date.parse('2026-11-20T18:00:00Z');
+const LAST = Math.floor(END / DAY_MS);
+const FIRST = LAST - 119;
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+
+/** Rows as callers read them: numbers (PostgreSQL's sums come as text), the changes counted, in key order. */
+function asCounted(rows: readonly object[]): Array<Record<string, unknown>> {
+  return rows
+    .map((row) => {
+      const copy: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(row)) copy[key] = key === 'browser' || key === 'outcomes' ? value : Number(value);
+      if ('outcomes' in copy) {
+        copy.changes = (copy.changes as number) + outcomeChanges(copy.outcomes as string | null);
+        delete copy.outcomes;
+      }
+      return copy;
+    })
+    .sort((a, b) => (a.test_id as number) - (b.test_id as number) || String(a.browser).localeCompare(String(b.browser)));
+}
+
+it('splits a window into its whole months, the whole weeks beside them and the days around those', () => {
+  // Tuesday 15 September to Friday 20 November 2026: October; the week of Monday 21 September
+  // before it, those of 2 and 9 November after; the days between.
+  expect(splitWindow([{ from: day('2026-09-15'), to: day('2026-11-20') }])).toEqual({
+    month: [[day('2026-10-01'), day('2026-10-01')]],
+    week: [
+      [day('2026-09-21'), day('2026-09-21')],
+      [day('2026-11-02'), day('2026-11-09')],
+    ],
+    day: [
+      [day('2026-09-15'), day('2026-09-20')],
+      [day('2026-09-28'), day('2026-09-30')],
+      [day('2026-11-01'), day('2026-11-01')],
+      [day('2026-11-16'), day('2026-11-20')],
+    ],
+  });
+  // Thirty days from a Thursday: no whole month, three whole weeks.
+  expect(splitWindow([{ from: day('2026-10-22'), to: day('2026-11-20') }])).toEqual({
+    month: [],
+    week: [[day('2026-10-26'), day('2026-11-09')]],
+    day: [
+      [day('2026-10-22'), day('2026-10-25')],
+      [day('2026-11-16'), day('2026-11-20')],
+    ],
+  });
+  // Whole months at both ends, a leap February among them; no weeks or days left over.
+  expect(splitWindow([{ from: day('2028-01-01'), to: day('2028-03-31') }])).toEqual({ month: [[day('2028-01-01'), day('2028-03-01')]], week: [], day: [] });
+  // Tuesday to Sunday: no whole week, days only.
+  expect(splitWindow([{ from: day('2026-11-17'), to: day('2026-11-22') }])).toBeNull();
+  // A trend's two periods: the days where they meet are one range.
+  expect(splitWindow([{ from: day('2026-07-20'), to: day('2026-09-10') }, { from: day('2026-09-11'), to: day('2026-11-20') }])).toEqual({
+    month: [
+      [day('2026-08-01'), day('2026-08-01')],
+      [day('2026-10-01'), day('2026-10-01')],
+    ],
+    week: [
+      [day('2026-07-20'), day('2026-07-20')],
+      [day('2026-09-14'), day('2026-09-21')],
+      [day('2026-11-02'), day('2026-11-09')],
+    ],
+    day: [
+      [day('2026-07-27'), day('2026-07-31')],
+      [day('2026-09-01'), day('2026-09-13')],
+      [day('2026-09-28'), day('2026-09-30')],
+      [day('2026-11-01'), day('2026-11-01')],
+      [day('2026-11-16'), day('2026-11-20')],
+    ],
+  });
+});
+
+describeEachEngine('a window read by months and weeks', (engine) => {
+  let target: TestTarget;
+  let store: AnyStore;
+
+  beforeAll(async () => {
+    target = await createTestTarget(engine);
+    store = await target.open();
+    // 120 days (late July to November), mostly in time order, a few late; an outage run.
+    const history = [...generateHistory({ seed: 19, runs: 60, days: 120, tests: 10, browsers: ['chromium', 'firefox'], outageRuns: 1, endDate: END })];
+    const late = history.filter((_, i) => i % 9 === 4);
+    for (const run of [...history.filter((r) => !late.includes(r)), ...late]) await ingestValue(store, run.report, { fileName: run.fileName, approve: true });
+  }, 180_000);
+  afterAll(async () => {
+    await store?.close();
+    await target?.remove();
+  });
+
+  /** The texts a scan ran, to see which reading it took. */
+  async function textsOf<T>(scan: () => Promise<T>): Promise<{ rows: T; texts: string[] }> {
+    const all = vi.spyOn(store.sql, 'all');
+    const get = vi.spyOn(store.sql, 'get');
+    try {
+      const rows = await scan();
+      return { rows, texts: [...all.mock.calls, ...get.mock.calls].map(([text]) => text) };
+    } finally {
+      all.mockRestore();
+      get.mockRestore();
+    }
+  }
+
+  it('answers a 30-day window by weeks as by days, and reads week_stats for it', async () => {
+    const range = { from: LAST - 29, to: LAST };
+    const { rows, texts } = await textsOf(() => scanWindow(store, range));
+    expect(texts.some((t) => t.includes('FROM week_stats'))).toBe(true);
+    const days = await scanWindow(store, range, null, { wholePeriods: false });
+    expect(days.length).toBeGreaterThan(0);
+    expect(asCounted(rows)).toEqual(asCounted(days));
+    // Some pair changed between days within the window: the weeks' own changes carry some.
+    expect(days.some((r) => outcomeChanges(r.outcomes) > 0)).toBe(true);
+  });
+
+  it('answers a 90-day window by months as by days, and reads month_stats for it', async () => {
+    const range = { from: LAST - 89, to: LAST };
+    const { rows, texts } = await textsOf(() => scanWindow(store, range));
+    expect(texts.some((t) => t.includes('FROM month_stats'))).toBe(true);
+    const days = await scanWindow(store, range, null, { wholePeriods: false });
+    expect(days.length).toBeGreaterThan(0);
+    expect(asCounted(rows)).toEqual(asCounted(days));
+    // Some pair changed between days within a month: the month's own changes carry them.
+    expect(days.some((r) => outcomeChanges(r.outcomes) > 0)).toBe(true);
+  });
+
+  it('answers any window, the period before it and its trend by months and weeks as by days', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (from, length) => {
+        const range = { from, to: from + length - 1 };
+        expect(asCounted(await scanWindow(store, range))).toEqual(asCounted(await scanWindow(store, range, null, { wholePeriods: false })));
+        expect(asCounted(await scanPeriod(store, range))).toEqual(asCounted(await scanPeriod(store, range, null, { wholePeriods: false })));
+        const previous = { from: range.from - length, to: range.from - 1 };
+        expect(asCounted(await scanTrend(store, range, previous))).toEqual(asCounted(await scanTrend(store, range, previous, null, { wholePeriods: false })));
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 19 },
+    );
+  }, 120_000);
+
+  it('answers the summary, the browsers and the slow tests of any window by months and weeks as by days', async () => {
+    // Numbers as numbers: PostgreSQL's sums come as text.
+    const plain = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(plain) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    const days = { wholePeriods: false };
+    const page = { limit: 1000, offset: 0 };
+    let periodsRead = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (from, length) => {
+        const range = { from, to: from + length - 1 };
+        const { rows: summary, texts } = await textsOf(() => windowSummary(store, range));
+        if (texts.some((t) => t.includes('FROM week_stats'))) periodsRead++;
+        expect(plain(summary)).toEqual(plain(await windowSummary(store, range, days)));
+        expect(plain(await browserTotals(store, range))).toEqual(plain(await browserTotals(store, range, days)));
+        expect(plain(await slowestTests(store, range, page))).toEqual(plain(await slowestTests(store, range, page, days)));
+        expect(plain(await slowTestCounts(store, range))).toEqual(plain(await slowTestCounts(store, range, days)));
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 20 },
+    );
+    // Most windows of a week or longer hold a whole week: the property compared the two readings, not one twice.
+    expect(periodsRead).toBeGreaterThan(5);
+    // And a window with figures: the comparison is of something.
+    expect(Number((await windowSummary(store, { from: LAST - 29, to: LAST })).total_tests)).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('gives the flaky list of a window by months and weeks as by days', async () => {
+    const page = (range: { from: number; to: number }, wholePeriods: boolean): FlakyPageQuery => ({
+      range, search: null, browser: null, severity: null, critical: false, trendKeys: null, sort: 'score', order: 'desc', limit: 50, offset: 0, wholePeriods,
+    });
+    for (const range of [{ from: LAST - 89, to: LAST }, { from: LAST - 29, to: LAST }, { from: FIRST + 3, to: LAST - 10 }, { from: day('2026-08-01'), to: day('2026-10-31') }]) {
+      const byMonths = await flakyGroupPage(store, page(range, true));
+      const byDays = await flakyGroupPage(store, page(range, false));
+      expect(byDays.rows.length).toBeGreaterThan(0);
+      expect(byMonths).toEqual(byDays);
+    }
+  });
+
+  it('keeps a branch filter on the branch rollup', async () => {
+    const branch = await store.sql.value<string>('SELECT git_branch FROM runs WHERE git_branch IS NOT NULL LIMIT 1');
+    const { texts } = await textsOf(() => scanWindow(store, { from: LAST - 89, to: LAST }, branch!));
+    expect(texts.some((t) => t.includes('month_stats') || t.includes('week_stats'))).toBe(false);
+    expect(texts.some((t) => t.includes('branch_day_stats'))).toBe(true);
+  });
+});
