@@ -33,6 +33,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Worker threads run from source start from bundles made once per run, not through tsx in each thread.
+    globalSetup: ['fixtures/testing/worker-bundles.ts'],
     // Vitest's default on two cores is one worker (cores - 1). Most of a file's time here is
     // spent waiting: on the built binary, a browser, a server or PostgreSQL in another process,
     // or on a lock a test holds on purpose. Two workers fill that wait with the next file. Every
