@@ -19,7 +19,8 @@ const POSTGRES_FILES = [
   'server/store/write/write-run.test.ts',
   'server/webhooks/drain.test.ts',
 ];
-// Run by the "sqlite-shared-modules" project, without a fresh module graph per file (below).
+// Run by the "sqlite-shared-modules" and "postgres-shared-modules" projects, without a fresh
+// module graph per file (below); each is in POSTGRES_FILES too.
 const SHARED_MODULES = ['server/routes/*.test.ts'];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.
@@ -58,7 +59,10 @@ export default defineConfig({
       // must not be in one.
       { extends: true, test: { name: 'sqlite-shared-modules', include: SHARED_MODULES, isolate: false } },
       ...(HAS_POSTGRES
-        ? [{ extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } }]
+        ? [
+            { extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...SHARED_MODULES], env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres-shared-modules', include: SHARED_MODULES, isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+          ]
         : []),
     ],
   },
