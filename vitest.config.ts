@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // The store and API tests run a second time on PostgreSQL: the "postgres" project
 // takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
@@ -19,6 +19,9 @@ const POSTGRES_FILES = [
   'server/store/write/write-run.test.ts',
   'server/webhooks/drain.test.ts',
 ];
+// Run by the "sqlite-shared-modules" and "postgres-shared-modules" projects, without a fresh
+// module graph per file (below); each is in POSTGRES_FILES too.
+const SHARED_MODULES = ['server/routes/*.test.ts'];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.
 const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
@@ -33,6 +36,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Worker threads run from source start from bundles made once per run, not through tsx in each thread.
+    globalSetup: ['fixtures/testing/worker-bundles.ts'],
     // Vitest's default on two cores is one worker (cores - 1). Most of a file's time here is
     // spent waiting: on the built binary, a browser, a server or PostgreSQL in another process,
     // or on a lock a test holds on purpose. Two workers fill that wait with the next file. Every
@@ -44,10 +49,20 @@ export default defineConfig({
         test: {
           name: 'sqlite',
           include: ['{core,server,cli,mcp,reporter,fixtures,bench,docs}/**/*.test.ts', 'ui/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED_MODULES],
         },
       },
+      // The same, for folders whose files leave no module state behind: a worker process keeps
+      // its loaded modules from one file to the next instead of importing the server again for
+      // each (a third less CPU for server/routes). A folder joins only when the whole folder
+      // passes several runs in a row this way; a file that mocks, stubs or sets module state
+      // must not be in one.
+      { extends: true, test: { name: 'sqlite-shared-modules', include: SHARED_MODULES, isolate: false } },
       ...(HAS_POSTGRES
-        ? [{ extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } }]
+        ? [
+            { extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...SHARED_MODULES], env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres-shared-modules', include: SHARED_MODULES, isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+          ]
         : []),
     ],
   },
