@@ -98,7 +98,7 @@ onPostgres('the commands on PostgreSQL', () => {
     ok(r);
     expect(r.stdout).toMatch(/^✓ database: PostgreSQL \d+.* at postgres:\/\/.*\/fb_test_\w+$/m);
     expect(r.stdout).toMatch(/^✓ schema: version \d+, as this flakeboard writes$/m);
-    expect(r.stdout).toMatch(/^✓ contents: .*rate_limits 0.*users 1, webhook_deliveries 0, webhooks 0$/m);
+    expect(r.stdout).toMatch(/^✓ contents: .*rate_limits 0.*users 1, webhook_deliveries 0, webhooks 0, week_stats \d+$/m);
   });
 
   it('backup refuses PostgreSQL in one line that names pg_dump; prune --vacuum says what PostgreSQL does instead', async () => {
