@@ -4,6 +4,7 @@
  * network call is awaited here too; meanwhile the next analysis runs. See runner.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { runInBackground } from '../workers/background-priority.js';
 import { openAnyStore } from '../store/engine/open-any.js';
 import type { EvidenceReopen } from '../store/evidence/evidence-store.js';
 import { reopenEvidenceStore } from '../store/evidence/open-evidence.js';
@@ -20,6 +21,8 @@ export interface AnalysisWorkerData {
 
 const port = parentPort;
 if (!port) throw new Error('analysis worker: not started as a worker thread');
+// The server's main thread answers first when both want a core (background-priority.ts).
+runInBackground();
 const data = workerData as AnalysisWorkerData;
 const open = () => {
   const store = openAnyStore(data.location, { readonly: true, max: 2, statementTimeoutMs: data.statementTimeoutMs });

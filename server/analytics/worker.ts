@@ -4,6 +4,7 @@
  * history never holds the server's event loop. WAL lets it read while the server writes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { runInBackground } from '../workers/background-priority.js';
 import { openAnyStore } from '../store/engine/open-any.js';
 import { SERVER_CACHE_MB } from '../store/engine/open.js';
 import { answerJson, type QueryName } from './queries.js';
@@ -20,6 +21,8 @@ export type WorkerReply = { id: number; json: string } | { id: number; failure: 
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
+// The server's main thread answers first when both want a core (background-priority.ts).
+runInBackground();
 export interface AnalyticsWorkerData {
   /** The database file or PostgreSQL URL (never printed). */
   path: string;

@@ -5,6 +5,7 @@
  * server's event loop. See runner.ts.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { runInBackground } from '../workers/background-priority.js';
 import { openAnyStore } from '../store/engine/open-any.js';
 import { failureOf, runJob, type JobFailure, type UploadLimits, type WriteJob } from './jobs.js';
 
@@ -28,6 +29,8 @@ export interface WriterData {
 
 const port = parentPort;
 if (!port) throw new Error('writer worker: not started as a worker thread');
+// The server's main thread answers first when both want a core (background-priority.ts).
+runInBackground();
 const data = workerData as WriterData;
 const stop = new Int32Array(data.stop);
 // busy_timeout 0: the wait for another writer's lock happens in runJob, between looks at the stop flag.
