@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../fixtures/testing/cli.js';
-import { CRAFTED_REDACTION_MESSAGE, ISSUE_ESCAPED_QUOTES, ISSUE_SPACES } from '../fixtures/testing/hostile-text.js';
+import { CRAFTED_REDACTION_MESSAGE, ESCAPED_QUOTES_50K, SPACES_100K } from '../fixtures/testing/hostile-text.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
 const PASSWORD = 'correct horse battery';
@@ -116,8 +116,8 @@ describe('hostile report text through the built product', () => {
 
   it('import stores the 100,000-space message and the line of 50,000 \\\' promptly', async () => {
     const db = join(temp.dir, 'f.db');
-    const spaces = await importReport(db, 'spaces.json', reportWith('survives blank errors', ISSUE_SPACES));
-    const quotes = await importReport(db, 'quotes.json', reportWith('survives escaped quotes', ISSUE_ESCAPED_QUOTES));
+    const spaces = await importReport(db, 'spaces.json', reportWith('survives blank errors', SPACES_100K));
+    const quotes = await importReport(db, 'quotes.json', reportWith('survives escaped quotes', ESCAPED_QUOTES_50K));
     expect([spaces.exitCode, quotes.exitCode, spaces.stderr, quotes.stderr]).toEqual([0, 0, '', '']);
     // Each was 30 s and 8.6 s of regex before the fix; a process start and import take about 1 s.
     expect(spaces.ms).toBeLessThan(10_000);
@@ -127,8 +127,8 @@ describe('hostile report text through the built product', () => {
     try {
       const rows = sqlite.prepare('SELECT length(error_message) AS length, error_category AS category FROM results ORDER BY id').all() as Array<{ length: number; category: string }>;
       expect(rows).toEqual([
-        { length: ISSUE_SPACES.length, category: 'other' },
-        { length: ISSUE_ESCAPED_QUOTES.length, category: 'other' },
+        { length: SPACES_100K.length, category: 'other' },
+        { length: ESCAPED_QUOTES_50K.length, category: 'other' },
       ]);
     } finally {
       sqlite.close();

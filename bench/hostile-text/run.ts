@@ -10,7 +10,7 @@ import { stripAnsi } from '../../core/ansi.js';
 import { classifyError } from '../../core/errors/classify.js';
 import { errorSummary, fingerprintError } from '../../core/errors/fingerprint.js';
 import { normaliseError } from '../../core/report/errors.js';
-import { CRAFTED_REDACTION_MESSAGE, HOSTILE_TEXTS, ISSUE_ESCAPED_QUOTES, ISSUE_SPACES } from '../../fixtures/testing/hostile-text.js';
+import { CRAFTED_REDACTION_MESSAGE, HOSTILE_TEXTS, ESCAPED_QUOTES_50K, SPACES_100K } from '../../fixtures/testing/hostile-text.js';
 import { excerpt, expectedReceivedIn, locatorIn } from '../../server/ai/error-text.js';
 import { redactSecrets } from '../../server/ai/redact.js';
 import { findAntiPatterns } from '../../server/ai/snippet-checks.js';
@@ -44,7 +44,7 @@ function median(fn: () => unknown, runs = 5): number {
 }
 
 const N = 100_000;
-const rows: string[] = ['| function | slowest shape at 400,000 chars | ms | largest growth 100k → 400k, of shapes over 1 ms at 100k (shape) | issue strings (ms) |', '|---|---|---|---|---|'];
+const rows: string[] = ['| function | slowest shape at 400,000 chars | ms | largest growth 100k → 400k, of shapes over 1 ms at 100k (shape) | reported strings (ms) |', '|---|---|---|---|---|'];
 for (const [name, fn] of FUNCTIONS) {
   let slowest = { shape: '', ms: 0 };
   let growth = { shape: '', ratio: 0 };
@@ -59,8 +59,8 @@ for (const [name, fn] of FUNCTIONS) {
     const ratio = largeMs / smallMs;
     if (smallMs >= 1 && ratio > growth.ratio) growth = { shape: h.name, ratio };
   }
-  const issue = [ISSUE_SPACES, ISSUE_ESCAPED_QUOTES, CRAFTED_REDACTION_MESSAGE].map((t) => median(() => fn(t)).toFixed(1)).join(' / ');
-  rows.push(`| ${name} | ${slowest.shape} | ${slowest.ms.toFixed(1)} | ${growth.ratio ? `${growth.ratio.toFixed(1)} (${growth.shape})` : '—'} | ${issue} |`);
+  const reported = [SPACES_100K, ESCAPED_QUOTES_50K, CRAFTED_REDACTION_MESSAGE].map((t) => median(() => fn(t)).toFixed(1)).join(' / ');
+  rows.push(`| ${name} | ${slowest.shape} | ${slowest.ms.toFixed(1)} | ${growth.ratio ? `${growth.ratio.toFixed(1)} (${growth.shape})` : '—'} | ${reported} |`);
 }
 console.log(rows.join('\n'));
-console.log('\nissue strings: 100,000 spaces / 50,000 \\\' / the crafted 4 KB message');
+console.log('\nreported strings: 100,000 spaces / 50,000 \\\' / the crafted 4 KB message');

@@ -42,7 +42,7 @@ interface ImportOptions {
   evidenceEndpoint?: string;
 }
 
-/** One line of `--json`: the fields the issue fixes, plus what a script may want. */
+/** One line of `--json`: the fields a CI script relies on, plus what a script may want. */
 export interface FileOutcome {
   file: string;
   runId: number | null;
