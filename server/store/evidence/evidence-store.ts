@@ -1,4 +1,4 @@
-import type { S3Target } from './s3-store.js';
+import type { S3Target } from './s3-url.js';
 import type { Readable } from 'node:stream';
 
 /** A byte range of a blob, both ends included (as HTTP's Range header counts). */

@@ -8,17 +8,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2
 import { isSha256 } from '../../../core/api/evidence.js';
 import { EvidenceIntegrityError, EvidenceUnavailableError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceReopen, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
-
-export interface S3Target {
-  bucket: string;
-  /** Keys start with it ('' or ending in '/'). */
-  prefix: string;
-  /** An S3-compatible server (MinIO, R2, s3rver); absent: AWS. */
-  endpoint?: string;
-  region?: string;
-  /** Bucket in the path, not the host name: what MinIO and s3rver need. Default: on when an endpoint is given. */
-  forcePathStyle?: boolean;
-}
+import type { S3Target } from './s3-url.js';
 
 /**
  * Evidence in an S3-compatible bucket, through the AWS SDK; credentials from the standard
