@@ -5,7 +5,7 @@ import { DAY_MS } from '../engine/rollup-shape.js';
 import { groupedRunsSql, runGroup } from './build-groups.js';
 import { withAttempts } from './attempt-evidence.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
-import { periodParams, type ScanOptions } from './window-scan.js';
+import { dayBounds, periodParams, type ScanOptions } from './window-scan.js';
 import { splitRows } from './window-split.js';
 
 /** A range of UTC day numbers, both ends included. */
@@ -94,7 +94,6 @@ function textsFor(dialect: DialectName) {
     recentRuns: `${groupedRunsSql(runFilter, dialect)} LIMIT @limit`,
     slowestAllTime: `${slowAllTime} ${slowOrder}`,
     slowCountsAllTime: slowCounts('SELECT duration_sum / timed_runs AS avg_duration FROM test_totals WHERE timed_runs > 0'),
-    storedDays: 'SELECT min(day) AS first, max(day) AS last FROM daily_test_stats',
     days: `SELECT day, sum(runs) AS total_tests, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
         coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM daily_test_stats WHERE day BETWEEN @from AND @to GROUP BY day ORDER BY day`,
@@ -196,7 +195,7 @@ export async function slowTestCounts(store: AnyStore, range: DayRange, options: 
 }
 
 async function coversAllDays(store: AnyStore, range: DayRange): Promise<boolean> {
-  const stored = (await store.sql.get<{ first: number | null; last: number | null }>(textsOf(store).storedDays))!;
+  const stored = await dayBounds(store);
   return stored.first === null || stored.last === null || (range.from <= stored.first && range.to >= stored.last);
 }
 

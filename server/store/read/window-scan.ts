@@ -198,7 +198,7 @@ const BY_DAY_BELOW = 4;
 type DayBounds = { first: number | null; last: number | null };
 
 // The first and last stored day in one statement: on PostgreSQL each statement is a round trip.
-const dayBounds = async (store: AnyStore): Promise<DayBounds> => (await store.sql.get<DayBounds>(TEXTS[store.dialect].dayBounds)) ?? { first: null, last: null };
+export const dayBounds = async (store: AnyStore): Promise<DayBounds> => (await store.sql.get<DayBounds>(TEXTS[store.dialect].dayBounds)) ?? { first: null, last: null };
 
 async function plan(store: AnyStore, range: DayRange, known?: DayBounds): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
   const firstDay = (known ?? (await dayBounds(store))).first ?? range.to;
