@@ -19,8 +19,6 @@ export interface RawPiece {
   /** The value's JSON text ('' for 'array'). */
   text: string;
   offset: number;
-  /** An element already parsed: its end was guessed from its indentation and JSON.parse confirmed it. */
-  value?: unknown;
 }
 
 /** Malformed JSON: the reason in words, and where (a character offset, or the end of input). */
@@ -55,12 +53,6 @@ const enum Target {
 const QUOTE = 34;
 const BACKSLASH = 92;
 
-/**
- * An element guessed past this many characters without its closing line is scanned instead: a
- * report indented unlike its elements' ends is not held to its end waiting for one.
- */
-const GUESS_LIMIT = 32 * 1024 * 1024;
-
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
 }
@@ -79,16 +71,6 @@ export class JsonPieceScanner {
   private escape = false;
   private parts: string[] = [];
   private startOffset = 0;
-  // An indented element ends with a line holding its closing brace at its opening's indentation;
-  // no raw newline can be inside a JSON string, so that line is found with indexOf instead of
-  // scanning every character, and JSON.parse of the text up to it confirms the guess. After one
-  // wrong guess the report is scanned.
-  private guessing = true;
-  /** The closing line guessed for the element being captured ('\n' + indentation + '}'), or null. */
-  private guess: string | null = null;
-  /** The last characters captured, where a closing line cut by a chunk's end starts. */
-  private guessTail = '';
-  private guessed = 0;
   private readonly out: RawPiece[] = [];
 
   constructor(
@@ -110,30 +92,6 @@ export class JsonPieceScanner {
     let i = 0;
     let captureFrom = this.mode === Mode.Capture ? 0 : -1;
     while (i < n) {
-      if (this.mode === Mode.Capture && this.guess !== null) {
-        const end = this.findGuess(s, i);
-        if (end < 0) {
-          const rest = s.slice(captureFrom);
-          this.parts.push(rest);
-          this.guessTail = (this.guessTail + rest.slice(-this.guess.length)).slice(-(this.guess.length - 1));
-          this.guessed += rest.length;
-          if (this.guessed > GUESS_LIMIT) return this.unguess('');
-          break;
-        }
-        const text = this.parts.length > 0 ? this.parts.join('') + s.slice(captureFrom, end) : s.slice(captureFrom, end);
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          return this.unguess(s.slice(captureFrom));
-        }
-        this.parts = [];
-        this.guess = null;
-        this.complete(text, value);
-        i = end;
-        captureFrom = -1;
-        continue;
-      }
       if (this.mode === Mode.Capture) {
         const end = this.scanValue(s, i);
         if (end < 0) {
@@ -203,7 +161,6 @@ export class JsonPieceScanner {
             throw new JsonTextError(`Unexpected token '${s[i]}'`, offset);
           } else {
             this.begin(Target.Element, offset);
-            if (this.guessing && c === 123) this.guess = closingLineOf(s, i);
             captureFrom = i;
           }
           break;
@@ -223,35 +180,7 @@ export class JsonPieceScanner {
 
   /** The input has ended: returns the last pieces, or throws if the object is incomplete. */
   end(): RawPiece[] {
-    if (this.mode === Mode.Capture && this.guess !== null) this.out.push(...this.unguess(''));
     if (this.mode !== Mode.Done) throw new JsonTextError('Unexpected end of JSON input', 'end');
-    return this.take();
-  }
-
-  /** Index just past the guessed closing line in `s` (searched from `i`, or across the chunks' join), or -1. */
-  private findGuess(s: string, i: number): number {
-    const guess = this.guess!;
-    if (this.parts.length > 0 && this.guessTail !== '') {
-      const k = (this.guessTail + s.slice(0, guess.length - 1)).indexOf(guess);
-      if (k >= 0) return k + guess.length - this.guessTail.length;
-    }
-    const j = s.indexOf(guess, i);
-    return j < 0 ? -1 : j + guess.length;
-  }
-
-  /**
-   * A wrong guess (or none within GUESS_LIMIT): the element is scanned again from its start,
-   * with the text captured and `rest` (what is left of the chunk), and every later one is scanned.
-   */
-  private unguess(rest: string): RawPiece[] {
-    this.guessing = false;
-    this.guess = null;
-    const pending = this.parts.join('') + rest;
-    this.parts = [];
-    this.mode = Mode.Elements;
-    // feed counts from where the element starts and ends where the chunk ends.
-    this.base = this.startOffset;
-    this.out.push(...this.feed(pending));
     return this.take();
   }
 
@@ -268,12 +197,9 @@ export class JsonPieceScanner {
     this.escape = false;
     this.compound = false;
     this.primitive = false;
-    this.guess = null;
-    this.guessTail = '';
-    this.guessed = 0;
   }
 
-  private complete(text: string, value?: unknown): void {
+  private complete(text: string): void {
     const offset = this.startOffset;
     switch (this.target) {
       case Target.Key:
@@ -285,7 +211,7 @@ export class JsonPieceScanner {
         this.mode = Mode.After;
         break;
       case Target.Element:
-        this.out.push(value === undefined ? { kind: 'element', key: this.key, index: this.elements, text, offset } : { kind: 'element', key: this.key, index: this.elements, text, offset, value });
+        this.out.push({ kind: 'element', key: this.key, index: this.elements, text, offset });
         this.mode = Mode.ElementAfter;
         break;
     }
@@ -355,14 +281,6 @@ export class JsonPieceScanner {
     this.depth = depth;
     return -1;
   }
-}
-
-/** '\n' + the indentation of the line `s` has up to `i`, + '}': where an indented object opened at `i` closes; null if unknown. */
-function closingLineOf(s: string, i: number): string | null {
-  let k = i - 1;
-  while (k >= 0 && s.charCodeAt(k) === 32) k--;
-  if (k < 0 || s.charCodeAt(k) !== 10) return null;
-  return `\n${' '.repeat(i - 1 - k)}}`;
 }
 
 /** How many backslashes come right before `end`, not looking before `from`. */

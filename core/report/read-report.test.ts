@@ -57,27 +57,6 @@ describe('readReportParts', () => {
     for (let size = 1; size < 12; size++) expect(reassemble(readReportParts(chunked(text, size), 'r.json'))).toEqual(report);
   });
 
-  it('finds an indented suite by its closing line, and scans one whose closing line is elsewhere', () => {
-    const a = { title: 'a "}\\n    }" b', specs: [], suites: [{ title: 'inner', specs: [] }] };
-    const b = { title: 'b', specs: [] };
-    const indented = (suites: string[]) => `{\n  "config": {},\n  "suites": [\n    ${suites.join(',\n    ')}\n  ]\n}`;
-    const pretty = (suite: object) => JSON.stringify(suite, null, 2).replace(/\n/g, '\n    ');
-    const texts = [
-      indented([pretty(a), pretty(b)]),
-      // The first suite on one line: the closing line guessed for it is the second suite's.
-      indented([JSON.stringify(a), pretty(b)]),
-      // No closing line at all after the first suite.
-      indented([JSON.stringify(a), JSON.stringify(b)]),
-      // Closed at another indentation than it opened.
-      indented([pretty(a).replace(/\n {4}\}$/, '\n      }'), pretty(b)]),
-    ];
-    for (const text of texts) {
-      for (const size of [1, 2, 5, 7, 1 << 20]) expect(reassemble(readReportParts(chunked(text, size), 'r.json'))).toEqual({ config: {}, suites: [a, b] });
-    }
-    const broken = indented([pretty(a).replace('"specs"', '"specs" "x"'), pretty(b)]);
-    for (const size of [1, 7, 1 << 20]) expect(refusal(broken, size)).toBe('r.json: invalid JSON: Unexpected string at line 6, column 15');
-  });
-
   it('takes a config written after the suites, and lines printed before the report', () => {
     const suites = [{ title: 'a', specs: [] }];
     expect(reassemble(readReportParts(chunked(JSON.stringify({ suites, config: { version: '1.50.0' } }), 4), 'r.json'))).toEqual({ suites, config: { version: '1.50.0' } });

@@ -148,7 +148,7 @@ class PartsState {
   }
 
   private suite(piece: RawPiece): ReportPart {
-    const suite = piece.value !== undefined ? piece.value : parsePiece(piece.text, piece.offset);
+    const suite = parsePiece(piece.text, piece.offset);
     this.check(validateSuite(suite, piece.index));
     return { kind: 'suite', suite: suite as PwSuite, index: piece.index };
   }
