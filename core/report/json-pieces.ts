@@ -231,6 +231,17 @@ export class JsonPieceScanner {
         throw new JsonTextError(`Unexpected token '${s[i]}'`, this.startOffset);
       } else this.primitive = true;
     }
+    if (this.primitive) {
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c === 44 || c === 125 || c === 93 || isSpace(c)) return i;
+      }
+      return -1;
+    }
+    // Most of a suite's text is strings (jumped over with indexOf) and, when indented, the
+    // spaces between them: the loop between strings keeps its state in locals, where the
+    // fields would be read and written again for every character.
+    let depth = this.depth;
     while (i < n) {
       if (this.inString) {
         if (this.escape) {
@@ -241,29 +252,33 @@ export class JsonPieceScanner {
         const q = s.indexOf('"', i);
         if (q < 0) {
           this.escape = backslashesBefore(s, n, i) % 2 === 1;
-          return -1;
+          break;
         }
         const escaped = backslashesBefore(s, q, i) % 2 === 1;
         i = q + 1;
         if (escaped) continue;
         this.inString = false;
         if (!this.compound) return i;
-        continue;
       }
-      const c = s.charCodeAt(i);
-      if (this.primitive) {
-        if (c === 44 || c === 125 || c === 93 || isSpace(c)) return i;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        // Indentation first: one comparison for most of what lies between an indented report's strings.
+        if (c <= 32) continue;
+        if (c === QUOTE) break;
+        if (c === 123 || c === 91) depth++;
+        else if (c === 125 || c === 93) {
+          if (--depth === 0) {
+            this.depth = 0;
+            return i + 1;
+          }
+        }
+      }
+      if (i < n) {
+        this.inString = true;
         i++;
-        continue;
       }
-      if (c === QUOTE) this.inString = true;
-      else if (c === 123 || c === 91) this.depth++;
-      else if (c === 125 || c === 93) {
-        this.depth--;
-        if (this.depth === 0) return i + 1;
-      }
-      i++;
     }
+    this.depth = depth;
     return -1;
   }
 }

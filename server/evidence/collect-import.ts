@@ -92,7 +92,15 @@ export class EvidenceCollector {
         const a = attachments[ordinal]!;
         const kind = attachmentKind(a.name, a.contentType);
         // An attachment with neither a file nor a body (a link, a note) has no bytes to keep.
-        list.push(a.path === undefined && a.body === undefined ? null : await this.collectOne(test, retry, a, kind));
+        if (a.body !== undefined) list.push(await this.collectBody(test, retry, a, a.body, kind));
+        else if (a.path === undefined) list.push(null);
+        else {
+          // Without waiting when there is nothing to read: a report moved without its output
+          // folder names tens of thousands of missing files, and a promise each cost more than
+          // looking for them.
+          const looked = this.lookUp(test, retry, a.name, a.path, kind);
+          list.push('state' in looked ? looked : await this.collectFile(test, retry, a, a.path, looked, kind));
+        }
       }
       evidence.push(list);
     }
@@ -110,10 +118,10 @@ export class EvidenceCollector {
     if (skipped > SKIP_LINES) this.options.onSkip(`evidence: skipped ${skipped - SKIP_LINES} more attachment(s) (${skipped} in all; the first ${SKIP_LINES} are named above)`);
   }
 
-  private skip(test: NormalisedTest, retry: number, a: PwAttachment, why: string): void {
+  private skip(test: NormalisedTest, retry: number, name: string, why: string): void {
     this.summary.skipped++;
     // A report moved without its output folder misses every file: a few lines say why, a count the rest.
-    if (this.summary.skipped <= SKIP_LINES) this.options.onSkip(`evidence: skipped "${a.name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
+    if (this.summary.skipped <= SKIP_LINES) this.options.onSkip(`evidence: skipped "${name}" of "${test.titlePath.join(' › ')}" (${test.projectName || test.browser}, attempt ${retry + 1}): ${why}`);
   }
 
   private async keep(sha256: string, size: number, contentType: string, failing: boolean, bytes: () => NodeJS.ReadableStream | Uint8Array): Promise<void> {
@@ -123,31 +131,32 @@ export class EvidenceCollector {
     }
   }
 
-  private async collectOne(test: NormalisedTest, retry: number, a: PwAttachment, kind: AttachmentKind): Promise<AttachmentEvidence> {
+  private notStored(test: NormalisedTest, retry: number, name: string, kind: AttachmentKind, why: string): AttachmentEvidence {
+    this.skip(test, retry, name, why);
+    return { kind, sha256: null, size: null, state: 'not-stored' };
+  }
+
+  private async collectBody(test: NormalisedTest, retry: number, a: PwAttachment, body: string, kind: AttachmentKind): Promise<AttachmentEvidence> {
     const { maxBytes } = this.options;
-    const failing = test.outcome === 'unexpected' || test.outcome === 'flaky';
-    const notStored = (why: string): AttachmentEvidence => {
-      this.skip(test, retry, a, why);
-      return { kind, sha256: null, size: null, state: 'not-stored' };
-    };
-    if (a.body !== undefined) {
-      const bytes = Buffer.from(a.body, 'base64');
-      if (bytes.length > maxBytes) {
-        this.skip(test, retry, a, `${bytes.length} bytes, over the ${maxBytes}-byte limit (--attachment-max-size)`);
-        return { kind, sha256: null, size: bytes.length, state: 'too-large' };
-      }
-      if (this.storeDown) return notStored(this.storeDown);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      try {
-        await this.keep(sha256, bytes.length, a.contentType, failing, () => bytes);
-      } catch (error) {
-        this.storeDown = storeProblem(error);
-        return notStored(this.storeDown);
-      }
-      this.summary.stored++;
-      return { kind, sha256, size: bytes.length, state: 'stored' };
+    const bytes = Buffer.from(body, 'base64');
+    if (bytes.length > maxBytes) {
+      this.skip(test, retry, a.name, `${bytes.length} bytes, over the ${maxBytes}-byte limit (--attachment-max-size)`);
+      return { kind, sha256: null, size: bytes.length, state: 'too-large' };
     }
-    const written = a.path!;
+    if (this.storeDown) return this.notStored(test, retry, a.name, kind, this.storeDown);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    try {
+      await this.keep(sha256, bytes.length, a.contentType, isFailing(test), () => bytes);
+    } catch (error) {
+      this.storeDown = storeProblem(error);
+      return this.notStored(test, retry, a.name, kind, this.storeDown);
+    }
+    this.summary.stored++;
+    return { kind, sha256, size: bytes.length, state: 'stored' };
+  }
+
+  /** A file's evidence if it is known without reading it (seen before, missing, too large), else the file to read. */
+  private lookUp(test: NormalisedTest, retry: number, name: string, written: string, kind: AttachmentKind): AttachmentEvidence | { path: string; size: number } {
     const known = this.byPath.get(written);
     if (known) {
       if (known.state === 'stored') this.summary.stored++;
@@ -156,30 +165,37 @@ export class EvidenceCollector {
     const found = findAttachmentFile(written, this.reportPath, this.roots, this.folders);
     let result: AttachmentEvidence;
     if ('problem' in found) {
-      this.skip(test, retry, a, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
+      this.skip(test, retry, name, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
       result = { kind, sha256: null, size: null, state: 'not-found' };
-    } else if (found.size > maxBytes) {
-      this.skip(test, retry, a, `${found.size} bytes, over the ${maxBytes}-byte limit (--attachment-max-size)`);
+    } else if (found.size > this.options.maxBytes) {
+      this.skip(test, retry, name, `${found.size} bytes, over the ${this.options.maxBytes}-byte limit (--attachment-max-size)`);
       result = { kind, sha256: null, size: found.size, state: 'too-large' };
     } else if (this.storeDown) {
-      result = notStored(this.storeDown);
-    } else {
-      try {
-        const sha256 = await hashFile(found.path);
-        await this.keep(sha256, found.size, a.contentType, failing, () => createReadStream(found.path));
-        this.summary.stored++;
-        result = { kind, sha256, size: found.size, state: 'stored' };
-      } catch (error) {
-        // A file changed while it was read is this attachment's problem; anything else is the store's.
-        if (error instanceof EvidenceIntegrityError) return notStored(`${JSON.stringify(written)} changed while it was read`);
-        this.storeDown = storeProblem(error);
-        return notStored(this.storeDown);
-      }
+      result = this.notStored(test, retry, name, kind, this.storeDown);
+    } else return found;
+    this.byPath.set(written, result);
+    return result;
+  }
+
+  private async collectFile(test: NormalisedTest, retry: number, a: PwAttachment, written: string, found: { path: string; size: number }, kind: AttachmentKind): Promise<AttachmentEvidence> {
+    let result: AttachmentEvidence;
+    try {
+      const sha256 = await hashFile(found.path);
+      await this.keep(sha256, found.size, a.contentType, isFailing(test), () => createReadStream(found.path));
+      this.summary.stored++;
+      result = { kind, sha256, size: found.size, state: 'stored' };
+    } catch (error) {
+      // A file changed while it was read is this attachment's problem; anything else is the store's.
+      if (error instanceof EvidenceIntegrityError) return this.notStored(test, retry, a.name, kind, `${JSON.stringify(written)} changed while it was read`);
+      this.storeDown = storeProblem(error);
+      return this.notStored(test, retry, a.name, kind, this.storeDown);
     }
     this.byPath.set(written, result);
     return result;
   }
 }
+
+const isFailing = (test: NormalisedTest) => test.outcome === 'unexpected' || test.outcome === 'flaky';
 
 /** Sets the evidence `collect` found on the test's attempts (as resolverOf does by place). */
 export function setEvidence(test: NormalisedTest, evidence: Array<Array<AttachmentEvidence | null>>): void {

@@ -52,7 +52,7 @@ export type FoundFile = { path: string; size: number } | { problem: 'missing' | 
  * only if its real path (links followed) is a regular file inside one of `roots`.
  */
 export function findAttachmentFile(written: string, reportPath: string, roots: readonly string[], folders: FolderCache = new Map()): FoundFile {
-  const reportDir = dirname(resolve(reportPath));
+  const reportDir = reportDirOf(reportPath);
   let outside = false;
   const tryPath = (candidate: string): { path: string; size: number } | null => {
     // A report moved without its output names tens of thousands of files that are not there:
@@ -92,4 +92,14 @@ export function findAttachmentFile(written: string, reportPath: string, roots: r
     if (moved) return moved;
   }
   return { problem: outside ? 'outside' : 'missing' };
+}
+
+// One report's attachments are looked for one after another: its folder is resolved once, not
+// once per attachment (resolving a path reads the working folder and normalises the string).
+let lastReport: { path: string; cwd: string; dir: string } | null = null;
+
+function reportDirOf(reportPath: string): string {
+  const cwd = process.cwd();
+  if (lastReport?.path !== reportPath || lastReport.cwd !== cwd) lastReport = { path: reportPath, cwd, dir: dirname(resolve(reportPath)) };
+  return lastReport.dir;
 }

@@ -31,18 +31,26 @@ export function attachmentRowsOf(resultId: number, test: NormalisedTest): Attach
 const ROWS_PER_STATEMENT = 100;
 const COLUMNS = 9;
 
-function insertSql(rows: number): string {
-  const row = `(${new Array<string>(COLUMNS).fill('?').join(', ')})`;
+const valuesOf = (rows: number) => new Array<string>(rows).fill(`(${new Array<string>(COLUMNS).fill('?').join(', ')})`).join(', ');
+
+function checkedInsertSql(rows: number): string {
   return `INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
     SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7,
       coalesce(v.column8, (SELECT b.size FROM evidence_blobs b WHERE b.sha256 = v.column7)),
       CASE WHEN v.column9 = 'stored' AND NOT EXISTS (SELECT 1 FROM evidence_blobs b WHERE b.sha256 = v.column7) THEN 'not-stored' ELSE v.column9 END
-    FROM (VALUES ${new Array<string>(rows).fill(row).join(', ')}) AS v`;
+    FROM (VALUES ${valuesOf(rows)}) AS v`;
 }
+
+// A row that names no blob and does not claim one stored (not found, too large, not stored) is
+// stored as it is: the checks above would look up a null hash and keep its size and state.
+const plainInsertSql = (rows: number) => `INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state) VALUES ${valuesOf(rows)}`;
+
+const namesNoBlob = (row: AttachmentRow) => row[6] === null && row[8] !== 'stored';
 
 const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
   /** By row count: a full statement, or the last rows of a batch. */
-  inserts: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+  checked: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+  plain: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   failing: sqlite.prepare('UPDATE evidence_blobs SET failing = 1 WHERE sha256 = ? AND failing = 0'),
 }));
 
@@ -50,13 +58,24 @@ const statementsFor = perConnection((sqlite: SqliteDatabase) => ({
 export function writeAttachmentsSqlite(sqlite: SqliteDatabase, rows: readonly AttachmentRow[], failing: ReadonlySet<string>): void {
   if (rows.length === 0) return;
   const s = statementsFor(sqlite);
+  const plain = rows.filter(namesNoBlob);
+  insertInStatements(sqlite, s.plain, plainInsertSql, plain);
+  insertInStatements(sqlite, s.checked, checkedInsertSql, plain.length === rows.length ? [] : rows.filter((row) => !namesNoBlob(row)));
+  for (const sha256 of failing) s.failing.run(sha256);
+}
+
+function insertInStatements(sqlite: SqliteDatabase, cache: Map<number, ReturnType<SqliteDatabase['prepare']>>, sql: (rows: number) => string, rows: readonly AttachmentRow[]): void {
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const count = Math.min(ROWS_PER_STATEMENT, rows.length - start);
-    let insert = s.inserts.get(count);
-    if (!insert) s.inserts.set(count, (insert = sqlite.prepare(insertSql(count))));
-    insert.run(rows.slice(start, start + count).flat());
+    let insert = cache.get(count);
+    if (!insert) cache.set(count, (insert = sqlite.prepare(sql(count))));
+    const params = new Array<unknown>(count * COLUMNS);
+    for (let r = 0; r < count; r++) {
+      const row = rows[start + r]!;
+      for (let c = 0; c < COLUMNS; c++) params[r * COLUMNS + c] = row[c];
+    }
+    insert.run(params);
   }
-  for (const sha256 of failing) s.failing.run(sha256);
 }
 
 const INSERT_POSTGRES = `INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
