@@ -1,5 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, allDaysBy, BRANCH_DAY_KEYS, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, allBranchDaysBy, allDaysBy, BRANCH_DAY_KEYS, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -701,6 +701,78 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       INSERT INTO week_stats (test_id, browser, week, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
         timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
       ${periodsOfDays(allDaysBy(d, WEEK), d, WEEK)};
+    `,
+  },
+  {
+    version: 21,
+    name: 'per-branch monthly and weekly rollups',
+    sql: (d) => `
+      -- month_stats's and week_stats's figures per branch (branch_day_stats's periods), so a
+      -- branch filter reads a window's whole months and weeks here and only its edge days from
+      -- branch_day_stats, as the unfiltered answers do. Keyed by branch, then period: a read is
+      -- one range of one branch's periods across every test. Kept by the same writers, in the
+      -- same transactions (rollups.ts), rebuilt from the branch's touched days.
+      CREATE TABLE branch_month_stats (
+        branch_id ${d.int} NOT NULL REFERENCES branches(id),
+        month ${d.int} NOT NULL,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        PRIMARY KEY (branch_id, month, test_id, browser)
+      )${d.strictWithoutRowid};
+
+      CREATE TABLE branch_week_stats (
+        branch_id ${d.int} NOT NULL REFERENCES branches(id),
+        week ${d.int} NOT NULL,
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        scored_runs ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        PRIMARY KEY (branch_id, week, test_id, browser)
+      )${d.strictWithoutRowid};
+
+      -- A branch's edge days by day: its (test, browser, day) key would read all its days. It
+      -- holds every figure a window reads, as daily_test_stats_by_day does (migration 10): a
+      -- lookup of each row in the table cost some thirty times the index's own read.
+      CREATE INDEX branch_day_stats_by_day ON branch_day_stats(branch_id, day, test_id, browser, runs, passed, failed, skipped, passed_on_retry,
+        scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, duration_sum, timed_runs, duration_max);
+
+      -- The history so far, from each branch's days by the rollup's own rule (rollup-shape.ts).
+      INSERT INTO branch_month_stats (branch_id, test_id, browser, month, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
+        timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
+      ${periodsOfDays(allBranchDaysBy(d, MONTH), d, MONTH, true)};
+      INSERT INTO branch_week_stats (branch_id, test_id, browser, week, runs, passed, failed, skipped, passed_on_retry, duration_sum, duration_max,
+        timed_runs, scored_runs, scored_passed, scored_failed, attempts, changes, first_outcome, last_outcome, last_run_at)
+      ${periodsOfDays(allBranchDaysBy(d, WEEK), d, WEEK, true)};
     `,
   },
 ];

@@ -105,6 +105,8 @@ export const ALL_BRANCH_RESULTS = `
 export interface Grain {
   /** The table and its period column. */
   table: 'month_stats' | 'week_stats';
+  /** The same figures per branch (branch_day_stats's periods), keyed (branch, period, test, browser). */
+  branchTable: 'branch_month_stats' | 'branch_week_stats';
   key: 'month' | 'week';
   /** The most days a period spans: a period's days are read from its first day to this many after. */
   span: number;
@@ -129,44 +131,51 @@ export function monthAfter(month: number): number {
 }
 
 /** Calendar months (Dialect.monthOf). */
-export const MONTH: Grain = { table: 'month_stats', key: 'month', span: 31, of: monthOf, after: monthAfter, sqlOf: (t, day) => t.monthOf(day) };
+export const MONTH: Grain = { table: 'month_stats', branchTable: 'branch_month_stats', key: 'month', span: 31, of: monthOf, after: monthAfter, sqlOf: (t, day) => t.monthOf(day) };
 
 /**
  * Weeks starting on Monday: UTC day 0 (1 January 1970) was a Thursday, so a day's Monday is
  * (day + 3) % 7 days before it. Days are never negative, and the arithmetic is the same on both engines.
  */
-export const WEEK: Grain = { table: 'week_stats', key: 'week', span: 7, of: (day) => day - ((day + 3) % 7), after: (week) => week + 7, sqlOf: (_t, day) => `(${day}) - ((${day}) + 3) % 7` };
+export const WEEK: Grain = { table: 'week_stats', branchTable: 'branch_week_stats', key: 'week', span: 7, of: (day) => day - ((day + 3) % 7), after: (week) => week + 7, sqlOf: (_t, day) => `(${day}) - ((${day}) + 3) % 7` };
 
 /** Every coarser rollup, coarsest first: a window reads whole months, then whole weeks, then days. */
 export const GRAINS: readonly Grain[] = [MONTH, WEEK];
 
 /**
- * A grain's rows (rollup-columns.ts periodRollup's order) from the daily_test_stats rows `days`
- * selects (a CTE body of d.* and their period, named as the grain's key), in the SQL of `t`'s
+ * A grain's rows (rollup-columns.ts periodRollup's order, or branchPeriodRollup's when `branch`)
+ * from the day rows `days` selects (a CTE body of d.* and their period, named as the grain's
+ * key: daily_test_stats's, or branch_day_stats's with their branch_id), in the SQL of `t`'s
  * engine. The sums add up; the period's first and last outcome are those of its first and last
  * day with attempts; its changes are its days' plus those between its consecutive days with
  * attempts (the same rule as test-totals.ts rebuildSelect), so periods compose as days do: a
  * window's changes are its periods' and days' plus those between them, counted from the first
  * and last outcomes in order.
  */
-export const periodsOfDays = (days: string, t: Dialect, grain: Grain) => `
+export const periodsOfDays = (days: string, t: Dialect, grain: Grain, branch = false) => {
+  const keys = `${branch ? 'branch_id, ' : ''}test_id, browser, ${grain.key}`;
+  return `
   WITH d AS (${days}),
   -- Days with attempts and days without are apart (the partition's last key): a change is
   -- between consecutive days with attempts. One pass, no join back: a planner that expects few
   -- day rows would otherwise read the edges again for each of them.
   edges AS (
     SELECT d.*,
-      LAG(last_outcome) OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day) AS previous,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day) AS n,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser, ${grain.key}, attempts > 0 ORDER BY day DESC) AS from_end
+      LAG(last_outcome) OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day) AS previous,
+      ROW_NUMBER() OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day) AS n,
+      ROW_NUMBER() OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day DESC) AS from_end
     FROM d
   )
-  SELECT test_id, browser, ${grain.key}, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
+  SELECT ${keys}, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
     max(duration_max), sum(timed_runs), sum(scored_runs), sum(scored_passed), sum(scored_failed), sum(attempts),
     sum(changes) + sum(${t.boolInt('attempts > 0 AND previous IS NOT NULL AND previous != first_outcome')}),
     max(CASE WHEN attempts > 0 AND n = 1 THEN first_outcome END), max(CASE WHEN attempts > 0 AND from_end = 1 THEN last_outcome END), max(last_run_at)
   FROM edges
-  GROUP BY test_id, browser, ${grain.key}`;
+  GROUP BY ${keys}`;
+};
 
 /** Every stored day with its period, for filling a grain's table from scratch (migrations 19 and 20, and the tests' rebuild). */
 export const allDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlOf(t, 'd.day')} AS ${grain.key} FROM daily_test_stats d`;
+
+/** Every branch's stored days with their period, for filling a grain's branch table from scratch (migration 21, and the tests' rebuild). */
+export const allBranchDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlOf(t, 'd.day')} AS ${grain.key} FROM branch_day_stats d`;

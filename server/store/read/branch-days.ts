@@ -9,10 +9,12 @@ import { STATS_COLUMNS } from '../write/rollups.js';
  * key, read in key order as the all-branch window is. The queries that read daily_test_stats
  * read that branch's rows instead (onBranch), so a branch's figures follow the same rules as
  * everyone's; their parameters name the branch as @branch. A branch never stored has no rows;
- * a run without a branch is on none (as `git_branch = @branch` never matches it).
+ * a run without a branch is on none (as `git_branch = @branch` never matches it). A window that
+ * holds whole weeks or months reads them from the branch's period tables instead (window-split.ts
+ * splitRows with `branch`), as every branch's window reads week_stats and month_stats.
  */
-const rowsOf = (dialect: DialectName) =>
-  `(SELECT ${STATS_COLUMNS} FROM branch_day_stats WHERE branch_id = (SELECT id FROM branches WHERE name = ${dialectFor(dialect).typed('@branch', 'TEXT')}))`;
+export const branchIdOf = (dialect: DialectName) => `(SELECT id FROM branches WHERE name = ${dialectFor(dialect).typed('@branch', 'TEXT')})`;
+const rowsOf = (dialect: DialectName) => `(SELECT ${STATS_COLUMNS} FROM branch_day_stats WHERE branch_id = ${branchIdOf(dialect)})`;
 
 /**
  * The same query over one branch's rows instead of every branch's: `daily_test_stats` becomes a

@@ -98,13 +98,14 @@ const windowTable = (dialect: DialectName) => {
   passed_on_retry ${int}, scored_passed ${int}, scored_failed ${int}, attempts ${int}, changes ${int}, last_failed_at ${int})${end}`;
 };
 // On one branch (branch-days.ts), the latest failure is that branch's.
-// Every branch's window that holds a whole week or month reads it from week_stats and month_stats (window-scan.ts periodParams).
+// A window that holds a whole week or month reads it from week_stats and month_stats, or from
+// the branch's (window-scan.ts periodParams), and only its edge days by day.
 const fillWindow = (dialect: DialectName, onlyBranch: boolean, byPeriods = false) => `INSERT INTO ${tempName(dialect)}.flaky_window
   SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
     (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
       AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs
       ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
-  FROM (${onlyBranch ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect, false, byPeriods)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
+  FROM (${onlyBranch && !byPeriods ? onBranch(totalsSql(dialect), dialect) : totalsSql(dialect, false, byPeriods, onlyBranch)}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 
 // A test someone owns; the owner filter is a lookup in test_owners' index on (owner, test_id).
 const OWNED = 'SELECT 1 FROM test_owners o WHERE o.test_id = t.id';
@@ -231,9 +232,11 @@ export async function flakyGroupPage(store: AnyStore, q: FlakyPageQuery) {
     await pinned.sql.run(text(`${dialect} create`, () => windowTable(dialect)));
     await pinned.sql.run(text(`${dialect} clear`, () => `DELETE FROM ${tempName(dialect)}.flaky_window`));
     const bounds = { from: range.from, to: range.to, fromMs: range.from * DAY_MS, toMs: (range.to + 1) * DAY_MS };
-    const byPeriods = branch === null ? await periodParams(pinned, [range], q.wholePeriods ?? true) : null;
-    if (byPeriods) await pinned.sql.run(text(`${dialect} fill by periods`, () => fillWindow(dialect, false, true)), { ...byPeriods, fromMs: bounds.fromMs, toMs: bounds.toMs });
-    else await pinned.sql.run(text(`${dialect} fill ${branch !== null}`, () => fillWindow(dialect, branch !== null)), branch !== null ? { ...bounds, branch } : bounds);
+    const byPeriods = await periodParams(pinned, [range], q.wholePeriods ?? true, branch !== null);
+    const onBranch = branch !== null ? { branch } : {};
+    if (byPeriods) {
+      await pinned.sql.run(text(`${dialect} fill by periods ${branch !== null}`, () => fillWindow(dialect, branch !== null, true)), { ...byPeriods, fromMs: bounds.fromMs, toMs: bounds.toMs, ...onBranch });
+    } else await pinned.sql.run(text(`${dialect} fill ${branch !== null}`, () => fillWindow(dialect, branch !== null)), branch !== null ? { ...bounds, branch } : bounds);
     return groupPage(pinned, q, `SELECT * FROM ${tempName(dialect)}.flaky_window`);
   });
 }

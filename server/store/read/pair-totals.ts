@@ -10,12 +10,13 @@ import { splitRows } from './window-split.js';
  * of the next): what the flaky list (flaky-page.ts) and flaky.ts read.
  * `ofIds`: only the tests of a JSON array parameter @ids (the trends of one page of the flaky list).
  */
-export function totalsSql(dialect: DialectName, ofIds = false, byPeriods = false): string {
+export function totalsSql(dialect: DialectName, ofIds = false, byPeriods = false, branch = false): string {
   const t = dialectFor(dialect);
   const only = ofIds ? ` AND ${t.inJsonNumbers('test_id', dialectFor(dialect).typed('@ids', 'TEXT'))}` : '';
   // By periods (window-split.ts splitRows): whole months' and weeks' rows stand among the edge
   // days', and the changes between them are counted as between days (a period's own count those inside it).
-  const rows = byPeriods ? splitRows(t) : `SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}`;
+  // `branch` (with byPeriods): one branch's rows (@branch, window-split.ts).
+  const rows = byPeriods ? splitRows(t, branch) : `SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to${only}`;
   return `
   WITH w AS (${rows}),
   boundaries AS (

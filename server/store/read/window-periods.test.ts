@@ -12,8 +12,9 @@ import { splitWindow } from './window-split.js';
 
 /**
  * A window holding whole months or weeks reads them from month_stats and week_stats and its edge
- * days from daily_test_stats; its answer is the day-only reading's, every figure: the changes as
- * the callers count them (changes plus those between days in the outcomes string, pair-figures.ts).
+ * days from daily_test_stats (on one branch, from that branch's tables); its answer is the
+ * day-only reading's, every figure: the changes as the callers count them (changes plus those
+ * between days in the outcomes string, pair-figures.ts).
  */
 const END = Date.parse('2026-11-20T18:00:00Z');
 const LAST = Math.floor(END / DAY_MS);
@@ -187,10 +188,59 @@ describeEachEngine('a window read by months and weeks', (engine) => {
     }
   });
 
-  it('keeps a branch filter on the branch rollup', async () => {
-    const branch = await store.sql.value<string>('SELECT git_branch FROM runs WHERE git_branch IS NOT NULL LIMIT 1');
-    const { texts } = await textsOf(() => scanWindow(store, { from: LAST - 89, to: LAST }, branch!));
-    expect(texts.some((t) => t.includes('month_stats') || t.includes('week_stats'))).toBe(false);
-    expect(texts.some((t) => t.includes('branch_day_stats'))).toBe(true);
+  /** Every stored branch, the one with most runs first. */
+  const branchesOf = async () =>
+    (await store.sql.all<{ git_branch: string }>('SELECT git_branch FROM runs WHERE git_branch IS NOT NULL GROUP BY git_branch ORDER BY count(*) DESC, git_branch')).map(
+      (r) => r.git_branch,
+    );
+
+  it('reads a branch window from the branch tables, never every branch\'s', async () => {
+    const [branch] = await branchesOf();
+    for (const [range, table] of [
+      [{ from: LAST - 89, to: LAST }, 'FROM branch_month_stats'],
+      [{ from: LAST - 29, to: LAST }, 'FROM branch_week_stats'],
+    ] as const) {
+      const { rows, texts } = await textsOf(() => scanWindow(store, range, branch!));
+      expect(texts.some((t) => t.includes(table))).toBe(true);
+      expect(texts.some((t) => /FROM (month_stats|week_stats|daily_test_stats)\b/.test(t))).toBe(false);
+      expect(texts.some((t) => t.includes('branch_day_stats'))).toBe(true);
+      expect(rows.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('answers a branch\'s window, the period before it and its trend by its months and weeks as by its days', async () => {
+    const branches = await branchesOf();
+    expect(branches.length).toBeGreaterThan(1);
+    let compared = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...branches), fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (branch, from, length) => {
+        const range = { from, to: from + length - 1 };
+        const days = { wholePeriods: false };
+        const window = await scanWindow(store, range, branch, days);
+        compared += window.length;
+        expect(asCounted(await scanWindow(store, range, branch))).toEqual(asCounted(window));
+        expect(asCounted(await scanPeriod(store, range, branch))).toEqual(asCounted(await scanPeriod(store, range, branch, days)));
+        const previous = { from: range.from - length, to: range.from - 1 };
+        expect(asCounted(await scanTrend(store, range, previous, branch))).toEqual(asCounted(await scanTrend(store, range, previous, branch, days)));
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 21 },
+    );
+    // The windows held some branch's figures: the property compared something.
+    expect(compared).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('gives a branch\'s flaky list of a window by its months and weeks as by its days', async () => {
+    const page = (branch: string, range: { from: number; to: number }, wholePeriods: boolean): FlakyPageQuery => ({
+      range, branch, search: null, browser: null, severity: null, critical: false, trendKeys: null, sort: 'score', order: 'desc', limit: 50, offset: 0, wholePeriods,
+    });
+    let listed = 0;
+    for (const branch of await branchesOf()) {
+      for (const range of [{ from: LAST - 89, to: LAST }, { from: LAST - 29, to: LAST }, { from: FIRST + 3, to: LAST - 10 }, { from: day('2026-08-01'), to: day('2026-10-31') }]) {
+        const byDays = await flakyGroupPage(store, page(branch, range, false));
+        listed += byDays.rows.length;
+        expect(await flakyGroupPage(store, page(branch, range, true))).toEqual(byDays);
+      }
+    }
+    expect(listed).toBeGreaterThan(0);
   });
 });

@@ -99,6 +99,8 @@ const readings = (t: Dialect, columns: (t: Dialect, read: Read) => string) => ({
   // One branch (branch-days.ts): its rows are one range of branch_day_stats's key, read in key order.
   branch: onBranch(grouped(t, columns, 'byKey'), t.name),
   byPeriods: byPeriods(t, columns),
+  // One branch's whole months and weeks and edge days, as every branch's are read.
+  branchByPeriods: byPeriods(t, columns, true),
 });
 
 /**
@@ -110,8 +112,8 @@ const readings = (t: Dialect, columns: (t: Dialect, read: Read) => string) => ({
  * changes plus outcomeChanges(outcomes) is the same as the days give (the fields themselves
  * differ, as the all-time rollup's do).
  */
-const byPeriods = (t: Dialect, columns: (t: Dialect, read: Read) => string) =>
-  `SELECT ${columns(t, 'byDay')} FROM (${splitRows(t)}) days_and_periods GROUP BY test_id, browser${orderedPairs(t)}`;
+const byPeriods = (t: Dialect, columns: (t: Dialect, read: Read) => string, branch = false) =>
+  `SELECT ${columns(t, 'byDay')} FROM (${splitRows(t, branch)}) days_and_periods GROUP BY test_id, browser${orderedPairs(t)}`;
 
 const orderedPairs = (t: Dialect) => (t.name === 'postgres' ? ` ORDER BY test_id, ${t.bytes('browser')}` : '');
 
@@ -150,10 +152,11 @@ const signatureOf = (t: Dialect, where: string) =>
   `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs${where}`;
 const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
-// Whether the schema has test_totals (migration 6), the covering day index (10), month_stats (19) and week_stats (20): a SQLite
+// Whether the schema has test_totals (migration 6), the covering day index (10), month_stats (19), week_stats (20) and
+// their branch tables with the branch's day index (21): a SQLite
 // file of an older schema opened read-only (mcp, doctor) may lack them; PostgreSQL's schema is
 // always migrated on open. Asked once per store.
-type Schema = { totals: boolean; dayIndex: boolean; periods: boolean };
+type Schema = { totals: boolean; dayIndex: boolean; periods: boolean; branchPeriods: boolean };
 const schemaOf = new WeakMap<object, Promise<Schema>>();
 function schema(store: AnyStore): Promise<Schema> {
   const base = baseStore(store);
@@ -161,12 +164,19 @@ function schema(store: AnyStore): Promise<Schema> {
   if (!known) {
     known =
       store.dialect === 'postgres'
-        ? Promise.resolve({ totals: true, dayIndex: true, periods: true })
+        ? Promise.resolve({ totals: true, dayIndex: true, periods: true, branchPeriods: true })
         : store.sql
-            .all<{ name: string }>("SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats', 'week_stats')")
+            .all<{ name: string }>(
+              "SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats', 'week_stats', 'branch_month_stats', 'branch_week_stats', 'branch_day_stats_by_day')",
+            )
             .then((rows) => {
               const has = (name: string) => rows.some((r) => r.name === name);
-              return { totals: has('test_totals'), dayIndex: has('daily_test_stats_by_day'), periods: has('month_stats') && has('week_stats') && has('daily_test_stats_by_day') };
+              return {
+                totals: has('test_totals'),
+                dayIndex: has('daily_test_stats_by_day'),
+                periods: has('month_stats') && has('week_stats') && has('daily_test_stats_by_day'),
+                branchPeriods: has('branch_month_stats') && has('branch_week_stats') && has('branch_day_stats_by_day'),
+              };
             });
     schemaOf.set(base, known);
     // A failed look-up (a closed store) is asked again next time, not kept.
@@ -178,13 +188,16 @@ const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
 
 /**
  * The parameters of the reading by whole periods of `periods` (window-split.ts), or null when it
- * does not apply: no whole week or month in them, or a schema before week_stats.
+ * does not apply: no whole week or month in them, or a schema before week_stats (on one branch,
+ * `branch`, before the branch tables).
  * `wholePeriods: false` asks for the days alone (the tests compare both readings).
  */
-export async function periodParams(store: AnyStore, periods: readonly DayRange[], wholePeriods = true): Promise<Record<string, number> | null> {
+export async function periodParams(store: AnyStore, periods: readonly DayRange[], wholePeriods = true, branch = false): Promise<Record<string, number> | null> {
   if (!wholePeriods) return null;
   const split = splitWindow(periods);
-  return split && (await schema(store)).periods ? splitParams(split) : null;
+  if (!split) return null;
+  const known = await schema(store);
+  return (branch ? known.branchPeriods : known.periods) ? splitParams(split) : null;
 }
 
 /** How a scan reads: `wholePeriods: false` reads days only (what the reading by periods is checked against). */
@@ -214,7 +227,10 @@ async function plan(store: AnyStore, range: DayRange, known?: DayBounds): Promis
 export async function scanWindow(store: AnyStore, range: DayRange, branch: string | null = null, options: ScanOptions = {}): Promise<PairWindow[]> {
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
-  if (branch !== null) return store.sql.all<PairWindow>(s.window.branch, { ...days, branch });
+  if (branch !== null) {
+    const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true, true);
+    return byPeriods ? store.sql.all<PairWindow>(s.window.branchByPeriods, { ...byPeriods, branch }) : store.sql.all<PairWindow>(s.window.branch, { ...days, branch });
+  }
   const bounds = await dayBounds(store);
   if ((await allTimeRollup(store)) && coversEveryDay(bounds, range)) return store.sql.all<PairWindow>(s.allTime);
   const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true);
@@ -238,8 +254,8 @@ function coversEveryDay({ first, last }: DayBounds, range: DayRange): boolean {
 export async function scanPeriod(store: AnyStore, range: DayRange, branch: string | null = null, options: ScanOptions = {}): Promise<PairPeriod[]> {
   const s = TEXTS[store.dialect].period;
   const days = { from: range.from, to: range.to };
-  if (branch !== null) return store.sql.all<PairPeriod>(s.branch, { ...days, branch });
-  const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true);
+  const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true, branch !== null);
+  if (branch !== null) return byPeriods ? store.sql.all<PairPeriod>(s.branchByPeriods, { ...byPeriods, branch }) : store.sql.all<PairPeriod>(s.branch, { ...days, branch });
   if (byPeriods) return store.sql.all<PairPeriod>(s.byPeriods, byPeriods);
   return store.sql.all<PairPeriod>(s[await plan(store, range)], days);
 }
@@ -248,9 +264,13 @@ export async function scanPeriod(store: AnyStore, range: DayRange, branch: strin
 export async function scanTrend(store: AnyStore, current: DayRange, previous: DayRange, branch: string | null = null, options: ScanOptions = {}): Promise<PairTrendCounts[]> {
   const s = TEXTS[store.dialect];
   const range = { from: previous.from, to: current.to, curFrom: current.from };
-  if (branch !== null) return store.sql.all<PairTrendCounts>(s.trend.branch, { ...range, branch });
   // Each period's whole weeks and months: a period row is on one side of curFrom (its first day says which).
-  const byPeriods = await periodParams(store, [{ from: previous.from, to: current.from - 1 }, current], options.wholePeriods ?? true);
+  const byPeriods = await periodParams(store, [{ from: previous.from, to: current.from - 1 }, current], options.wholePeriods ?? true, branch !== null);
+  if (branch !== null) {
+    return byPeriods
+      ? store.sql.all<PairTrendCounts>(s.trend.branchByPeriods, { ...byPeriods, curFrom: current.from, branch })
+      : store.sql.all<PairTrendCounts>(s.trend.branch, { ...range, branch });
+  }
   if (byPeriods) return store.sql.all<PairTrendCounts>(s.trend.byPeriods, { ...byPeriods, curFrom: current.from });
   return store.sql.all<PairTrendCounts>(s.trend[await plan(store, range)], range);
 }

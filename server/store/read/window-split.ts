@@ -1,5 +1,6 @@
 import type { Dialect } from '../engine/dialect.js';
 import { GRAINS, type Grain } from '../engine/rollup-shape.js';
+import { branchIdOf } from './branch-days.js';
 
 /** A window of UTC days, both ends included. */
 export interface DaySpan {
@@ -81,11 +82,18 @@ const DAY_ROW = 'test_id, browser, day, runs, passed, failed, skipped, passed_on
  * days would: its sums and maximum are theirs, its first and last outcome are its first and last
  * day's with attempts, and its changes count those between its days already, so changes between
  * rows in day order are counted as between days.
+ * `branch`: one branch's rows (@branch, branch-days.ts): its edge days through branch_day_stats's
+ * index on (branch, day), its whole periods from the grain's branch table, one range of its key each.
  */
-export const splitRows = (t: Dialect): string => {
-  const days = Array.from({ length: RANGES.day }, (_, i) => `SELECT ${DAY_ROW} FROM ${t.through('daily_test_stats', 'daily_test_stats_by_day')} WHERE day BETWEEN @day${i}From AND @day${i}To`);
+export const splitRows = (t: Dialect, branch = false): string => {
+  const on = branch ? `branch_id = ${branchIdOf(t.name)} AND ` : '';
+  const dayTable = branch ? t.through('branch_day_stats', 'branch_day_stats_by_day') : t.through('daily_test_stats', 'daily_test_stats_by_day');
+  const days = Array.from({ length: RANGES.day }, (_, i) => `SELECT ${DAY_ROW} FROM ${dayTable} WHERE ${on}day BETWEEN @day${i}From AND @day${i}To`);
   const periods = GRAINS.flatMap((g) =>
-    Array.from({ length: RANGES[g.key] }, (_, i) => `SELECT ${DAY_ROW.replace('day', `${g.key} AS day`)} FROM ${g.table} WHERE ${g.key} BETWEEN @${g.key}${i}From AND @${g.key}${i}To`),
+    Array.from(
+      { length: RANGES[g.key] },
+      (_, i) => `SELECT ${DAY_ROW.replace('day', `${g.key} AS day`)} FROM ${branch ? g.branchTable : g.table} WHERE ${on}${g.key} BETWEEN @${g.key}${i}From AND @${g.key}${i}To`,
+    ),
   );
   return [...days, ...periods].join('\n    UNION ALL ');
 };

@@ -64,6 +64,8 @@ export const BRANCH_DAY_ROLLUP: readonly RollupColumn[] = [column('branch_id', '
  * days; the columns name what it holds.
  */
 export const periodRollup = (grain: Grain): readonly RollupColumn[] => DAY_ROLLUP.map((c) => (c.name === 'day' ? column(grain.key, 'key') : c));
+/** A grain's branch table (Grain.branchTable): periodRollup's figures per branch, the branch first as in branch_day_stats. */
+export const branchPeriodRollup = (grain: Grain): readonly RollupColumn[] => [column('branch_id', 'key'), ...periodRollup(grain)];
 export const MONTH_ROLLUP = periodRollup(MONTH);
 export const WEEK_ROLLUP = periodRollup(WEEK);
 

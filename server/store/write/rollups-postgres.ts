@@ -1,5 +1,5 @@
 /**
- * The rollups (daily_test_stats, month_stats, week_stats, daily_error_stats, test_totals) kept on PostgreSQL, by the same
+ * The rollups (daily_test_stats, month_stats, week_stats, their branch tables, daily_error_stats, test_totals) kept on PostgreSQL, by the same
  * rules as rollups.ts and test-totals.ts on SQLite: a run later than what is stored adds the
  * figures run-figures.ts computed in JavaScript (the same rows on both engines); anything else
  * (a run out of order, a review, a delete, a prune) rebuilds the touched days with the same
@@ -28,7 +28,7 @@ import {
   rebuildPeriods,
   STATS_COLUMNS,
 } from './rollups.js';
-import { addToStored, BRANCH_DAY_ROLLUP, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, branchPeriodRollup, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
 import { aggregate, DAY_MS, GRAINS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
@@ -60,6 +60,11 @@ const PERIODS = GRAINS.map((grain) => ({
   columns: columnList(periodRollup(grain)),
   types: columnTypes(periodRollup(grain)),
   addTo: addToStored(periodRollup(grain), postgresDialect, 'd'),
+  dropStaleBranches: dropStalePeriods(postgresDialect, grain, true),
+  rebuildBranches: rebuildPeriods(postgresDialect, grain, true),
+  branchColumns: columnList(branchPeriodRollup(grain)),
+  branchTypes: columnTypes(branchPeriodRollup(grain)),
+  branchAddTo: addToStored(branchPeriodRollup(grain), postgresDialect, 'd'),
 }));
 
 // The totals of the touched tests summed again from all their days: SQLite moves them by the
@@ -105,6 +110,10 @@ async function rebuildKeys(sql: Sql): Promise<void> {
   await sql.run(REBUILD_ERRORS);
   await sql.run(DROP_STALE_BRANCHES);
   await sql.run(REBUILD_BRANCHES);
+  for (const p of PERIODS) {
+    await sql.run(p.dropStaleBranches);
+    await sql.run(p.rebuildBranches);
+  }
   await sql.run(DROP_TOTALS);
   await sql.run(REBUILD_TOTALS);
   await sql.run(CLEAR_KEYS);
@@ -150,11 +159,16 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
   const sink: RowSink = { day: (row) => gathered.day.push(row), error: (row) => gathered.error.push(row), total: (row) => latest && gathered.total.push(row) };
   rows(sink);
   await days.writeAll(gathered.day);
+  // Per grain, the run's period rows when it is in order for them (null: its periods were rebuilt).
+  const appended: Array<unknown[][] | null> = [];
   for (const p of PERIODS) {
     if (Number(await sql.value(p.overlaps, { run: runId })) === 0) {
       // Later than everything in its periods: its rows add to them (rollups.ts periodRowsOf).
-      await new UnnestWriter(sql, `${p.grain.table} AS d`, p.columns, p.types, p.addTo).writeAll(periodRowsOf(p.grain, gathered.day));
+      const periodRows = periodRowsOf(p.grain, gathered.day);
+      appended.push(periodRows);
+      await new UnnestWriter(sql, `${p.grain.table} AS d`, p.columns, p.types, p.addTo).writeAll(periodRows);
     } else {
+      appended.push(null);
       // The run's periods from their days, now written (rollups.ts rebuildPeriods).
       await sql.run(KEYS_OF_RUNS, { runs: [runId] });
       await sql.run(p.dropStale);
@@ -168,6 +182,18 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
     const branchDays = new UnnestWriter(sql, 'branch_day_stats AS d', BRANCH_STATS_COLUMNS, columnTypes(BRANCH_DAY_ROLLUP), ADD_TO_BRANCH_DAYS);
     const id = Number(branch);
     await branchDays.writeAll(gathered.day.map((row) => [id, ...row]));
+    // Its branch's periods as every branch's (rollups.ts addRunToRollups): added to in order, else rebuilt from the branch's days.
+    for (const [i, p] of PERIODS.entries()) {
+      const periodRows = appended[i];
+      if (periodRows) {
+        await new UnnestWriter(sql, `${p.grain.branchTable} AS d`, p.branchColumns, p.branchTypes, p.branchAddTo).writeAll(periodRows.map((row) => [id, ...row]));
+      } else {
+        await sql.run(BRANCH_KEYS_OF_RUNS, { runs: [runId] });
+        await sql.run(p.dropStaleBranches);
+        await sql.run(p.rebuildBranches);
+        await sql.run(CLEAR_BRANCH_KEYS);
+      }
+    }
   }
   await errors.writeAll(gathered.error);
   if (totals) await totals.writeAll(gathered.total);

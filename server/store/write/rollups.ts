@@ -4,7 +4,7 @@ import { aggregate, BRANCH_DAY_KEYS, DAY_MS, GRAINS, periodsOfDays, type Grain }
 import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
-import { addToStored, BRANCH_DAY_ROLLUP, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, branchPeriodRollup, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup } from './rollup-columns.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 export const BRANCH_STATS_COLUMNS = columnList(BRANCH_DAY_ROLLUP);
@@ -47,17 +47,29 @@ const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, sqliteDialect);
  * of the touched keys, after their days are: a period's changes between its days and its first
  * and last outcome depend on every day of it, so a run that adds to its day may still fall
  * before a later day of its period. Reads at most a period of day rows per touched test and browser.
+ * Its branch table (branch_month_stats, branch_week_stats) is rebuilt the same way, one level
+ * finer: from branch_day_stats, for the periods of the touched branch keys (rollup_branch_keys).
  */
-const touchedPeriods = (t: Dialect, g: Grain) => `SELECT DISTINCT test_id, browser, ${g.sqlOf(t, 'day')} AS ${g.key} FROM rollup_keys`;
-export const dropStalePeriods = (t: Dialect, g: Grain) => `DELETE FROM ${g.table} WHERE (test_id, browser, ${g.key}) IN (${touchedPeriods(t, g)})`;
+const periodsOf = (g: Grain, branch: boolean) =>
+  branch
+    ? { table: g.branchTable, days: 'branch_day_stats', keys: 'rollup_branch_keys', by: 'branch_id, test_id, browser', same: 'd.branch_id = k.branch_id AND ', columns: branchPeriodRollup(g) }
+    : { table: g.table, days: 'daily_test_stats', keys: 'rollup_keys', by: 'test_id, browser', same: '', columns: periodRollup(g) };
+const touchedPeriods = (t: Dialect, g: Grain, branch: boolean) => `SELECT DISTINCT ${periodsOf(g, branch).by}, ${g.sqlOf(t, 'day')} AS ${g.key} FROM ${periodsOf(g, branch).keys}`;
+export const dropStalePeriods = (t: Dialect, g: Grain, branch = false) =>
+  `DELETE FROM ${periodsOf(g, branch).table} WHERE (${periodsOf(g, branch).by}, ${g.key}) IN (${touchedPeriods(t, g, branch)})`;
 // A period is at most its span of days from its first: the range reads the key's days, the test keeps that period's.
-const daysOfTouchedPeriods = (t: Dialect, g: Grain) => `
-    SELECT d.*, k.${g.key} FROM (${touchedPeriods(t, g)}) k
-    ${t.keysFirstJoin} daily_test_stats d ON d.test_id = k.test_id AND d.browser = k.browser AND d.day >= k.${g.key} AND d.day < k.${g.key} + ${g.span}
+const daysOfTouchedPeriods = (t: Dialect, g: Grain, branch: boolean) => `
+    SELECT d.*, k.${g.key} FROM (${touchedPeriods(t, g, branch)}) k
+    ${t.keysFirstJoin} ${periodsOf(g, branch).days} d ON ${periodsOf(g, branch).same}d.test_id = k.test_id AND d.browser = k.browser AND d.day >= k.${g.key} AND d.day < k.${g.key} + ${g.span}
     WHERE ${g.sqlOf(t, 'd.day')} = k.${g.key}`;
-export const rebuildPeriods = (t: Dialect, g: Grain) => `INSERT INTO ${g.table} (${columnList(periodRollup(g))}) ${periodsOfDays(daysOfTouchedPeriods(t, g), t, g)}`;
+export const rebuildPeriods = (t: Dialect, g: Grain, branch = false) =>
+  `INSERT INTO ${periodsOf(g, branch).table} (${columnList(periodsOf(g, branch).columns)}) ${periodsOfDays(daysOfTouchedPeriods(t, g, branch), t, g, branch)}`;
 
-/** Out of order for a grain: some stored result of one of run @run's periods is not older than it (then they are rebuilt). */
+/**
+ * Out of order for a grain: some stored result of one of run @run's periods is not older than it
+ * (then they are rebuilt). A branch's period rows hold some of those results, so a run in order
+ * for every branch's periods is in order for its branch's too: one check decides both.
+ */
 export const overlapsPeriods = (t: Dialect, g: Grain) => `
   SELECT CASE WHEN EXISTS (
     SELECT 1 FROM (
@@ -148,6 +160,11 @@ function prepare(sqlite: SqliteDatabase) {
       insert: `INSERT INTO ${grain.table} (${columnList(periodRollup(grain))})`,
       addTo: addToStored(periodRollup(grain), sqliteDialect),
       rows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+      dropStaleBranches: sqlite.prepare(dropStalePeriods(sqliteDialect, grain, true)),
+      rebuildBranches: sqlite.prepare(rebuildPeriods(sqliteDialect, grain, true)),
+      branchInsert: `INSERT INTO ${grain.branchTable} (${columnList(branchPeriodRollup(grain))})`,
+      branchAddTo: addToStored(branchPeriodRollup(grain), sqliteDialect),
+      branchRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     })),
     dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     branchDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
@@ -189,6 +206,10 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
   s.rebuildErrors.run();
   s.dropStaleBranches.run();
   s.rebuildBranches.run();
+  for (const g of s.grains) {
+    g.dropStaleBranches.run();
+    g.rebuildBranches.run();
+  }
   moveTestTotalsByDays(sqlite);
   s.clearKeys.run();
   s.clearBranchKeys.run();
@@ -235,11 +256,18 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     totals?.finish();
     // The run's keys are in rollup_keys already when it is older than a test's latest result (above).
     let keysLoaded = !latest;
+    let branchKeysLoaded = false;
     s.grains.forEach((g, i) => {
       if (appends[i]) {
+        const periodRows = periodRowsOf(g.grain, dayRows);
         const periods = new ValuesWriter(sqlite, g.rows, g.insert, g.addTo, DAY_ROLLUP.length);
-        for (const row of periodRowsOf(g.grain, dayRows)) periods.add(row);
+        for (const row of periodRows) periods.add(row);
         periods.finish();
+        // In order for every branch's periods, so for its branch's (overlapsPeriods): the same rows add there.
+        if (branch === undefined) return;
+        const branchPeriods = new ValuesWriter(sqlite, g.branchRows, g.branchInsert, g.branchAddTo, DAY_ROLLUP.length + 1);
+        for (const row of periodRows) branchPeriods.add([branch, ...row]);
+        branchPeriods.finish();
         return;
       }
       // Before something stored in one of its periods: the run's periods from their days, now written.
@@ -248,11 +276,19 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
         s.keysOfRun.run(runId);
         keysLoaded = true;
       }
+      if (!branchKeysLoaded) {
+        s.clearBranchKeys.run();
+        s.branchKeysOfRun.run(runId);
+        branchKeysLoaded = true;
+      }
       g.dropStale.run();
       g.rebuild.run();
+      g.dropStaleBranches.run();
+      g.rebuildBranches.run();
     });
     if (!latest) moveTestTotalsByDays(sqlite);
     s.clearKeys.run();
+    s.clearBranchKeys.run();
     return;
   }
   withRollupRefresh(sqlite, [runId], () => undefined);
