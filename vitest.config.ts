@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { chromiumPath } from './fixtures/testing/chromium.js';
 
 // The store and API tests run a second time on PostgreSQL: the "postgres" project
 // takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
@@ -38,6 +39,9 @@ export default defineConfig({
     pool: 'forks',
     // Worker threads run from source start from bundles made once per run, not through tsx in each thread.
     globalSetup: ['fixtures/testing/worker-bundles.ts'],
+    // The reporter suite's real Playwright runs (reporter/, cli/recipes.test.ts) take the browser
+    // from CHROMIUM_PATH: the same choice as the browser tests, the headless shell when installed.
+    env: { CHROMIUM_PATH: chromiumPath() },
     // Vitest's default on two cores is one worker (cores - 1). Most of a file's time here is
     // spent waiting: on the built binary, a browser, a server or PostgreSQL in another process,
     // or on a lock a test holds on purpose. Two workers fill that wait with the next file. Every

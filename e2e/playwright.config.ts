@@ -1,8 +1,10 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumPath } from '../fixtures/testing/chromium.js';
 
 /**
  * Browser tests: the built product (`npm run build` first) served by the real binary on a free
- * port, one database per test, in Debian's Chromium (Playwright cannot download browsers here).
+ * port, one database per test, in Debian's Chromium (Playwright cannot download browsers here):
+ * its headless shell when installed, else the full browser (fixtures/testing/chromium.ts).
  */
 export default defineConfig({
   testDir: '.',
@@ -20,7 +22,7 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
     viewport: { width: 1440, height: 900 },
