@@ -6,13 +6,9 @@ import { groupedRunsSql, runGroup } from './build-groups.js';
 import { withAttempts } from './attempt-evidence.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import { dayBounds, periodParams, type ScanOptions } from './window-scan.js';
-import { splitRows } from './window-split.js';
+import { splitRows, type DayRange } from './window-split.js';
 
-/** A range of UTC day numbers, both ends included. */
-export interface DayRange {
-  from: number;
-  to: number;
-}
+export type { DayRange };
 
 export interface TestBrowserTotals {
   test_id: number;

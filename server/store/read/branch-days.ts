@@ -1,4 +1,3 @@
-import type { DayRange } from './analytics.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import { STATS_COLUMNS } from '../write/rollups.js';
 
@@ -23,6 +22,3 @@ const rowsOf = (dialect: DialectName) => `(SELECT ${STATS_COLUMNS} FROM branch_d
  */
 export const onBranch = (sql: string, dialect: DialectName = 'sqlite'): string =>
   sql.replace(/\bdaily_test_stats\b( [a-z]\b)?/g, (_, alias: string | undefined) => `${rowsOf(dialect)}${alias ?? ' branch_days'}`);
-
-/** The days a branch answer reads: its window and the trend periods before today. */
-export const spanOf = (...ranges: DayRange[]): DayRange => ({ from: Math.min(...ranges.map((r) => r.from)), to: Math.max(...ranges.map((r) => r.to)) });

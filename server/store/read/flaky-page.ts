@@ -1,6 +1,6 @@
 import { CRITICAL_PASS_RATE } from '../../../core/analytics/formulas.js';
 import { UNOWNED } from '../../../core/owners/test-owners.js';
-import type { DayRange } from './analytics.js';
+import type { DayRange } from './window-split.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';

@@ -1,4 +1,5 @@
-import type { DayRange, TestBrowserTotals } from './analytics.js';
+import type { TestBrowserTotals } from './analytics.js';
+import type { DayRange } from './window-split.js';
 import { onBranch } from './branch-days.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';

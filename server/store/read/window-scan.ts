@@ -1,4 +1,4 @@
-import type { DayRange } from './analytics.js';
+import type { DayRange } from './window-split.js';
 import { dialectFor, type DialectName, type Dialect } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { onBranch } from './branch-days.js';

@@ -2,8 +2,8 @@ import type { Dialect } from '../engine/dialect.js';
 import { GRAINS, type Grain } from '../engine/rollup-shape.js';
 import { branchIdOf } from './branch-days.js';
 
-/** A window of UTC days, both ends included. */
-export interface DaySpan {
+/** A window of UTC days (days since the epoch), both ends included. */
+export interface DayRange {
   from: number;
   to: number;
 }
@@ -55,7 +55,7 @@ function splitInto(split: WindowSplit, from: number, to: number, grains: readonl
  * adjacent, as a trend's are); null when no period holds a whole week or month, so the days
  * alone are the reading. Every window reader that sums periods splits its days here.
  */
-export function splitWindow(periods: readonly DaySpan[]): WindowSplit | null {
+export function splitWindow(periods: readonly DayRange[]): WindowSplit | null {
   const split: WindowSplit = { month: [], week: [], day: [] };
   for (const { from, to } of periods) splitInto(split, from, to, GRAINS);
   if (split.month.length === 0 && split.week.length === 0) return null;
