@@ -48,8 +48,7 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     const busyTimeout = `busy_timeout = ${Math.max(0, Math.round(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`;
     sqlite.pragma(busyTimeout);
     if (!readonly) {
-      // Two processes creating the same new file both switch it to WAL: the second waits.
-      sqlite.pragma('journal_mode = WAL');
+      switchToWal(sqlite, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
       sqlite.pragma('busy_timeout = 0');
       probeWritable(sqlite);
       sqlite.pragma(busyTimeout);
@@ -104,6 +103,29 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
  * that is rolled back says it at once. Busy means another connection writes it: it is
  * writable, and this connection waits for its turn when it writes.
  */
+/**
+ * Two processes creating the same new file both switch it to WAL. Before the switch the file is
+ * in rollback mode, where SQLite answers SQLITE_BUSY at once instead of calling the busy handler
+ * when waiting could deadlock (each holds the read lock the other's write needs): one of two
+ * imports into a new file then failed with "database is locked". The failed statement has let go
+ * of its lock, so the switch is tried again until the other's is done (then the file is WAL).
+ */
+function switchToWal(sqlite: SqliteDatabase, waitMs: number): void {
+  // Even a caller that never waits on locks (the server's thread) waits for this: it happens once,
+  // at the creation of a file, and lasts as long as the other's switch.
+  const deadline = Date.now() + Math.max(waitMs, 10_000);
+  for (;;) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      Atomics.wait(PAUSE, 0, 0, 10);
+    }
+  }
+}
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 function probeWritable(sqlite: SqliteDatabase): void {
   try {
     sqlite.exec('BEGIN IMMEDIATE');
