@@ -7,15 +7,15 @@ import { startFakeCodeHost } from '../fixtures/testing/fake-code-host.js';
 import { makePlaywrightProject, ROOT } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const RECIPES = readFileSync(join(ROOT, 'docs/ci.md'), 'utf8');
 const MARKER = '<!-- flakeboard -->';
 
-/** The fenced block of `lang` that follows `heading` in the README, exactly as printed there. */
-function readmeBlock(after: string, lang: string): string {
-  const from = README.indexOf(after);
-  if (from === -1) throw new Error(`README has no "${after}"`);
-  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(README.slice(from));
-  if (!block) throw new Error(`README has no ${lang} block after "${after}"`);
+/** The fenced block of `lang` that follows `heading` in docs/ci.md, exactly as printed there. */
+function recipeBlock(after: string, lang: string): string {
+  const from = RECIPES.indexOf(after);
+  if (from === -1) throw new Error(`docs/ci.md has no "${after}"`);
+  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(RECIPES.slice(from));
+  if (!block) throw new Error(`docs/ci.md has no ${lang} block after "${after}"`);
   return block[1]!;
 }
 
@@ -108,11 +108,11 @@ async function shell(project: string, script: string, env: Record<string, string
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
-describe('the README’s shell recipe, run as CI would', () => {
+describe('the shell recipe of docs/ci.md, run as CI would', () => {
   it('builds main’s history, passes a branch whose failures are known, and fails one that brings a new failure', async () => {
     const project = makePlaywrightProject(join(temp.dir, 'shell'));
     const job = async (env: Record<string, string>) => {
-      const result = await shell(project, readmeBlock('A plain shell script', 'sh'), { GITHUB_ACTIONS: 'true', ...env });
+      const result = await shell(project, recipeBlock('A plain shell script', 'sh'), { GITHUB_ACTIONS: 'true', ...env });
       return { ...result, summary: readFileSync(join(project, 'flakeboard-summary.md'), 'utf8') };
     };
     for (const sha of ['aaa111', 'bbb222']) {
@@ -130,11 +130,11 @@ describe('the README’s shell recipe, run as CI would', () => {
   }, 300_000);
 });
 
-describe('the README’s GitHub Actions recipe, its steps run against a fake GitHub API', () => {
+describe('the GitHub Actions recipe of docs/ci.md, its steps run against a fake GitHub API', () => {
   it('asks for the permission and the token it uses; on a pull request it comments once, then updates the comment', async () => {
-    const workflow = readmeBlock('GitHub Actions, keeping the database', 'yaml');
+    const workflow = recipeBlock('GitHub Actions, keeping the database', 'yaml');
     expect(workflow).toMatch(/^permissions:\n {2}contents: read\n {2}pull-requests: write/m);
-    const withServer = readmeBlock('With a flakeboard server', 'yaml');
+    const withServer = recipeBlock('With a flakeboard server', 'yaml');
     expect(withServer).toMatch(/- run: npx flakeboard check results\.json --github\n\s+env:\n(?:\s+\w+: .*\n)*\s+GITHUB_TOKEN: \$\{\{ github\.token \}\}/);
 
     const project = makePlaywrightProject(join(temp.dir, 'github'));
@@ -183,9 +183,9 @@ describe('the README’s GitHub Actions recipe, its steps run against a fake Git
   }, 300_000);
 });
 
-describe('the README’s GitLab CI recipe, its script run against a fake GitLab API', () => {
+describe('the GitLab CI recipe of docs/ci.md, its script run against a fake GitLab API', () => {
   it('keeps one merge request note: created when a new failure appears, updated when it is fixed', async () => {
-    const job = readmeBlock('GitLab CI (', 'yaml');
+    const job = recipeBlock('GitLab CI (', 'yaml');
     const script = gitlabScript(job);
     expect(script.some((l) => l.includes('flakeboard check results.json --gitlab'))).toBe(true);
     const project = makePlaywrightProject(join(temp.dir, 'gitlab'));

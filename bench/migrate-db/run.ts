@@ -1,7 +1,7 @@
 /**
  * migrate-db throughput: a benchmark database (bench/api/build-db.ts: 100 reports of 500 tests
  * on four browsers, 200,000 results) copied into a fresh PostgreSQL database by the built
- * binary. Needs `npm run build` and FLAKEBOARD_TEST_POSTGRES_URL (README: "Tests on PostgreSQL").
+ * binary. Needs `npm run build` and FLAKEBOARD_TEST_POSTGRES_URL (docs/development.md, "Tests on PostgreSQL").
  * `npm run bench -- migrate-db`
  */
 import { join } from 'node:path';

@@ -128,7 +128,7 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
       // Either engine: ingestFile stores on SQLite synchronously and on PostgreSQL in bulk.
       store = await openAnyStore(resolveDbTarget(options.db));
       if (attachments.mode !== 'none') evidence = await openEvidenceStore(evidenceOptionsOf(options), store);
-      // PostgreSQL without --evidence keeps none (README: several servers need one shared place),
+      // PostgreSQL without --evidence keeps none (docs/evidence.md: several servers need one shared place),
       // rather than a line per attachment saying the store failed.
       if (evidence?.location === 'none') evidence = null;
     } catch (error) {
