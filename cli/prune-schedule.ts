@@ -7,12 +7,9 @@
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { isPostgresUrl } from '../server/store/engine/dialect.js';
-import type { PruneSummary } from './commands/prune.js';
+import { SCHEDULED_ENV, type PruneSummary } from './prune-summary.js';
 
 export const PRUNE_EVERY_MS = 24 * 3600 * 1000;
-
-/** Set for the prunes serve starts: their audit entry's actor is the server (kind system). */
-export const SCHEDULED_ENV = 'FLAKEBOARD_PRUNE_SCHEDULED';
 
 export interface PruneLog {
   info(message: string): void;

@@ -1,4 +1,5 @@
-import { EVIDENCE_MISSING_MAX, type EvidenceEntry, type EvidenceMissingResponse } from '../core/api/evidence.js';
+import { type EvidenceEntry, type EvidenceMissingResponse } from '../core/api/evidence.js';
+import { EVIDENCE_MISSING_MAX } from '../core/api/attachments.js';
 import { collectImportEvidence, type AttachmentsMode, type CollectSummary } from '../server/evidence/collect-import.js';
 import { entriesOf } from '../server/evidence/entries.js';
 import { refuseRedirect } from './server-client.js';

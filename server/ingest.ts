@@ -4,8 +4,9 @@ import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/re
 import { RunNormaliser } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
-import { attachmentKind } from '../core/api/evidence.js';
-import { setEvidence, type EvidenceCollector, type EvidenceResolver } from './evidence/collect-import.js';
+import { attachmentKind } from '../core/api/attachments.js';
+import { setEvidence, type EvidenceCollector } from './evidence/collect-import.js';
+import type { EvidenceResolver } from './evidence/entries.js';
 import { recordBlob, type BlobRow } from './store/evidence/blob-rows.js';
 import type { PwConfig, PwTest } from '../core/report/playwright-types.js';
 import { rawTests } from '../core/report/raw-tests.js';

@@ -13,7 +13,7 @@ import { enforceEvidenceQuota, removeUnreferencedBlobs } from '../../server/stor
 import { formatBytes, formatCount, requireDatabase } from './maintenance-common.js';
 import { hostname } from 'node:os';
 import { countAuditBefore, pruneAudit, recordAudit } from '../../server/store/accounts/audit.js';
-import { SCHEDULED_ENV } from '../prune-schedule.js';
+import { SCHEDULED_ENV, type PruneSummary } from '../prune-summary.js';
 import { auditCli } from './admin-common.js';
 
 interface PruneOptions {
@@ -38,27 +38,6 @@ const BATCH_RESULTS = 2000;
  */
 const PAUSE_MS = 120;
 
-export interface PruneSummary {
-  before: string;
-  dryRun: boolean;
-  runs: number;
-  results: number;
-  attempts: number;
-  tests: number;
-  days: number;
-  /** Audit trail entries older than the cut: kept as long as the runs. */
-  auditEntries: number;
-  bytesEstimate: number;
-  /** Bytes given back to the disk (incremental_vacuum or VACUUM). */
-  reclaimedBytes: number;
-  /** Bytes still free inside the file afterwards. */
-  freeBytes: number;
-  vacuum: 'incremental' | 'full' | 'none';
-  /** Evidence blobs no run names any more, removed with their runs. */
-  evidenceRemoved: { blobs: number; bytes: number };
-  /** Evidence dropped to keep within --evidence-max-size. */
-  evidenceDropped: { blobs: number; bytes: number };
-}
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);

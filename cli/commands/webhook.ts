@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { WEBHOOK_DEFAULTS, WEBHOOK_EVENTS, WEBHOOK_KINDS, type WebhookKind } from '../../core/api/webhooks.js';
+import { WEBHOOK_DEFAULTS } from '../../core/api/webhooks.js';
+import { WEBHOOK_EVENTS, WEBHOOK_KINDS, type WebhookKind } from '../../core/api/webhook-names.js';
 import { terminalJson } from '../../core/terminal-text.js';
 import { createWebhook, findWebhook, listWebhooks, removeWebhook } from '../../server/store/webhooks/hooks.js';
 import { listDeliveries, recordDelivery } from '../../server/store/webhooks/outbox.js';

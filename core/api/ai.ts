@@ -40,16 +40,3 @@ export const LOW_CONFIDENCE = 0.45;
 
 export const NO_BROWSER_PATTERNS = 'No browser-specific patterns detected';
 
-/** Request bounds, shared by the route's schema and the UI (which trims before sending). */
-export const AI_REQUEST_LIMITS = {
-  recentResults: 200,
-  title: 2000,
-  browser: 200,
-  errorMessage: 50_000,
-  errorStack: 50_000,
-  codeSnippet: 20_000,
-  testSteps: 200_000,
-  shortText: 2000,
-  /** The whole body: the per-field caps alone would allow far more. */
-  bodyBytes: 10 * 1024 * 1024,
-} as const;

@@ -56,8 +56,7 @@ export interface Paged<T> {
   pageSize: number;
 }
 
-export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure', 'open_age'] as const;
-export type FlakySortKey = (typeof FLAKY_SORT_KEYS)[number];
+export type FlakySortKey = (typeof s.FLAKY_SORT_KEYS)[number];
 
 /** GET /api/flaky-tests?page=…: `total` is what matches every filter; the cards' counts are over the search and browser only. */
 export type FlakyTestsPage = z.infer<typeof s.flakyTestsPage>;

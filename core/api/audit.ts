@@ -4,8 +4,7 @@ import type * as auditSchemas from './schemas/audit.js';
 /** The audit trail as the API and the UI see it (GET /api/audit, docs/audit.md). */
 
 /** Who acted: a signed-in user, an API token of a user, the command line on the database, or the server itself. */
-export const AUDIT_ACTOR_KINDS = ['user', 'token', 'cli', 'system'] as const;
-export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+export type AuditActorKind = (typeof auditSchemas.AUDIT_ACTOR_KINDS)[number];
 
 /**
  * The actions recorded, each `subject.verb`. A filter on `run.` (a prefix ending in a dot)

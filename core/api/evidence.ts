@@ -4,21 +4,8 @@
  * API's types are inferred from schemas/evidence.ts (type-only: the UI bundles no Zod).
  */
 import type { z } from 'zod';
+import { ATTACHMENT_KINDS, ATTACHMENT_STATES, isSha256, type AttachmentKind, type AttachmentState } from './attachments.js';
 import type * as s from './schemas/evidence.js';
-
-export const ATTACHMENT_KINDS = ['screenshot', 'video', 'trace', 'error-context', 'other'] as const;
-export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
-
-/**
- * Why an attachment has (or has no) blob:
- * - `stored`: `sha256` names a blob the server holds;
- * - `too-large`: over the size limit when collected;
- * - `not-found`: the report named a file that was not there (or outside the report's folders);
- * - `dropped`: removed later by the evidence quota or prune;
- * - `not-stored`: the store failed, or an upload referenced a blob the server never received.
- */
-export const ATTACHMENT_STATES = ['stored', 'too-large', 'not-found', 'dropped', 'not-stored'] as const;
-export type AttachmentState = (typeof ATTACHMENT_STATES)[number];
 
 /** An attachment's name, type, kind, blob and state (the fields are described in schemas/evidence.ts). */
 export type AttachmentInfo = z.infer<typeof s.attachmentInfo>;
@@ -26,33 +13,12 @@ export type AttachmentInfo = z.infer<typeof s.attachmentInfo>;
 /** One attempt of a result (retry 0 is the first), with its attachments in report order. */
 export type AttemptEvidence = z.infer<typeof s.attemptEvidence>;
 
-/** 64 lowercase hex digits: the only blob names the API accepts. */
-export const SHA256_PATTERN = '^[0-9a-f]{64}$';
-export const isSha256 = (text: string): boolean => text.length === 64 && /^[0-9a-f]{64}$/.test(text);
-
-/**
- * What an attachment is, from Playwright's names and content types: `screenshot` (image/png
- * named screenshot or a -actual/-diff/-expected image), `video` (video/*), `trace`
- * (application/zip named trace), `error-context` (Playwright's error-context.md / page snapshot).
- */
-export function attachmentKind(name: string, contentType: string): AttachmentKind {
-  const type = contentType.toLowerCase();
-  const lower = name.toLowerCase();
-  if (lower === 'trace' && (type === 'application/zip' || type === 'application/octet-stream')) return 'trace';
-  if (type.startsWith('video/')) return 'video';
-  if (type.startsWith('image/') && type !== 'image/svg+xml') return 'screenshot';
-  if (lower === 'error-context' || lower === '_error-context' || lower === 'error context') return 'error-context';
-  return 'other';
-}
-
 /**
  * The upload protocol: POST /api/evidence/missing with the hashes a run refers to; the answer
  * lists those the server lacks, and the largest blob it takes.
  */
 export type EvidenceMissingRequest = z.infer<typeof s.evidenceMissingRequest>;
 export type EvidenceMissingResponse = z.infer<typeof s.evidenceMissingResponse>;
-/** Hashes per POST /api/evidence/missing call. */
-export const EVIDENCE_MISSING_MAX = 5000;
 
 /**
  * One attachment's evidence in an upload's metadata (`metadata.evidence`): the test's place in

@@ -76,10 +76,8 @@ export const RUN_RESULTS_PAGE_SIZE = 50;
 /** Longer messages are cut in list rows (the table shows the first line); search reads them whole. */
 export const RESULT_ROW_MESSAGE_CHARS = 4000;
 
-export const RUN_RESULT_STATUSES = ['all', 'passed', 'failed', 'skipped'] as const;
-export type RunResultStatus = (typeof RUN_RESULT_STATUSES)[number];
-export const RUN_RESULT_SORTS = ['status', 'duration', 'name'] as const;
-export type RunResultSort = (typeof RUN_RESULT_SORTS)[number];
+export type RunResultStatus = (typeof s.RUN_RESULT_STATUSES)[number];
+export type RunResultSort = (typeof s.RUN_RESULT_SORTS)[number];
 
 /** GET /api/uploads/{id}/results: one page of the run's results, filtered and sorted by the server. */
 export interface RunResultsQuery {

@@ -4,13 +4,7 @@
  */
 import type { z } from 'zod';
 import type * as s from './schemas/webhooks.js';
-
-export const WEBHOOK_KINDS = ['slack', 'teams', 'generic'] as const;
-export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
-
-/** What a hook can be told about (docs/webhooks.md#events); `test` is sent only on request. */
-export const WEBHOOK_EVENTS = ['new-flaky', 'broken-on-base', 'pass-rate', 'quarantine-expiring', 'quarantine-expired', 'upload-pending'] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number] | 'test';
+import type { WebhookEventName } from './webhook-names.js';
 
 export const WEBHOOK_DEFAULTS = { baseBranch: 'main', passRateThreshold: 90, expiryDays: 3 } as const;
 

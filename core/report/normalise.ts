@@ -1,4 +1,4 @@
-import { isSha256 } from '../api/evidence.js';
+import { isSha256 } from '../api/attachments.js';
 import { detectBrowsers, normaliseBrowserName, projectBrowser, projectNameOf } from '../browsers.js';
 import { stripAnsi } from '../ansi.js';
 import { attemptTestStatus, computeOutcome, firstAttemptStatus, isFailure, passedOnRetry } from '../status.js';

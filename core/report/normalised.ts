@@ -1,4 +1,4 @@
-import type { AttachmentKind, AttachmentState } from '../api/evidence.js';
+import type { AttachmentKind, AttachmentState } from '../api/attachments.js';
 import type { ErrorCategory } from '../errors/categories.js';
 import type { DetectedBrowsers } from '../browsers.js';
 import type { TestStatus } from '../status.js';

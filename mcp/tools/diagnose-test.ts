@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import * as z from 'zod';
-import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisRequest, type AiRecommendation } from '../../core/api/ai.js';
+import { type AiAnalysisRequest, type AiRecommendation } from '../../core/api/ai.js';
+import { AI_REQUEST_LIMITS as LIMITS } from '../../core/api/ai-limits.js';
 import type { TestResultDetail } from '../../core/api/analytics.js';
 import type { HistorySource } from '../source.js';
 import { answer, cap, percent, quoted, REPORT_TEXT_NOTE } from './format.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AI_REQUEST_LIMITS } from '../../core/api/ai.js';
+import { AI_REQUEST_LIMITS } from '../../core/api/ai-limits.js';
 import { checkAnalysisRequest, parseAnalysisRequest } from './request-body.js';
 
 const summary = { testTitle: 'adds to cart', browser: 'chromium' };

@@ -4,7 +4,8 @@
  * (worker.ts), never on the server's thread, so the route declares the schema for its
  * description but does not have Fastify validate it.
  */
-import { AI_REQUEST_LIMITS as LIMITS, type AiAnalysisRequest } from '../../core/api/ai.js';
+import { type AiAnalysisRequest } from '../../core/api/ai.js';
+import { AI_REQUEST_LIMITS as LIMITS } from '../../core/api/ai-limits.js';
 import { HttpError } from '../errors.js';
 import { decodeBody, parseJsonBody, type bodyCharset } from '../upload-body.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { attachmentKind, type AttachmentKind } from '../../core/api/evidence.js';
+import { attachmentKind, type AttachmentKind } from '../../core/api/attachments.js';
 import { RunNormaliser } from '../../core/report/normalise.js';
 import type { AttachmentEvidence, NormalisedTest } from '../../core/report/normalised.js';
 import type { PwAttachment, PwConfig, PwTest } from '../../core/report/playwright-types.js';
@@ -10,7 +10,7 @@ import { decodeChunks, fileByteChunks } from '../report-text.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { knownBlobs, recordBlob, type BlobRow } from '../store/evidence/blob-rows.js';
 import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
-import { resolverOf, type EvidenceBySeq } from './entries.js';
+import { resolverOf, type EvidenceBySeq, type EvidenceResolver } from './entries.js';
 import { attachmentRoots, findAttachmentFile, type FolderCache } from './report-files.js';
 
 export type AttachmentsMode = 'failures' | 'all' | 'none';
@@ -41,9 +41,6 @@ export interface CollectSummary {
 
 /** Skipped attachments named one a line; past this, one line counts the rest. */
 const SKIP_LINES = 10;
-
-/** Sets each test's evidence before it is stored: the tests come in the order the collector saw them. */
-export type EvidenceResolver = (test: NormalisedTest, seq: number) => void;
 
 /** A test's attachments are kept: every attachment of a test that failed, timed out or was flaky (its passing retry too), or of every test. */
 export function collects(mode: AttachmentsMode, test: NormalisedTest): boolean {

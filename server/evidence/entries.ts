@@ -1,6 +1,8 @@
 import type { EvidenceEntry } from '../../core/api/evidence.js';
-import type { AttachmentEvidence } from '../../core/report/normalised.js';
-import type { EvidenceResolver } from './collect-import.js';
+import type { AttachmentEvidence, NormalisedTest } from '../../core/report/normalised.js';
+
+/** Sets each test's evidence before it is stored: the tests come in the order the collector saw them. */
+export type EvidenceResolver = (test: NormalisedTest, seq: number) => void;
 
 export type EvidenceBySeq = Map<number, Array<Array<AttachmentEvidence | null>>>;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AI_REQUEST_LIMITS as LIMITS } from '../../core/api/ai.js';
+import { AI_REQUEST_LIMITS as LIMITS } from '../../core/api/ai-limits.js';
 import { aiAnalysisRequest, aiAnalysisResult } from '../../core/api/schemas/ai.js';
 import { errorAnswer } from '../../core/api/schemas/errors.js';
 import { AI_PER_CALLER, aiAdmission } from '../ai/admission.js';

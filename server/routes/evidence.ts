@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Readable } from 'node:stream';
-import { isSha256 } from '../../core/api/evidence.js';
+import { isSha256 } from '../../core/api/attachments.js';
 import { errorAnswer } from '../../core/api/schemas/errors.js';
 import * as s from '../../core/api/schemas/evidence.js';
 import { HttpError, notFound } from '../errors.js';

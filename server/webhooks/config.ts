@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { maskWebhookUrl, WEBHOOK_DEFAULTS, WEBHOOK_EVENTS, WEBHOOK_KINDS, type AddWebhookRequest, type WebhookEvent, type WebhookEventName, type WebhookView } from '../../core/api/webhooks.js';
+import { maskWebhookUrl, WEBHOOK_DEFAULTS, type AddWebhookRequest, type WebhookEvent, type WebhookView } from '../../core/api/webhooks.js';
+import { WEBHOOK_EVENTS, WEBHOOK_KINDS, type WebhookEventName } from '../../core/api/webhook-names.js';
 import type { NewWebhook, StoredWebhook } from '../store/webhooks/hooks.js';
 import { checkWebhookUrl } from './send.js';
 

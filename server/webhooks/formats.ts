@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookEvent, WebhookKind, WebhookTest } from '../../core/api/webhooks.js';
+import type { WebhookEvent, WebhookTest } from '../../core/api/webhooks.js';
+import type { WebhookKind } from '../../core/api/webhook-names.js';
 
 /** A request ready to send: the body as sent (the signature covers these exact bytes) and its headers. */
 export interface OutgoingRequest {

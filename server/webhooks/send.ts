@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { WebhookEvent, WebhookKind } from '../../core/api/webhooks.js';
+import type { WebhookEvent } from '../../core/api/webhooks.js';
+import type { WebhookKind } from '../../core/api/webhook-names.js';
 import { requestFor } from './formats.js';
 
 export const SEND_TIMEOUT_MS = 10_000;

@@ -4,7 +4,7 @@
  * Schema (server/ai/request-body.ts): this one describes it, and a test keeps the two the same.
  */
 import { z } from 'zod';
-import { AI_REQUEST_LIMITS as LIMITS } from '../ai.js';
+import { AI_REQUEST_LIMITS as LIMITS } from '../ai-limits.js';
 import { CAUSE_CLASSES } from '../cause-classes.js';
 
 const optionalText = (max: number) => z.string().max(max).nullable().optional();

@@ -4,9 +4,11 @@
  * types the server and the UI compile against (types only: the UI bundle holds no Zod).
  */
 import { z } from 'zod';
-import { FLAKY_SORT_KEYS } from '../analytics.js';
 import { attemptEvidence } from './evidence.js';
 import { pageSize, pageNumber, queryWhole } from './paging.js';
+
+/** The flaky list's sort keys (`sort=`). */
+export const FLAKY_SORT_KEYS = ['score', 'pass_rate', 'runs', 'last_failure', 'open_age'] as const;
 
 export const trendDirection = z.enum(['declining', 'improving', 'stable', 'new']);
 const isoDay = z.string().describe('An ISO day (UTC), YYYY-MM-DD');

@@ -1,7 +1,9 @@
 /** GET /api/audit (docs/audit.md) as Zod schemas; core/api/audit.ts infers its types from them. */
 import { z } from 'zod';
-import { AUDIT_ACTOR_KINDS } from '../audit.js';
 import { pageNumber, pageSize } from './paging.js';
+
+/** Who acted (core/api/audit.ts, AuditActorKind). */
+export const AUDIT_ACTOR_KINDS = ['user', 'token', 'cli', 'system'] as const;
 
 const text = (max: number) => z.string().min(1).max(max);
 

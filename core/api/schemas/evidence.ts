@@ -1,6 +1,6 @@
 /** Failure evidence (docs/evidence.md) as Zod schemas; core/api/evidence.ts and trace-link.ts infer their types from them. */
 import { z } from 'zod';
-import { ATTACHMENT_KINDS, ATTACHMENT_STATES, EVIDENCE_MISSING_MAX, SHA256_PATTERN } from '../evidence.js';
+import { ATTACHMENT_KINDS, ATTACHMENT_STATES, EVIDENCE_MISSING_MAX, SHA256_PATTERN } from '../attachments.js';
 
 export const attachmentInfo = z.object({
   name: z.string(),

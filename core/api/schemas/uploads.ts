@@ -3,9 +3,12 @@
  * infers its types from them (the report body itself is checked by server/upload-body.ts).
  */
 import { z } from 'zod';
-import { RUN_RESULT_SORTS, RUN_RESULT_STATUSES } from '../uploads.js';
 import { attemptEvidence } from './evidence.js';
 import { pageNumber, pageSize, queryWhole } from './paging.js';
+
+/** A run's Test Results table: its status filter and sort keys (core/api/uploads.ts). */
+export const RUN_RESULT_STATUSES = ['all', 'passed', 'failed', 'skipped'] as const;
+export const RUN_RESULT_SORTS = ['status', 'duration', 'name'] as const;
 
 export const reviewStatus = z.enum(['pending', 'approved', 'rejected']);
 const isoTime = z.string().describe('ISO 8601, UTC');

@@ -1,6 +1,6 @@
 /** The webhook calls (docs/webhooks.md) as Zod schemas; core/api/webhooks.ts infers its types from them. */
 import { z } from 'zod';
-import { WEBHOOK_EVENTS, WEBHOOK_KINDS } from '../webhooks.js';
+import { WEBHOOK_EVENTS, WEBHOOK_KINDS } from '../webhook-names.js';
 import { queryWhole } from './paging.js';
 
 const ms = z.number().describe('Milliseconds since 1970, UTC');

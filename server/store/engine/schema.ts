@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { AttachmentKind, AttachmentState } from '../../../core/api/evidence.js';
+import type { AttachmentKind, AttachmentState } from '../../../core/api/attachments.js';
 
 /** Row types of the SQLite schema (migrations.ts), for Kysely's typed queries. */
 export interface DatabaseSchema {

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSha256 } from '../../../core/api/evidence.js';
+import { isSha256 } from '../../../core/api/attachments.js';
 import { EvidenceIntegrityError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceReopen, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { VerifyingStream } from './hashing.js';
 

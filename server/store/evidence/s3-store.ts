@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { isSha256 } from '../../../core/api/evidence.js';
+import { isSha256 } from '../../../core/api/attachments.js';
 import { EvidenceIntegrityError, EvidenceUnavailableError, statsOf, type ByteRange, type EvidenceBlob, type EvidenceReopen, type EvidenceStats, type EvidenceStore, type ListedBlob } from './evidence-store.js';
 import { sha256Of, VerifyingStream } from './hashing.js';
 import type { S3Target } from './s3-url.js';

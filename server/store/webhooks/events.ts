@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { passRateFraction } from '../../../core/analytics/formulas.js';
-import { MAX_EVENT_TESTS, type WebhookEvent, type WebhookEventName, type WebhookTest } from '../../../core/api/webhooks.js';
+import { MAX_EVENT_TESTS, type WebhookEvent, type WebhookTest } from '../../../core/api/webhooks.js';
+import type { WebhookEventName } from '../../../core/api/webhook-names.js';
 import type { AnyStore } from '../engine/types.js';
 import { enqueueDeliveries, hooksFor, type Enqueued } from './outbox.js';
 

@@ -1,4 +1,5 @@
-import type { WebhookEventName, WebhookKind, WebhookView } from '../../../core/api/webhooks.js';
+import type { WebhookView } from '../../../core/api/webhooks.js';
+import type { WebhookEventName, WebhookKind } from '../../../core/api/webhook-names.js';
 import type { AnyStore } from '../engine/types.js';
 
 /** A hook as stored, its secret and whole URL included: for the sender and the formats only. */

@@ -1,5 +1,6 @@
 import { Badge, Box, Group, Paper, Stack, Text } from '@mantine/core';
-import type { AttachmentInfo, AttachmentKind, AttemptEvidence } from '../../../../core/api/evidence.js';
+import type { AttachmentInfo, AttemptEvidence } from '../../../../core/api/evidence.js';
+import type { AttachmentKind } from '../../../../core/api/attachments.js';
 import { formatDuration } from '../../lib/format.js';
 import { missingReason } from './attachment-state.js';
 import { EvidenceDownload } from './EvidenceDownload.js';

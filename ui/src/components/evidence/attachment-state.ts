@@ -1,4 +1,5 @@
-import type { AttachmentInfo, AttachmentState, AttemptEvidence } from '../../../../core/api/evidence.js';
+import type { AttachmentInfo, AttemptEvidence } from '../../../../core/api/evidence.js';
+import type { AttachmentState } from '../../../../core/api/attachments.js';
 
 const WHY: Record<Exclude<AttachmentState, 'stored'>, string> = {
   'too-large': 'not kept: it was larger than the size limit for evidence',

@@ -1,6 +1,7 @@
 import { Alert, Button, Checkbox, Code, Group, NumberInput, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { WEBHOOK_DEFAULTS, WEBHOOK_EVENTS, type WebhookKind } from '../../../../core/api/webhooks.js';
+import { WEBHOOK_DEFAULTS } from '../../../../core/api/webhooks.js';
+import { WEBHOOK_EVENTS, type WebhookKind } from '../../../../core/api/webhook-names.js';
 import { addWebhook } from '../../api/calls.js';
 import { errorText } from '../../api/client.js';
 

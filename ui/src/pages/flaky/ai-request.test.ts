@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AI_REQUEST_LIMITS } from '../../../../core/api/ai.js';
+import { AI_REQUEST_LIMITS } from '../../../../core/api/ai-limits.js';
 import type { TestResultDetail } from '../../../../core/api/analytics.js';
 import { aiAnalysisRequest } from './ai-request.js';
 

@@ -1,5 +1,6 @@
 /** The body of POST /api/ai-analysis (docs/api.md#ai-analysis), built from what the dialog shows. */
-import { AI_REQUEST_LIMITS, type AiAnalysisRequest, type AiRecentResult } from '../../../../core/api/ai.js';
+import { type AiAnalysisRequest, type AiRecentResult } from '../../../../core/api/ai.js';
+import { AI_REQUEST_LIMITS } from '../../../../core/api/ai-limits.js';
 import type { BrowserEntry, TestResultDetail } from '../../../../core/api/analytics.js';
 
 // The server rejects oversized fields; cutting them here keeps one huge stack from failing the request.
