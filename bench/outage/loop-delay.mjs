@@ -4,6 +4,8 @@
 // process's threads together) was waiting for a core, not working. It also times each request
 // inside the server, from Node handing it over to the last byte written, per path: what the
 // callers' figures include beyond that is their own process, the connection and the machine.
+// Each /api/health request's arrival and last byte are kept as times since the epoch too, so a
+// slow answer the poller saw can be split into the server's part and the rest.
 // SIGUSR2 writes the figures since the last signal and resets.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ if (out) {
   histogram.enable();
   let long = [];
   let requests = {};
+  let health = [];
   let last = performance.now();
   let lastCpu = process.cpuUsage();
   setInterval(() => {
@@ -31,15 +34,20 @@ if (out) {
     if (event === 'request') {
       const started = performance.now();
       const path = request.url;
-      response.once('finish', () => (requests[path] ??= []).push(Math.round((performance.now() - started) * 10) / 10));
+      response.once('finish', () => {
+        const finished = performance.now();
+        (requests[path] ??= []).push(Math.round((finished - started) * 10) / 10);
+        if (path === '/api/health') health.push([performance.timeOrigin + started, performance.timeOrigin + finished]);
+      });
     }
     return emit.apply(this, arguments);
   };
   process.on('SIGUSR2', () => {
     const ms = (ns) => Math.round(ns / 1e6);
-    writeFileSync(`${out}.${process.pid}`, JSON.stringify({ p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), long, requests }));
+    writeFileSync(`${out}.${process.pid}`, JSON.stringify({ p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), long, requests, health }));
     histogram.reset();
     long = [];
     requests = {};
+    health = [];
   });
 }

@@ -81,28 +81,32 @@ interface Round {
   backAfterMs: number | null;
   /** Each server's own event-loop delay over the round (p99 / max, ms): what the server held, apart from the machine. */
   loop: string;
+  /** The slowest health answers the poller saw, each split by the clocks of both sides. */
+  slowestHealth: string;
 }
 
 const LOOP_OUT = join(data, 'loop-delay');
 const LOOP_ENV = { NODE_OPTIONS: `--import ${pathToFileURL(join(here, 'bench/outage/loop-delay.mjs')).href}`, BENCH_LOOP_DELAY_OUT: LOOP_OUT };
 
-async function loopDelays(servers: Server[]): Promise<{ loop: string; requests: Map<string, number[]> }> {
+async function loopDelays(servers: Server[]): Promise<{ loop: string; requests: Map<string, number[]>; healthSpans: Array<[number, number]> }> {
   const figures: string[] = [];
   const requests = new Map<string, number[]>();
+  const healthSpans: Array<[number, number]> = [];
   for (const server of servers) {
     const file = `${LOOP_OUT}.${server.pid}`;
     rmSync(file, { force: true });
     process.kill(server.pid, 'SIGUSR2');
     for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(20);
-    type Figures = { p99: number; max: number; long: { gapMs: number; cpuMs: number }[]; requests: Record<string, number[]> };
-    const { p99, max, long, requests: times } = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Figures) : { p99: NaN, max: NaN, long: [], requests: {} };
+    type Figures = { p99: number; max: number; long: { gapMs: number; cpuMs: number }[]; requests: Record<string, number[]>; health: Array<[number, number]> };
+    const { p99, max, long, requests: times, health } = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Figures) : { p99: NaN, max: NaN, long: [], requests: {}, health: [] };
+    healthSpans.push(...health);
     for (const [path, list] of Object.entries(times)) requests.set(path, [...(requests.get(path) ?? []), ...list]);
     // A long hold with the process's threads together using under half a core was a wait for the machine.
     if (process.env.BENCH_LOOP_DETAIL) process.stderr.write(`server ${server.pid}: ${JSON.stringify(long)}\n`);
     const waiting = long.filter((l) => l.cpuMs < l.gapMs / 2).length;
     figures.push(`${p99} / ${max} ms (${long.length - waiting} held over 150 ms working, ${waiting} waiting for a core)`);
   }
-  return { loop: figures.join(', '), requests };
+  return { loop: figures.join(', '), requests, healthSpans };
 }
 
 async function round(name: string, servers: Server[], token: string, restart?: () => Promise<void>): Promise<Round> {
@@ -165,9 +169,28 @@ async function round(name: string, servers: Server[], token: string, restart?: (
   sending = false;
   await Promise.all(readers);
   const health = (await probe.stop()).filter(Number.isFinite);
-  const { loop, requests } = await loopDelays(servers);
+  const { loop, requests, healthSpans } = await loopDelays(servers);
   const byPath = new Map(READ_PATHS.map((path) => [path, { seen: seen.get(path)!, inServer: requests.get(path) ?? [] }]));
-  return { health, healthInServer: requests.get('/api/health') ?? [], reads, byPath, uploads, statuses, backAfterMs, loop };
+  return { health, healthInServer: requests.get('/api/health') ?? [], reads, byPath, uploads, statuses, backAfterMs, loop, slowestHealth: splitSlowest(probe.samples(), healthSpans) };
+}
+
+/**
+ * The three slowest health answers, each as (sent → the server's thread took it) + (in the
+ * server, to its last byte) + (→ the poller read it), from the poller's send time and the
+ * server's own timings on the same clock: what the server's thread held apart from what the
+ * poller's process waited for. A call with no span of the server's (refused, or not answered) is
+ * given whole.
+ */
+function splitSlowest(samples: Array<{ sentAt: number; ms: number }>, spans: Array<[number, number]>): string {
+  const slowest = samples.filter((x) => Number.isFinite(x.ms)).sort((a, b) => b.ms - a.ms).slice(0, 3);
+  return slowest
+    .map(({ sentAt, ms: total }) => {
+      const span = spans.find(([arrived, finished]) => arrived >= sentAt - 1 && finished <= sentAt + total + 1);
+      if (!span) return ms(total);
+      const [arrived, finished] = span;
+      return `${ms(total)} = ${ms(Math.max(0, arrived - sentAt))} + ${ms(finished - arrived)} + ${ms(Math.max(0, sentAt + total - finished))}`;
+    })
+    .join(', ');
 }
 
 const byPathRows: string[] = [];
@@ -176,13 +199,13 @@ function print(engine: string, name: string, r: Round): void {
   const answers = [...r.statuses].sort(([a], [b]) => a.localeCompare(b)).map(([key, n]) => `${key}: ${n}`).join(', ');
   const p50p95 = (times: number[]) => `${ms(at(times, 0.5))} / ${ms(at(times, 0.95))}`;
   for (const [path, { seen, inServer }] of r.byPath) byPathRows.push(`| ${engine} | ${name} | \`${path}\` | ${seen.length} | ${p50p95(seen)} | ${p50p95(inServer)} |\n`);
-  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.healthInServer)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${r.loop} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
+  process.stdout.write(`| ${engine} | ${name} | ${quantiles(r.health)} | ${quantiles(r.healthInServer)} | ${quantiles(r.reads)} | ${quantiles(r.uploads)} | ${r.loop} | ${r.slowestHealth} | ${answers}${r.backAfterMs === null ? '' : `; uploads taken again ${(r.backAfterMs / 1000).toFixed(1)} s after the start`} |\n`);
 }
 
 async function main(): Promise<void> {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  process.stdout.write('| engine | round | health p50 / p95 / max | health inside the server | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| engine | round | health p50 / p95 / max | health inside the server | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | slowest health answers: before the server’s thread took it + in the server + before the poller read it | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
   try {
     await rounds();
   } finally {
