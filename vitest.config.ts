@@ -20,9 +20,10 @@ const POSTGRES_FILES = [
   'server/store/write/write-run.test.ts',
   'server/webhooks/drain.test.ts',
 ];
-// Run by the "sqlite-shared-modules" and "postgres-shared-modules" projects, without a fresh
-// module graph per file (below); each is in POSTGRES_FILES too.
-const SHARED_MODULES = ['server/routes/*.test.ts'];
+// Run by the "sqlite-shared-modules" project, without a fresh module graph per file (below).
+const SHARED_MODULES = ['server/routes/*.test.ts', 'server/store/{write,accounts}/*.test.ts', 'server/writer/*.test.ts', 'server/webhooks/*.test.ts'];
+// Those of them that POSTGRES_FILES takes: the "postgres-shared-modules" project runs them.
+const POSTGRES_SHARED_MODULES = ['server/routes/*.test.ts', 'server/store/write/write-run.test.ts', 'server/webhooks/drain.test.ts'];
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.
 const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
@@ -58,14 +59,14 @@ export default defineConfig({
       },
       // The same, for folders whose files leave no module state behind: a worker process keeps
       // its loaded modules from one file to the next instead of importing the server again for
-      // each (a third less CPU for server/routes). A folder joins only when the whole folder
-      // passes several runs in a row this way; a file that mocks, stubs or sets module state
-      // must not be in one.
+      // each (a third less CPU for server/routes, and for the store's write and accounts, writer
+      // and webhooks files). A folder joins only when the whole folder passes several runs in a
+      // row this way; a file that mocks, stubs or sets module state must not be in one.
       { extends: true, test: { name: 'sqlite-shared-modules', include: SHARED_MODULES, isolate: false } },
       ...(HAS_POSTGRES
         ? [
-            { extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...SHARED_MODULES], env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
-            { extends: true as const, test: { name: 'postgres-shared-modules', include: SHARED_MODULES, isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...POSTGRES_SHARED_MODULES], env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres-shared-modules', include: POSTGRES_SHARED_MODULES, isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
           ]
         : []),
     ],
