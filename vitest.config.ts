@@ -29,7 +29,7 @@ const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
 if (!HAS_POSTGRES && !said.flakeboardSaidPostgresSkip) {
   said.flakeboardSaidPostgresSkip = true;
-  console.log('PostgreSQL runs of the store and API tests skipped: set FLAKEBOARD_TEST_POSTGRES_URL to run them (README: "Tests on PostgreSQL")');
+  console.log('PostgreSQL runs of the store and API tests skipped: set FLAKEBOARD_TEST_POSTGRES_URL to run them (docs/development.md, "Tests on PostgreSQL")');
 }
 
 export default defineConfig({
