@@ -84,9 +84,10 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
     temp = makeTempDir();
     file = join(temp.dir, 'flakeboard.db');
     const reports = ownReports();
-    // Every report, and the first again (a duplicate run pointing at its original).
-    expect((await runCli(['import', ...reports, '--db', file], { env })).exitCode).toBe(0);
-    expect((await runCli(['import', reports[0]!, '--db', file], { env })).exitCode).toBe(0);
+    // Every report, and the first again (a duplicate run pointing at its original). The branch is
+    // given so the branch rollups have rows wherever the tests run (outside a git checkout too).
+    expect((await runCli(['import', ...reports, '--db', file, '--branch', 'main'], { env })).exitCode).toBe(0);
+    expect((await runCli(['import', reports[0]!, '--db', file, '--branch', 'main'], { env })).exitCode).toBe(0);
     expect((await runCli(['user', 'add', 'Admin', '--role', 'admin', '--password-stdin', '--db', file], { env, input: 'correct horse battery\n' })).exitCode).toBe(0);
     expect((await runCli(['token', 'create', 'ci', '--db', file], { env })).exitCode).toBe(0);
     // What only a running server writes (sign-ins, lockouts, review, settings, quarantine), as it writes it.
