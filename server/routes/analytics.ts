@@ -10,6 +10,7 @@ import type { Severity } from '../store/read/flaky-page.js';
 import { isOwnerName } from '../../core/owners/codeowners.js';
 import { UNOWNED } from '../../core/owners/test-owners.js';
 import { pageOf, sendPage } from './paging.js';
+import { sendJsonText } from './json-text.js';
 import { callerKey } from '../plugins/authenticate.js';
 
 const member = { auth: { access: 'member' as const, apiToken: 'read' as const } };
@@ -29,7 +30,7 @@ const isSeverity = (v: string | undefined): v is Severity => (SEVERITIES as read
 const answers = <T extends z.ZodType>(ok: T) => ({ 200: ok, 400: errorAnswer });
 
 // Answers come as JSON text, cached per query and arguments.
-const sendJson = async (reply: FastifyReply, text: Promise<string>) => reply.type('application/json; charset=utf-8').send(await text);
+const sendJson = async (reply: FastifyReply, text: Promise<string>) => sendJsonText(reply, await text);
 
 export function registerAnalyticsRoutes(fastify: FastifyInstance, options: { analytics: AnalyticsRunner; now: () => number }): void {
   const { analytics, now } = options;
@@ -67,10 +68,7 @@ export function registerAnalyticsRoutes(fastify: FastifyInstance, options: { ana
       test: q.test ?? null,
       ...(q.branch !== undefined ? { branch: q.branch } : {}),
     }, callerKey(request));
-    if (q.page !== undefined || q.counts) return sendJson(reply, json);
-    // The bare list (docs/api.md#lists-and-paging): the first page, the total in a header. At most 200 records to read back.
-    const { items, total } = JSON.parse(await json) as { items: unknown[]; total: number };
-    return sendJson(reply.header('x-total-count', String(total)), Promise.resolve(JSON.stringify(items)));
+    return sendPage(reply, q.page !== undefined || q.counts === true, json);
   });
 
   app.get('/api/flaky-tests', {

@@ -30,16 +30,17 @@ export async function createApiToken(store: AnyStore, input: { name: string; tok
   return row.id;
 }
 
-/** The token a hash names, expired or not (the caller says which, with a clear message). */
+/**
+ * The token a hash names, expired or not (the caller says which, with a clear message). Asked on
+ * every request a token makes, so its SQL is one fixed text rather than built for each request.
+ */
 export async function findApiToken(store: AnyStore, tokenHash: string): Promise<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; scopes: TokenScope[]; user: User } | null> {
-  const row = await store.db
-    .selectFrom('api_tokens')
-    .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['api_tokens.id', 'api_tokens.name', 'api_tokens.last_used_at', 'api_tokens.expires_at', 'api_tokens.scopes', 'users.id as user_id', 'users.username', 'users.role'])
-    .where('api_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = await store.sql.get<{ id: number; name: string; last_used_at: number | null; expires_at: number | null; scopes: string; user_id: number; username: string; role: User['role'] }>(FIND_TOKEN, { tokenHash });
   return row ? { id: row.id, name: row.name, last_used_at: row.last_used_at, expires_at: row.expires_at, scopes: scopesOf(row.scopes), user: { id: row.user_id, username: row.username, role: row.role } } : null;
 }
+
+const FIND_TOKEN = `SELECT t.id, t.name, t.last_used_at, t.expires_at, t.scopes, u.id AS user_id, u.username, u.role
+  FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = @tokenHash`;
 
 export async function touchApiToken(store: AnyStore, id: number, now = Date.now()): Promise<void> {
   await store.db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', id).execute();

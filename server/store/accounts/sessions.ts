@@ -24,17 +24,15 @@ export async function createSession(store: AnyStore, input: { tokenHash: string;
  * older than `maxAgeMs` however active (a stolen token does not live forever).
  */
 export async function findSession(store: AnyStore, tokenHash: string, now: number, maxAgeMs: number): Promise<SessionRecord | null> {
-  const row = await store.db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id', 'sessions.session_hash', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'users.id as user_id', 'users.username', 'users.role', 'users.oidc_subject'])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .where('sessions.created_at', '>', now - maxAgeMs)
-    .executeTakeFirst();
+  const row = await store.sql.get<{ id: number; session_hash: string; created_at: number; last_seen_at: number; expires_at: number; user_id: number; username: string; role: User['role']; oidc_subject: string | null }>(FIND_SESSION, { tokenHash, now, bornAfter: now - maxAgeMs });
   if (!row) return null;
   return { id: row.id, session_hash: row.session_hash, created_at: row.created_at, last_seen_at: row.last_seen_at, expires_at: row.expires_at, user: { id: row.user_id, username: row.username, role: row.role }, sso: row.oidc_subject !== null };
 }
+
+// Asked on every request the UI makes: one fixed text, not SQL built for each request.
+const FIND_SESSION = `SELECT s.id, s.session_hash, s.created_at, s.last_seen_at, s.expires_at, u.id AS user_id, u.username, u.role, u.oidc_subject
+  FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.token_hash = @tokenHash AND s.expires_at > @now AND s.created_at > @bornAfter`;
 
 /** Sliding expiry: each use pushes the end of an inactive session further out (never past its absolute end). */
 export async function touchSession(store: AnyStore, id: number, now: number, expiresAt: number): Promise<void> {

@@ -47,6 +47,9 @@ describeEachEngine('SQL texts with named parameters', (engine) => {
 it('numbers each distinct name once for PostgreSQL, and says which one has no value', () => {
   expect(compileNamed(`SELECT @a, @b, @a -- @c`, { a: 1, b: 2 }, 'postgres')).toMatchObject({ sql: 'SELECT $1, $2, $1 -- @c', parameters: [1, 2] });
   expect(() => compileNamed(`SELECT @missing`, {}, 'postgres')).toThrow('@missing');
+  // The numbering is kept per text; the values are each call's own.
+  expect(compileNamed(`SELECT @a, @b, @a -- @c`, { a: 'x', b: 'y' }, 'postgres')).toMatchObject({ sql: 'SELECT $1, $2, $1 -- @c', parameters: ['x', 'y'] });
+  expect(() => compileNamed(`SELECT @a, @b, @a -- @c`, { a: 1 }, 'postgres')).toThrow('@b');
 });
 
 describeEachEngine('the same data on both engines', (engine) => {

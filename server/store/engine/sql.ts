@@ -44,20 +44,42 @@ export function sqlOver(db: Kysely<DatabaseSchema>, dialect: DialectName): Sql {
  */
 export function compileNamed(text: string, params: SqlParams, dialect: DialectName): CompiledQuery {
   if (dialect === 'sqlite') return CompiledQuery.raw(text, Object.keys(params).length > 0 ? [params] : []);
+  const { numbered, names } = numberedText(text);
+  const values = names.map((name) => {
+    if (!(name in params)) throw new Error(`SQL parameter @${name} has no value`);
+    return params[name];
+  });
+  return CompiledQuery.raw(numbered, values);
+}
+
+/**
+ * Each text numbered once: the same few hundred texts run on every request (a session or token
+ * lookup, the cache's signature), and numbering one again for each allocated on the server's
+ * thread. Bounded in count and size: bulk writes build long texts with a row count in them,
+ * and those are numbered each time (their own cost is the rows).
+ */
+const NUMBERED_KEPT = 256;
+const NUMBERED_MAX_CHARS = 4096;
+const numberedTexts = new Map<string, { numbered: string; names: string[] }>();
+
+function numberedText(text: string): { numbered: string; names: string[] } {
+  const kept = numberedTexts.get(text);
+  if (kept) return kept;
   const order = new Map<string, number>();
-  const values: unknown[] = [];
   const numbered = text.replace(NAMED_OR_SKIPPED, (match: string, name: string | undefined) => {
     if (name === undefined) return match;
     let index = order.get(name);
     if (index === undefined) {
-      if (!(name in params)) throw new Error(`SQL parameter @${name} has no value`);
-      values.push(params[name]);
-      index = values.length;
+      index = order.size + 1;
       order.set(name, index);
     }
     return `$${index}`;
   });
-  return CompiledQuery.raw(numbered, values);
+  const entry = { numbered, names: [...order.keys()] };
+  if (text.length > NUMBERED_MAX_CHARS) return entry;
+  if (numberedTexts.size >= NUMBERED_KEPT) numberedTexts.delete(numberedTexts.keys().next().value!);
+  numberedTexts.set(text, entry);
+  return entry;
 }
 
 // The texts are the store's own, never report text; each alternative consumes quoted text and comments whole.
