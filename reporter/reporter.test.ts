@@ -6,11 +6,15 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normaliseReport } from '../core/report/normalise.js';
 import { parseReportBytes } from '../core/report/parse.js';
-import { cleanEnv, runCli } from '../fixtures/testing/cli.js';
+import { TEST_SCRYPT } from '../fixtures/testing/app.js';
 import { startServe } from '../fixtures/testing/live-serve.js';
 import { flakeboardLines, makePlaywrightProject, ROOT, runPlaywright } from '../fixtures/testing/playwright-project.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { recentRuns, windowRunCount } from '../server/store/read/analytics.js';
+import { hashPassword } from '../server/auth/passwords.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../server/auth/tokens.js';
+import { createApiToken } from '../server/store/accounts/api-tokens.js';
+import { createUser } from '../server/store/accounts/users.js';
 import { openStore } from '../server/store/engine/open.js';
 
 /**
@@ -64,13 +68,18 @@ describe('flakeboard/reporter', () => {
 
   it('sends the run to a server with a token, and says so in one line', async () => {
     const db = join(temp.dir, 'server.db');
-    await runCli(['user', 'add', 'rita', '--role', 'admin', '--password-stdin', '--db', db], { env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }), input: 'rita-password-1\n' });
-    const created = await runCli(['token', 'create', 'ci', '--scope', 'upload,read', '--db', db], { env: cleanEnv() });
-    const token = created.stdout.match(/\b[\w-]{40,}\b/)?.[0];
-    expect(token).toBeTruthy();
+    // The account and its token, written through the store (`user add` and `token create` have tests of their own).
+    const token = newToken(API_TOKEN_PREFIX);
+    const setup = openStore(db);
+    try {
+      const rita = await createUser(setup, { username: 'rita', passwordHash: await hashPassword('rita-password-1', TEST_SCRYPT), role: 'admin' });
+      await createApiToken(setup, { name: 'ci', tokenHash: hashToken(token), userId: rita.id, scopes: ['upload', 'read'] });
+    } finally {
+      await setup.close();
+    }
     const server = await startServe(db);
     try {
-      const { stdout } = await playwright(['test'], { reporter: {}, env: { FLAKEBOARD_SERVER: server.url, FLAKEBOARD_TOKEN: token! } });
+      const { stdout } = await playwright(['test'], { reporter: {}, env: { FLAKEBOARD_SERVER: server.url, FLAKEBOARD_TOKEN: token } });
       expect(flakeboardLines(stdout)).toEqual([`flakeboard: sent run 1 "project" (4 tests, 2 failed, 1 flaky; pending review) to ${server.url}`]);
     } finally {
       await server.stop();

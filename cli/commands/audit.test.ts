@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../core/api/audit.js';
 import { buildApp } from '../../server/app.js';
 import { recordAudit } from '../../server/store/accounts/audit.js';
@@ -103,19 +103,6 @@ describeEachEngine('flakeboard audit and the commands it records', (engine) => {
     expect((await trail('--action', 'quarantine.add'))[0]!.target!.label).toBe(HOSTILE);
   });
 
-  it('refuses filters it cannot read, naming them', async () => {
-    for (const [args, message] of [
-      [['--since', 'yesterday'], /--since must be a duration/],
-      [['--run', 'abc'], /--run must be a run id/],
-      [['--run', '1', '--target', 'run:2'], /--run and --target both name a target/],
-      [['--limit', '0'], /--limit must be a whole number from 1 to 10000/],
-    ] as const) {
-      const r = await runCli(['audit', ...args, '--db', target.target], { cwd: temp.dir, env: cleanEnv() });
-      expect(r.exitCode).toBe(1);
-      expect(r.stderr).toMatch(message);
-    }
-  });
-
   it('prune removes the entries older than its cut with the runs, and records itself', async () => {
     const report = join(temp.dir, 'to-prune.json');
     writeFileSync(report, JSON.stringify(smallReport('to be pruned')));
@@ -131,5 +118,27 @@ describeEachEngine('flakeboard audit and the commands it records', (engine) => {
     expect(after[0]).toMatchObject({ action: 'runs.prune', actor: { kind: 'cli' }, detail: { runs: 1, auditEntries: 1 } });
     // Everything newer than the cut stays, the run's own entries too.
     expect(after).toHaveLength(before - 1 + 1);
+  });
+});
+
+// Refused before the database is opened, so once for both engines; all at once, each its own process.
+describe('flakeboard audit: filters it cannot read', () => {
+  it('refuses them, naming them', async () => {
+    const temp = makeTempDir('flakeboard-audit-filters-');
+    try {
+      const cases = [
+        [['--since', 'yesterday'], /--since must be a duration/],
+        [['--run', 'abc'], /--run must be a run id/],
+        [['--run', '1', '--target', 'run:2'], /--run and --target both name a target/],
+        [['--limit', '0'], /--limit must be a whole number from 1 to 10000/],
+      ] as const;
+      const answers = await Promise.all(cases.map(([args]) => runCli(['audit', ...args, '--db', join(temp.dir, 'f.db')], { cwd: temp.dir, env: cleanEnv() })));
+      cases.forEach(([, message], i) => {
+        expect(answers[i]!.exitCode).toBe(1);
+        expect(answers[i]!.stderr).toMatch(message);
+      });
+    } finally {
+      temp.cleanup();
+    }
   });
 });

@@ -30,11 +30,15 @@ const PR: Record<string, Outcome> = { total: 'failed', coupon: 'failed', payment
 beforeAll(async () => {
   temp = makeTempDir('flakeboard-check-');
   db = join(temp.dir, 'f.db');
-  for (const [i, outcomes] of MAIN.entries()) {
-    const file = writeGateReport(temp.dir, `main-${i}.json`, outcomes, day(10 - i * 2));
-    const imported = await runCli(['import', file, '--db', db, '--branch', 'main', '--commit', `c0ffee${i}`], { env: env() });
-    expect(imported.exitCode, imported.stderr).toBe(0);
-  }
+  // One import of the five, oldest first: each report names its commit as Playwright writes it (config.metadata.gitCommit).
+  const files = MAIN.map((outcomes, i) => {
+    const file = join(temp.dir, `main-${i}.json`);
+    const report = gateReport(outcomes, day(10 - i * 2));
+    writeFileSync(file, JSON.stringify({ ...report, config: { ...report.config, metadata: { gitCommit: { hash: `c0ffee${i}` } } } }));
+    return file;
+  });
+  const imported = await runCli(['import', ...files, '--db', db, '--branch', 'main'], { env: env() });
+  expect(imported.exitCode, imported.stderr).toBe(0);
   const q = await runCli(['quarantine', 'add', 'receipt', '--reason', 'the mail stub drops messages', '--owner', 'rita', '--expires', '14d', '--db', db], { env: env() });
   expect(q.exitCode, q.stderr).toBe(0);
 }, 120_000);

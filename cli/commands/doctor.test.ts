@@ -1,7 +1,7 @@
-import { chmodSync, closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { startServe, writeHistory, type LiveServe } from '../../fixtures/testing/live-serve.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
@@ -20,10 +20,21 @@ afterEach(async () => {
 
 const env = cleanEnv();
 
-async function importedDb(name = 'f.db'): Promise<string> {
+// One import for the file; each test checks a copy of its own, so none sees another's changes.
+let imported: ReturnType<typeof makeTempDir>;
+beforeAll(async () => {
+  imported = makeTempDir('flakeboard-doctor-imported-');
+  const reports = writeHistory(imported.dir, { seed: 11, runs: 6, days: 6, tests: 30, browsers: ['chromium', 'firefox'], endDate: Date.now() });
+  const result = await runCli(['import', '--db', join(imported.dir, 'f.db'), ...reports.map((r) => r.file)], { env });
+  expect(result.exitCode, result.stderr).toBe(0);
+  // The import closed the database: its WAL is checkpointed into the file and gone.
+  expect(existsSync(join(imported.dir, 'f.db-wal'))).toBe(false);
+});
+afterAll(() => imported?.cleanup());
+
+function importedDb(name = 'f.db'): string {
   const db = join(temp.dir, name);
-  const reports = writeHistory(temp.dir, { seed: 11, runs: 6, days: 6, tests: 30, browsers: ['chromium', 'firefox'], endDate: Date.now() });
-  expect((await runCli(['import', '--db', db, ...reports.map((r) => r.file)], { env })).exitCode).toBe(0);
+  copyFileSync(join(imported.dir, 'f.db'), db);
   return db;
 }
 
@@ -31,7 +42,7 @@ const lines = (stdout: string) => stdout.split('\n');
 
 describe('flakeboard doctor', () => {
   it('checks a live database while serve runs: all well at 0600, a ✗ with the chmod command at 0644', async () => {
-    const db = await importedDb();
+    const db = importedDb();
     serve = await startServe(db);
     const files = [db, `${db}-wal`, `${db}-shm`];
     for (const f of files) chmodSync(f, 0o600);
@@ -64,7 +75,7 @@ describe('flakeboard doctor', () => {
   });
 
   it('flags a damaged file and a file that is not a database, and says to restore a backup', async () => {
-    const db = await importedDb();
+    const db = importedDb();
     const damaged = join(temp.dir, 'damaged.db');
     expect((await runCli(['backup', '--db', db, damaged], { env })).exitCode).toBe(0);
     // Garbage over pages 3 to 12: b-tree pages of the tables and indexes.
@@ -100,7 +111,7 @@ describe('flakeboard doctor', () => {
   });
 
   it('warns about an older schema and never upgrades it', async () => {
-    const db = await importedDb();
+    const db = importedDb();
     chmodSync(db, 0o600);
     const raw = new Database(db);
     raw.pragma(`user_version = ${LATEST_SCHEMA - 1}`);
@@ -114,7 +125,7 @@ describe('flakeboard doctor', () => {
   });
 
   it('shows the settings in effect without secrets, names typos and bad values; --json', async () => {
-    const db = await importedDb();
+    const db = importedDb();
     chmodSync(db, 0o600);
     const settings = { FLAKEBOARD_AI_BASE_URL: 'http://localhost:11434/v1', FLAKEBOARD_AI_MODEL: 'llama3.1', FLAKEBOARD_AI_API_KEY: 'sk-very-secret-key', FLAKEBOARD_PROT: '8080' };
     const shown = await runCli(['doctor', '--db', db], { env: cleanEnv(settings) });

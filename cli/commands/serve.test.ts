@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ResultPromise } from 'execa';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
-import { startServe as startServeProcess } from '../../fixtures/testing/serve-process.js';
+import { startServe as startServeProcess, type ServeProcess } from '../../fixtures/testing/serve-process.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 let temp: ReturnType<typeof makeTempDir>;
@@ -52,29 +52,38 @@ describe('flakeboard serve', () => {
     expect(again.output()).not.toMatch(/password:/);
   });
 
+  it('refuses a bad --port', async () => {
+    const { exitCode, stderr } = await runCli(['serve', '--port', 'abc'], { cwd: temp.dir });
+    expect(exitCode).toBe(1);
+    expect(stderr).toContain('--port must be a whole number from 0 to 65535, not "abc"');
+  });
+});
+
+// One plain start on a new database, for both tests: neither writes to it.
+describe('flakeboard serve on a new database', () => {
+  let own: ReturnType<typeof makeTempDir>;
+  let first: ServeProcess | undefined;
+  beforeAll(async () => {
+    own = makeTempDir('flakeboard-serve-new-');
+    first = await startServeProcess(join(own.dir, 'f.db'), { cwd: own.dir });
+  });
+  afterAll(async () => {
+    await first?.stop();
+    own.cleanup();
+  });
+
   it('records the first admin it creates in the audit trail, like any other account', async () => {
-    const { output } = await startServe([]);
-    expect(output()).toContain('Created the first account');
-    child!.kill('SIGTERM');
-    expect((await child!).exitCode).toBe(0);
-    child = null;
-    const audit = await runCli(['audit', '--json', '--action', 'user.add', '--db', join(temp.dir, 'f.db')], { cwd: temp.dir });
+    expect(first!.output()).toContain('Created the first account');
+    const audit = await runCli(['audit', '--json', '--action', 'user.add', '--db', join(own.dir, 'f.db')], { cwd: own.dir });
     expect(audit.exitCode).toBe(0);
     const entries = JSON.parse(audit.stdout) as Array<{ actor: { kind: string; name: string | null }; source: string; target: { type: string; label: string }; detail: unknown }>;
     expect(entries.map((e) => [e.actor.kind, e.actor.name, e.source.startsWith('serve on '), e.target.type, e.target.label, e.detail])).toEqual([['system', null, true, 'user', 'admin', { role: 'admin', firstAccount: true }]]);
   });
 
   it('says so when the port is taken', async () => {
-    const first = await startServe([]);
-    const port = new URL(first.url).port;
-    const { exitCode, stderr } = await runCli(['serve', '--port', port, '--db', join(temp.dir, 'g.db')], { cwd: temp.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
+    const port = new URL(first!.url).port;
+    const { exitCode, stderr } = await runCli(['serve', '--port', port, '--db', join(own.dir, 'g.db')], { cwd: own.dir, env: cleanEnv({ FLAKEBOARD_SCRYPT_N: '1024' }) });
     expect(exitCode).toBe(1);
     expect(stderr).toContain(`flakeboard: port ${port} on 127.0.0.1 is already in use: stop the other server or pass --port`);
-  });
-
-  it('refuses a bad --port', async () => {
-    const { exitCode, stderr } = await runCli(['serve', '--port', 'abc'], { cwd: temp.dir });
-    expect(exitCode).toBe(1);
-    expect(stderr).toContain('--port must be a whole number from 0 to 65535, not "abc"');
   });
 });

@@ -54,9 +54,10 @@ describeEachEngine('flakeboard tests', (engine) => {
     // main, two days ago: everything passed, on chromium only.
     await importRun(report('main.json', { total: 'passed', coupon: 'passed', payment: 'passed' }, ago(2 * DAY), 'chromium'), ['--branch', 'main', '--commit', 'aaa1']);
     // A feature branch's CI build in two shards, one per project: run 2 (chromium) and run 3 (firefox).
-    const build = ['--branch', 'feature', '--commit', 'bbb2', '--build-id', 'B1'];
-    await importRun(report('shard-1.json', { total: 'passed', coupon: 'failed', payment: 'flaky', login: 'passed' }, ago(60_000), 'chromium', { current: 1, total: 2 }), build);
-    await importRun(report('shard-2.json', { address: 'failed', receipt: 'passed' }, ago(30_000), 'firefox', { current: 2, total: 2 }), build);
+    // One import of both files, stored in the order given.
+    const shard1 = report('shard-1.json', { total: 'passed', coupon: 'failed', payment: 'flaky', login: 'passed' }, ago(60_000), 'chromium', { current: 1, total: 2 });
+    const shard2 = report('shard-2.json', { address: 'failed', receipt: 'passed' }, ago(30_000), 'firefox', { current: 2, total: 2 });
+    await importRun(shard1, [shard2, '--branch', 'feature', '--commit', 'bbb2', '--build-id', 'B1']);
   }, 120_000);
   afterAll(async () => {
     for (const target of targets.splice(0)) await target.remove();
@@ -105,28 +106,21 @@ describeEachEngine('flakeboard tests', (engine) => {
     expect(thin.stderr).toContain('main has no runs in 1 days, so every test counts as new');
   });
 
-  it('refuses unclear or bad input with a message that names it, exit 1', async () => {
+  it('refuses a run, build or branch the database does not hold, and an empty database, with a message that names it, exit 1', async () => {
     const cases: Array<[string[], string]> = [
-      [[], 'say which list: --failed, --new or --shard K/N'],
-      [['--failed', '--new'], 'say which list: --failed, --new or --shard K/N'],
-      [['--shard', '3/2'], '--shard must be K/N with N from 1 to 100 and K from 1 to N'],
-      [['--shard', '1/2', '--failed'], 'say which list'],
-      [['--shard', '1/2', '--base', 'main'], '--base goes with --new, not --shard'],
-      [['--failed', '--run', 'abc'], '--run must be a run id'],
       [['--failed', '--run', '99'], 'no run 99'],
       [['--failed', '--build', 'nope'], 'no run of build "nope"'],
-      [['--failed', '--run', '2', '--build', 'B1'], 'give --run or --build, not both'],
       [['--failed', '--branch', 'release'], 'no runs of branch "release"'],
-      [['--new', '--days', '0'], '--days must be a whole number from 1 to 365'],
-      [['--failed', '--base', 'main'], '--base goes with --new, not --failed'],
     ];
-    for (const [args, message] of cases) {
-      const { exitCode, stdout, stderr } = await tests(args);
+    const empty = await fresh();
+    const [emptyAnswer, ...answers] = await Promise.all([tests(['--failed'], empty), ...cases.map(([args]) => tests(args))]);
+    cases.forEach(([args, message], i) => {
+      const { exitCode, stdout, stderr } = answers[i]!;
       expect({ args, exitCode, stdout }).toEqual({ args, exitCode: 1, stdout: '' });
       expect(stderr).toContain(message);
-    }
-    const empty = await tests(['--failed'], await fresh());
-    expect(empty.stderr).toContain('no runs stored yet');
+    });
+    expect(emptyAnswer).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(emptyAnswer.stderr).toContain('no runs stored yet');
   });
 
   it('splits the suite into shards that end together by the stored durations, and says what it saves', async () => {
@@ -164,6 +158,30 @@ describeEachEngine('flakeboard tests', (engine) => {
     expect(stderr).toContain('left out "a › b"');
     expect(stderr).toContain('left out " padded"');
     expect(stderr).not.toContain('\u001b');
+  });
+});
+
+// Refused before the database is opened, so once for both engines; all at once, each its own process.
+describe('flakeboard tests: unclear or bad options', () => {
+  it('refuses them with a message that names them, exit 1', async () => {
+    const cases: Array<[string[], string]> = [
+      [[], 'say which list: --failed, --new or --shard K/N'],
+      [['--failed', '--new'], 'say which list: --failed, --new or --shard K/N'],
+      [['--shard', '3/2'], '--shard must be K/N with N from 1 to 100 and K from 1 to N'],
+      [['--shard', '1/2', '--failed'], 'say which list'],
+      [['--shard', '1/2', '--base', 'main'], '--base goes with --new, not --shard'],
+      [['--failed', '--run', 'abc'], '--run must be a run id'],
+      [['--failed', '--run', '2', '--build', 'B1'], 'give --run or --build, not both'],
+      [['--new', '--days', '0'], '--days must be a whole number from 1 to 365'],
+      [['--failed', '--base', 'main'], '--base goes with --new, not --failed'],
+    ];
+    const db = join(temp.dir, 'options.db');
+    const answers = await Promise.all(cases.map(([args]) => tests(args, db)));
+    cases.forEach(([args, message], i) => {
+      const { exitCode, stdout, stderr } = answers[i]!;
+      expect({ args, exitCode, stdout }).toEqual({ args, exitCode: 1, stdout: '' });
+      expect(stderr).toContain(message);
+    });
   });
 });
 

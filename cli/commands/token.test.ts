@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/auth/passwords.js';
 import type { Store } from '../../server/store/engine/types.js';
 import { createUser } from '../../server/store/accounts/users.js';
+import { createApiToken } from '../../server/store/accounts/api-tokens.js';
+import { API_TOKEN_PREFIX, hashToken, newToken } from '../../server/auth/tokens.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
@@ -36,6 +38,13 @@ async function create(name: string, ...more: string[]): Promise<string> {
   expect(r.stderr).not.toContain('flakeboard:');
   expect(r.exitCode).toBe(0);
   return r.stdout.split('\n').at(-1)!;
+}
+
+/** A token of `userId` (root by default) written through the store, for the tests of list and revoke. */
+async function stored(name: string, userId = 1): Promise<string> {
+  const token = newToken(API_TOKEN_PREFIX);
+  await withDb((s) => createApiToken(s, { name, tokenHash: hashToken(token), userId }));
+  return token;
 }
 
 async function failure(args: string[], message: string): Promise<void> {
@@ -79,8 +88,7 @@ describe('flakeboard token create', () => {
   });
 
   it('refuses an unknown --user, an empty name, and a database without an admin', async () => {
-    await failure(['token', 'create', 'ci', '--user', 'nobody'], 'no user named nobody');
-    await failure(['token', 'create', '  '], 'the token name must not be empty');
+    await Promise.all([failure(['token', 'create', 'ci', '--user', 'nobody'], 'no user named nobody'), failure(['token', 'create', '  '], 'the token name must not be empty')]);
     await withDb((s) => s.sqlite.prepare("DELETE FROM users WHERE role = 'admin'").run());
     await failure(['token', 'create', 'ci'], 'there is no admin to own the token: add one with `flakeboard user add NAME --role admin`, or pass --user');
     expect(await all('SELECT * FROM api_tokens')).toEqual([]);
@@ -100,9 +108,11 @@ describe('flakeboard token create --scope', () => {
     const listed = JSON.parse((await cli(['token', 'list', '--json'])).stdout) as Array<{ name: string; scopes: string[] }>;
     expect(listed.map((t) => [t.name, t.scopes])).toEqual([['plain', ['upload']], ['reader', ['upload', 'read']], ['trusted', ['upload', 'approve']]]);
     expect((await cli(['token', 'list'])).stdout).toMatch(/SCOPES[\s\S]*upload,read/);
-    await failure(['token', 'create', 'x', '--scope', 'upload,admin'], '--scope: "admin" is not a scope; the scopes are upload, read, approve');
-    await failure(['token', 'create', 'x', '--scope', ','], '--scope needs at least one of upload, read, approve');
-    await failure(['token', 'create', 'x', '--user', 'ci-bot', '--scope', 'approve'], '--scope approve keeps runs without review: ci-bot is a member, who may not review');
+    await Promise.all([
+      failure(['token', 'create', 'x', '--scope', 'upload,admin'], '--scope: "admin" is not a scope; the scopes are upload, read, approve'),
+      failure(['token', 'create', 'x', '--scope', ','], '--scope needs at least one of upload, read, approve'),
+      failure(['token', 'create', 'x', '--user', 'ci-bot', '--scope', 'approve'], '--scope approve keeps runs without review: ci-bot is a member, who may not review'),
+    ]);
     expect(await all('SELECT count(*) AS n FROM api_tokens')).toEqual([{ n: 3 }]);
   });
 });
@@ -110,9 +120,9 @@ describe('flakeboard token create --scope', () => {
 describe('flakeboard token list and revoke', () => {
   it('lists the tokens without the tokens themselves', async () => {
     expect((await cli(['token', 'list'])).stdout).toBe('no API tokens yet: create one with `flakeboard token create NAME`');
-    const token = await create('github-ci');
+    const token = await stored('github-ci');
     await withDb((s) => s.sqlite.prepare("UPDATE api_tokens SET last_used_at = ? WHERE name = 'github-ci'").run(Date.UTC(2025, 0, 2, 13, 45)));
-    await create('nightly', '--user', 'ci-bot');
+    await stored('nightly', 2);
     const json = await cli(['token', 'list', '--json']);
     expect(JSON.parse(json.stdout)).toEqual([
       { id: 1, name: 'github-ci', user: 'root', scopes: ['upload'], createdAt: expect.stringMatching(/^\d{4}-/), lastUsedAt: '2025-01-02T13:45:00.000Z', expiresAt: null },
@@ -140,16 +150,15 @@ describe('flakeboard token list and revoke', () => {
   });
 
   it('revokes by id and by unique name; refuses an unknown token and an ambiguous name', async () => {
-    await create('a');
-    await create('ci');
-    await create('ci');
-    await create('b');
+    for (const name of ['a', 'ci', 'ci', 'b']) await stored(name);
     const byId = await cli(['token', 'revoke', '1']);
     expect(byId.exitCode).toBe(0);
     expect(byId.stdout).toBe('revoked token 1 "a" of root');
-    await failure(['token', 'revoke', 'ci'], '2 tokens are named ci: revoke by id');
-    await failure(['token', 'revoke', 'nope'], 'no token nope');
-    await failure(['token', 'revoke', '99'], 'no token 99');
+    await Promise.all([
+      failure(['token', 'revoke', 'ci'], '2 tokens are named ci: revoke by id'),
+      failure(['token', 'revoke', 'nope'], 'no token nope'),
+      failure(['token', 'revoke', '99'], 'no token 99'),
+    ]);
     expect((await cli(['token', 'revoke', '2'])).exitCode).toBe(0);
     const byName = await cli(['token', 'revoke', 'ci']);
     expect(byName.stdout).toBe('revoked token 3 "ci" of root');

@@ -1,10 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../server/auth/passwords.js';
+import { hashPassword, verifyPassword } from '../../server/auth/passwords.js';
 import type { Store } from '../../server/store/engine/types.js';
 import { createSession } from '../../server/store/accounts/sessions.js';
+import { createUser } from '../../server/store/accounts/users.js';
 import { BIN, cleanEnv, runCli } from '../../fixtures/testing/cli.js';
+import { TEST_SCRYPT } from '../../fixtures/testing/app.js';
 import { withStore } from '../../fixtures/testing/store.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
@@ -94,20 +96,27 @@ describe('flakeboard user add and list', () => {
   });
 
   it('refuses a bad password, a bad role, a bad name, and a missing terminal; stores nothing', async () => {
-    await failure(['user', 'add', 'alice', '--password-stdin'], 'the password must be at least 8 characters', 'short\n');
-    await failure(['user', 'add', 'alice', '--password-stdin'], 'the password must be at most 128 characters', `${'x'.repeat(129)}\n`);
-    await failure(['user', 'add', 'alice', '--role', 'boss', '--password-stdin'], 'the role must be one of admin, reviewer, member');
-    await failure(['user', 'add', 'al ice', '--password-stdin'], 'the username must not contain spaces or control characters');
-    await failure(['user', 'add', 'alice'], 'no terminal to ask for the password on: pipe it in with --password-stdin', null);
-    await failure(['user', 'add', 'alice'], 'no terminal to ask for the password on: pipe it in with --password-stdin', 'password\n');
+    // Each its own process, all at once.
+    await Promise.all([
+      failure(['user', 'add', 'alice', '--password-stdin'], 'the password must be at least 8 characters', 'short\n'),
+      failure(['user', 'add', 'alice', '--password-stdin'], 'the password must be at most 128 characters', `${'x'.repeat(129)}\n`),
+      failure(['user', 'add', 'alice', '--role', 'boss', '--password-stdin'], 'the role must be one of admin, reviewer, member'),
+      failure(['user', 'add', 'al ice', '--password-stdin'], 'the username must not contain spaces or control characters'),
+      failure(['user', 'add', 'alice'], 'no terminal to ask for the password on: pipe it in with --password-stdin', null),
+      failure(['user', 'add', 'alice'], 'no terminal to ask for the password on: pipe it in with --password-stdin', 'password\n'),
+    ]);
     expect(await count('SELECT count(*) AS n FROM users')).toBe(0);
   });
 });
 
 describe('flakeboard user role, passwd, unlock, remove', () => {
+  // The accounts these commands change, written through the store: `user add` has its own tests above.
   beforeEach(async () => {
-    await addUser('root', 'admin');
-    await addUser('alice');
+    const passwordHash = await hashPassword('password', TEST_SCRYPT);
+    await withDb(async (store) => {
+      await createUser(store, { username: 'root', passwordHash, role: 'admin' });
+      await createUser(store, { username: 'alice', passwordHash, role: 'member' });
+    });
     await addSession('alice', 'a1');
     await addSession('alice', 'a2');
     await addSession('root', 'r1');
@@ -167,10 +176,12 @@ describe('flakeboard user role, passwd, unlock, remove', () => {
   });
 
   it('refuses an unknown user in every command', async () => {
-    await failure(['user', 'passwd', 'nobody', '--password-stdin'], 'no user named nobody');
-    await failure(['user', 'role', 'nobody', 'admin'], 'no user named nobody');
-    await failure(['user', 'unlock', 'nobody'], 'no user named nobody');
-    await failure(['user', 'remove', 'nobody'], 'no user named nobody');
+    await Promise.all([
+      failure(['user', 'passwd', 'nobody', '--password-stdin'], 'no user named nobody'),
+      failure(['user', 'role', 'nobody', 'admin'], 'no user named nobody'),
+      failure(['user', 'unlock', 'nobody'], 'no user named nobody'),
+      failure(['user', 'remove', 'nobody'], 'no user named nobody'),
+    ]);
   });
 
   it('never removes or demotes the last admin', async () => {
