@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOW_CONFIDENCE, type AiAnalysisRequest, type AiAnalysisResult } from '../../core/api/ai.js';
 import type { TestResultDetail } from '../../core/api/analytics.js';
 import { buildTestApp, signIn, type Signed, type TestApp } from '../../fixtures/testing/app.js';
@@ -117,8 +117,10 @@ const CORPORA = [
 
 beforeAll(() => {
   // The local engine is what is measured: no model, whatever the environment says.
-  for (const name of Object.keys(process.env)) if (name.startsWith('FLAKEBOARD_AI_')) delete process.env[name];
+  for (const name of Object.keys(process.env)) if (name.startsWith('FLAKEBOARD_AI_')) vi.stubEnv(name, undefined);
 });
+// Given back: the files after this one in the same worker see the environment as it was.
+afterAll(() => vi.unstubAllEnvs());
 
 describe.each(CORPORA)('diagnosis accuracy on $label', ({ label, dir, minAsked, ratchet }) => {
   let m: Measured;
