@@ -15,6 +15,19 @@ export default tseslint.config(
     },
   },
   {
+    // Test files outside cli/ and reporter/ share their worker's loaded modules (vitest.config.ts):
+    // a module mocked in one would stay mocked for the next file. The one that mocks is listed
+    // there (MOCKS_MODULES) and runs alone.
+    files: ['**/*.test.ts'],
+    ignores: ['cli/**', 'reporter/**', 'server/store/read/run-results.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'hoisted'].map((property) => ({ object: 'vi', property, message: 'This file shares its worker\'s modules: add it to MOCKS_MODULES in vitest.config.ts (and to this rule\'s ignores) to mock one.' })),
+      ],
+    },
+  },
+  {
     // core/ runs in the browser too: nothing from Node.
     files: ['core/**/*.ts'],
     ignores: ['core/**/*.test.ts'],
