@@ -16,7 +16,8 @@ const POSTGRES_FILES = [
   // The other store tests either compare engines already (accounts, rate-limits, sql, dialect,
   // *-engines) or are about SQLite's own machinery (open, waiting-driver, rollups, test-totals,
   // run-figures, prune: file space, VACUUM, the synchronous rollup rebuild).
-  'server/store/read/{run-results,test-history}.test.ts',
+  'server/store/read/run-results.test.ts',
+  'server/store/read/test-history.test.ts',
   'server/store/write/write-run.test.ts',
   'server/webhooks/drain.test.ts',
 ];
@@ -26,19 +27,8 @@ const SHARED_MODULES = ['{core,server,mcp,fixtures,bench,docs}/**/*.test.ts', 'u
 // vi.mock replaces a module for the file that asks: with modules kept from file to file, a file
 // after it could get the replacement, or it the real module another file loaded first.
 const MOCKS_MODULES = ['server/store/read/run-results.test.ts'];
-// The files of POSTGRES_FILES the "postgres-shared-modules" project runs: all but MOCKS_MODULES.
-const POSTGRES_SHARED_MODULES = [
-  'server/routes/*.test.ts',
-  'server/app.test.ts',
-  'server/consistency.test.ts',
-  'server/hostile-text.test.ts',
-  'server/account-security.test.ts',
-  'server/upload-fuzz.test.ts',
-  'server/plugins/json-body.test.ts',
-  'server/store/read/test-history.test.ts',
-  'server/store/write/write-run.test.ts',
-  'server/webhooks/drain.test.ts',
-];
+// Files (not globs), so the isolated "postgres" project can take those of them POSTGRES_FILES names.
+const POSTGRES_MOCKS_MODULES = MOCKS_MODULES.filter((file) => POSTGRES_FILES.includes(file));
 const HAS_POSTGRES = (process.env.FLAKEBOARD_TEST_POSTGRES_URL ?? '') !== '';
 // Vitest may evaluate this file more than once per run: say it once.
 const said = globalThis as { flakeboardSaidPostgresSkip?: boolean };
@@ -80,8 +70,8 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite-shared-modules', include: SHARED_MODULES, exclude: [...configDefaults.exclude, ...MOCKS_MODULES], isolate: false } },
       ...(HAS_POSTGRES
         ? [
-            { extends: true as const, test: { name: 'postgres', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...POSTGRES_SHARED_MODULES], env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
-            { extends: true as const, test: { name: 'postgres-shared-modules', include: POSTGRES_SHARED_MODULES, isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres', include: POSTGRES_MOCKS_MODULES, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
+            { extends: true as const, test: { name: 'postgres-shared-modules', include: POSTGRES_FILES, exclude: [...configDefaults.exclude, ...MOCKS_MODULES], isolate: false, env: { FLAKEBOARD_TEST_ENGINE: 'postgres' } } },
           ]
         : []),
     ],
