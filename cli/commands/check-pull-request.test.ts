@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { GateAnswer } from '../../core/gate/types.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
 import { humanComment, startFakeCodeHost, type FakeCodeHost } from '../../fixtures/testing/fake-code-host.js';
-import { gateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
+import { gateReport, writeGateHistory, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
 const DAY = 86_400_000;
@@ -28,12 +28,7 @@ beforeAll(async () => {
     { total: 'passed', payment: 'passed', receipt: 'passed' },
   ];
   // One import of the three, oldest first: each report names its commit as Playwright writes it (config.metadata.gitCommit).
-  const files = main.map((outcomes, i) => {
-    const file = join(temp.dir, `main-${i}.json`);
-    const report = gateReport(outcomes, day(6 - i * 2));
-    writeFileSync(file, JSON.stringify({ ...report, config: { ...report.config, metadata: { gitCommit: { hash: `c0ffee${i}` } } } }));
-    return file;
-  });
+  const files = writeGateHistory(temp.dir, main, (i) => day(6 - i * 2));
   const imported = await runCli(['import', ...files, '--db', db, '--branch', 'main'], { env: cleanEnv() });
   expect(imported.exitCode, imported.stderr).toBe(0);
   const q = await runCli(['quarantine', 'add', 'receipt', '--reason', 'the mail stub drops messages', '--owner', 'rita', '--expires', '14d', '--db', db], { env: cleanEnv() });

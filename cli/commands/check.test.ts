@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateAnswer } from '../../core/gate/types.js';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
-import { gateReport, writeGateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
+import { gateReport, writeGateHistory, writeGateReport, type Outcome } from '../../fixtures/testing/gate-reports.js';
 import { startServe } from '../../fixtures/testing/live-serve.js';
 import { makeTempDir } from '../../fixtures/testing/temp.js';
 
@@ -31,12 +31,7 @@ beforeAll(async () => {
   temp = makeTempDir('flakeboard-check-');
   db = join(temp.dir, 'f.db');
   // One import of the five, oldest first: each report names its commit as Playwright writes it (config.metadata.gitCommit).
-  const files = MAIN.map((outcomes, i) => {
-    const file = join(temp.dir, `main-${i}.json`);
-    const report = gateReport(outcomes, day(10 - i * 2));
-    writeFileSync(file, JSON.stringify({ ...report, config: { ...report.config, metadata: { gitCommit: { hash: `c0ffee${i}` } } } }));
-    return file;
-  });
+  const files = writeGateHistory(temp.dir, MAIN, (i) => day(10 - i * 2));
   const imported = await runCli(['import', ...files, '--db', db, '--branch', 'main'], { env: env() });
   expect(imported.exitCode, imported.stderr).toBe(0);
   const q = await runCli(['quarantine', 'add', 'receipt', '--reason', 'the mail stub drops messages', '--owner', 'rita', '--expires', '14d', '--db', db], { env: env() });
