@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, signIn, smallReport, type Signed, type TestApp } from '../../fixtures/testing/app.js';
+import { cpuMsOfAsync } from '../../fixtures/testing/thread-cpu.js';
 
 let t: TestApp;
 let max: Signed;
@@ -71,12 +72,8 @@ describe('request bodies', () => {
 // From the second attacker review: 2 MB of "[" sent to the sign-in (no account needed) held the
 // server's thread about a second per request inside JSON.parse, with no rate limit before it.
 describe('hostile JSON in small bodies', () => {
-  const cpuMs = async (work: () => Promise<unknown>) => {
-    const start = process.cpuUsage();
-    await work();
-    const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  };
+  // The server's thread is this one: its CPU, not the process's (fixtures/testing/thread-cpu.ts).
+  const cpuMs = cpuMsOfAsync;
   const deep = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
 
   it('refuses a body nested past 64 levels before parsing it, naming the limit', async () => {
