@@ -50,9 +50,10 @@ export default defineConfig({
     env: { CHROMIUM_PATH: chromiumPath() },
     // Vitest's default on two cores is one worker (cores - 1). Most of a file's time here is
     // spent waiting: on the built binary, a browser, a server or PostgreSQL in another process,
-    // or on a lock a test holds on purpose. Two workers fill that wait with the next file. Every
-    // file makes its own temporary folder, free port and database, so files do not share state.
-    maxWorkers: 2,
+    // or on a lock a test holds on purpose. With two workers the cores were idle a sixth of the
+    // run; a third fills that wait (docs/testing.md, "Workers"). Every file makes its own
+    // temporary folder, free port and database, so files do not share state.
+    maxWorkers: 3,
     projects: [
       // A fresh module graph per file: cli/ and reporter/ (most of their time is in the built binary
       // and Playwright, not in what the test process imports) and the files that mock a module.
