@@ -6,7 +6,7 @@ import { createTestTarget, describeEachEngine, type TestTarget } from '../fixtur
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
 import { generateHistory } from './demo/history.js';
 import { ownReports, publicReports } from '../fixtures/testing/public-reports.js';
-import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
+import { rebuildRollups, rollupsOf, storedRollups, storedRows, writtenCounts, type StoredRows } from '../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { ingestFile, type IngestOptions } from './ingest.js';
 import { POSTGRES_LOCK_ROLLUPS } from './store/engine/dialect.js';
@@ -64,9 +64,9 @@ describeEachEngine('importing reports', (engine) => {
   });
 
   it('keeps rollups equal to a rebuild of every day from the stored results', async () => {
-    const before = rollupsOf(await storedRows(store));
+    const before = await storedRollups(store);
     await rebuildRollups(store);
-    expect(rollupsOf(await storedRows(store))).toEqual(before);
+    expect(await storedRollups(store)).toEqual(before);
   });
 });
 
@@ -95,7 +95,7 @@ describeEachEngine('importing reports out of time order', (engine) => {
     expect(rows.test_totals.length).toBeGreaterThan(0);
     expect(rows).toEqual(reference);
     await rebuildRollups(store);
-    expect(rollupsOf(await storedRows(store))).toEqual(rollupsOf(rows));
+    expect(await storedRollups(store)).toEqual(rollupsOf(rows));
   });
 });
 
@@ -159,7 +159,7 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
     const rows = await storedRows(writers[0]!);
     expect(rows.runs.filter((r) => r.startsWith('["pending",1,'))).toHaveLength(9);
     expect(rows.results).toEqual((await storedRows(once!)).results);
-    expect(rollupsOf(rows)).toEqual(rollupsOf(await storedRows(once!)));
+    expect(rollupsOf(rows)).toEqual(await storedRollups(once!));
   });
 
   it('stores two reports that create the same new tests in opposite orders at once (no deadlock)', async () => {
@@ -205,7 +205,7 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
       await importAll(oneByOne!, [first, ...files]);
       const together = await storedRows(writers[0]!);
       expect(together.daily_test_stats.length).toBeGreaterThan(0);
-      expect(rollupsOf(together)).toEqual(rollupsOf(await storedRows(oneByOne!)));
+      expect(rollupsOf(together)).toEqual(await storedRollups(oneByOne!));
       expect(together.daily_test_stats.every((row) => JSON.parse(row)[3] === 11)).toBe(true);
     } finally {
       temp.cleanup();
@@ -246,7 +246,7 @@ describePostgres(`concurrent writers on PostgreSQL${HAS_POSTGRES ? '' : `: ${POS
     temp.cleanup();
     const rows = await storedRows(base);
     expect(rows.daily_test_stats.length).toBeGreaterThan(0);
-    expect(rollupsOf(rows)).toEqual(rollupsOf(await storedRows(inOrder!)));
+    expect(rollupsOf(rows)).toEqual(await storedRollups(inOrder!));
   });
 
   it('stores ten different reports sent at once, with the rollups of storing them one by one', async () => {

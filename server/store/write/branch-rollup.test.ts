@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
 import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
-import { storedRows } from '../../../fixtures/testing/stored-rows.js';
+import { storedTable } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { POSTGRES_VERSION_TABLE, postgresDialect, sqliteDialect } from '../engine/dialect.js';
@@ -34,11 +34,11 @@ function withoutBranch(report: unknown): unknown {
 
 /** The branch rows compared (by branch name and test identity), and the same made from scratch by migration 18's fill. */
 async function keptAndFresh(store: AnyStore): Promise<{ kept: string[]; fresh: string[] }> {
-  const kept = (await storedRows(store)).branch_day_stats;
+  const kept = await storedTable(store, 'branch_day_stats');
   const fill = `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS}) ${aggregate(ALL_BRANCH_RESULTS, store.dialect === 'postgres' ? postgresDialect : sqliteDialect, BRANCH_DAY_KEYS)}`;
   await store.sql.run('DELETE FROM branch_day_stats');
   await store.sql.run(fill);
-  return { kept, fresh: (await storedRows(store)).branch_day_stats };
+  return { kept, fresh: await storedTable(store, 'branch_day_stats') };
 }
 
 async function expectKept(store: AnyStore): Promise<void> {
@@ -91,7 +91,7 @@ describeEachEngine('the per-branch daily rollup', (engine) => {
   itFollowsReviewDeleteAndPrune('branch_day_stats', () => ({ store, ids }), expectKept, 3);
 
   it('is filled by migration 18 on a database upgraded from version 17', async () => {
-    const expected = (await storedRows(store)).branch_day_stats;
+    const expected = await storedTable(store, 'branch_day_stats');
     expect(expected.length).toBeGreaterThan(0);
     // As version 17 left it: neither table, nor migrations 19's, 20's and 21's (they run again on open).
     await store.sql.run('DROP TABLE branch_week_stats');
@@ -104,7 +104,7 @@ describeEachEngine('the per-branch daily rollup', (engine) => {
     else store.sqlite.pragma('user_version = 17');
     await store.close();
     store = await target.open();
-    expect((await storedRows(store)).branch_day_stats).toEqual(expected);
+    expect(await storedTable(store, 'branch_day_stats')).toEqual(expected);
     // And kept from there on: one more report adds to its branch.
     const run = history.at(-1)!;
     const before = Number(await store.sql.value('SELECT sum(runs) FROM branch_day_stats'));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
 import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
-import { storedRows } from '../../../fixtures/testing/stored-rows.js';
+import { storedTable } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { dialectFor, POSTGRES_VERSION_TABLE } from '../engine/dialect.js';
@@ -20,8 +20,8 @@ const END = Date.parse('2026-11-20T18:00:00Z');
 // Seventy days: parts of September, October and November, eleven weeks.
 const runs = (): HistoryRun[] => [...generateHistory({ seed: 7, runs: 80, days: 70, tests: 10, browsers: ['chromium', 'webkit'], outageRuns: 1, endDate: END })];
 
-const rowsOf = async (store: AnyStore, grain: Grain) => (await storedRows(store))[grain.table];
-const branchRowsOf = async (store: AnyStore, grain: Grain) => (await storedRows(store))[grain.branchTable];
+const rowsOf = (store: AnyStore, grain: Grain) => storedTable(store, grain.table);
+const branchRowsOf = (store: AnyStore, grain: Grain) => storedTable(store, grain.branchTable);
 
 /** One grain's table from scratch: straight from the results, and from the days as its migration fills it. */
 async function expectGrainKept(store: AnyStore, grain: Grain): Promise<void> {

@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
 import { ownReports, publicReports } from '../../../fixtures/testing/public-reports.js';
-import { rebuildRollups, rollupsOf, storedRows, type StoredRows } from '../../../fixtures/testing/stored-rows.js';
+import { rebuildRollups, rollupsOf, storedRollups, storedRows, type StoredRows } from '../../../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestFile } from '../../ingest.js';
 import { openStore } from '../engine/open.js';
@@ -64,6 +64,6 @@ describeEachEngine('pruning old runs', (engine) => {
     expect(rows.daily_test_stats.length).toBeGreaterThan(0);
     expect(rows).toEqual(reference);
     await rebuildRollups(store);
-    expect(rollupsOf(await storedRows(store))).toEqual(rollupsOf(rows));
+    expect(await storedRollups(store)).toEqual(rollupsOf(rows));
   });
 });

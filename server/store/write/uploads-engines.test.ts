@@ -2,7 +2,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
 import { ownReports } from '../../../fixtures/testing/public-reports.js';
-import { rebuildRollups, rollupsOf, storedRows, writtenCounts, type StoredRows } from '../../../fixtures/testing/stored-rows.js';
+import { rebuildRollups, storedRollups, storedRows, writtenCounts, type StoredRows } from '../../../fixtures/testing/stored-rows.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestFile, type IngestResult } from '../../ingest.js';
 import { openStore } from '../engine/open.js';
@@ -61,9 +61,9 @@ describeEachEngine('reviews, deletes and clearing', (engine) => {
   });
 
   it('keeps the rollups equal to a rebuild from what is left', async () => {
-    const before = rollupsOf(await storedRows(store));
+    const before = await storedRollups(store);
     await rebuildRollups(store);
-    expect(rollupsOf(await storedRows(store))).toEqual(before);
+    expect(await storedRollups(store)).toEqual(before);
   });
 
   it('refuses a review of a run already reviewed, changing nothing', async () => {
