@@ -67,6 +67,8 @@ test.describe('owners', () => {
     // The dialog names the owners and its quarantine form starts with them.
     await pickOwner(page, '@identity');
     const row = page.getByTestId('flaky-group').first();
+    // The list reloads for the owner: the first row before that is another owner's test.
+    await expect(row.getByTestId('group-owners')).toHaveText('@identity');
     await row.getByTestId('group-details').click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('dialog-owners')).toContainText('@identity');
