@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer, type Server } from '../api/server.js';
-import { pollHealth } from '../../fixtures/testing/serve-process.js';
+import { pollHealth, type HealthSample } from '../../fixtures/testing/serve-process.js';
 import { generateHistory } from '../../server/demo/history.js';
 import { ingestValue } from '../../server/ingest.js';
 import { hashToken, newToken, API_TOKEN_PREFIX } from '../../server/auth/tokens.js';
@@ -175,20 +175,21 @@ async function round(name: string, servers: Server[], token: string, restart?: (
 }
 
 /**
- * The three slowest health answers, each as (sent → the server's thread took it) + (in the
- * server, to its last byte) + (→ the poller read it), from the poller's send time and the
- * server's own timings on the same clock: what the server's thread held apart from what the
- * poller's process waited for. A call with no span of the server's (refused, or not answered) is
- * given whole.
+ * The three slowest health answers, each as (begun → its bytes left the poller) + (→ the
+ * server's thread took it) + (in the server, to its last byte) + (→ the poller read it), from the
+ * poller's own times and the server's on the same clock: what the server's thread held apart
+ * from what the poller's process waited for, at both ends. A call with no span of the server's
+ * (refused, or not answered) is given whole.
  */
-function splitSlowest(samples: Array<{ sentAt: number; ms: number }>, spans: Array<[number, number]>): string {
+function splitSlowest(samples: HealthSample[], spans: Array<[number, number]>): string {
   const slowest = samples.filter((x) => Number.isFinite(x.ms)).sort((a, b) => b.ms - a.ms).slice(0, 3);
   return slowest
-    .map(({ sentAt, ms: total }) => {
+    .map(({ sentAt, writtenAt, ms: total }) => {
       const span = spans.find(([arrived, finished]) => arrived >= sentAt - 1 && finished <= sentAt + total + 1);
-      if (!span) return ms(total);
+      if (!span || !Number.isFinite(writtenAt)) return ms(total);
       const [arrived, finished] = span;
-      return `${ms(total)} = ${ms(Math.max(0, arrived - sentAt))} + ${ms(finished - arrived)} + ${ms(Math.max(0, sentAt + total - finished))}`;
+      const parts = [writtenAt - sentAt, arrived - writtenAt, finished - arrived, sentAt + total - finished];
+      return `${ms(total)} = ${parts.map((part) => ms(Math.max(0, part))).join(' + ')}`;
     })
     .join(', ');
 }
@@ -205,7 +206,7 @@ function print(engine: string, name: string, r: Round): void {
 async function main(): Promise<void> {
   rmSync(data, { recursive: true, force: true });
   mkdirSync(data, { recursive: true });
-  process.stdout.write('| engine | round | health p50 / p95 / max | health inside the server | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | slowest health answers: before the server’s thread took it + in the server + before the poller read it | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
+  process.stdout.write('| engine | round | health p50 / p95 / max | health inside the server | reads p50 / p95 / max | uploads p50 / p95 / max | server loop delay p99 / max | slowest health answers: the poller’s send + before the server’s thread took it + in the server + before the poller read it | answers |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n');
   try {
     await rounds();
   } finally {
