@@ -15,11 +15,11 @@ export default tseslint.config(
     },
   },
   {
-    // Test files outside cli/ and reporter/ share their worker's loaded modules (vitest.config.ts):
+    // Test files share their worker's loaded modules (vitest.config.ts):
     // a module mocked in one would stay mocked for the next file. The one that mocks is listed
     // there (MOCKS_MODULES) and runs alone.
     files: ['**/*.test.ts'],
-    ignores: ['cli/**', 'reporter/**', 'server/store/read/run-results.test.ts'],
+    ignores: ['server/store/read/run-results.test.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -22,8 +22,8 @@ const POSTGRES_FILES = [
   'server/webhooks/drain.test.ts',
 ];
 // Run by the "sqlite-shared-modules" project, without a fresh module graph per file (below):
-// every file outside cli/ and reporter/ but those that replace a module.
-const SHARED_MODULES = ['{core,server,mcp,fixtures,bench,docs}/**/*.test.ts', 'ui/src/**/*.test.ts'];
+// every file but those that replace a module.
+const SHARED_MODULES = ['{core,server,mcp,fixtures,bench,docs,cli,reporter}/**/*.test.ts', 'ui/src/**/*.test.ts'];
 // vi.mock replaces a module for the file that asks: with modules kept from file to file, a file
 // after it could get the replacement, or it the real module another file loaded first.
 const MOCKS_MODULES = ['server/store/read/run-results.test.ts'];
@@ -55,13 +55,12 @@ export default defineConfig({
     // temporary folder, free port and database, so files do not share state.
     maxWorkers: 3,
     projects: [
-      // A fresh module graph per file: cli/ and reporter/ (most of their time is in the built binary
-      // and Playwright, not in what the test process imports) and the files that mock a module.
+      // A fresh module graph per file, for the files that mock a module.
       {
         extends: true,
         test: {
           name: 'sqlite',
-          include: ['{cli,reporter}/**/*.test.ts', ...MOCKS_MODULES],
+          include: [...MOCKS_MODULES],
         },
       },
       // The same, for files that leave no module state behind: a worker process keeps its loaded
