@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { canonicalHeader, canonicalTest, emitCanonicalContent } from '../core/report/canonical.js';
-import { RunNormaliser } from '../core/report/normalise.js';
+import { emitCanonicalContent } from '../core/report/canonical.js';
+import type { RunSummary } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { attachmentKind } from '../core/api/attachments.js';
 import { setEvidence, type EvidenceCollector } from './evidence/collect-import.js';
 import type { EvidenceResolver } from './evidence/entries.js';
 import { recordBlob, type BlobRow } from './store/evidence/blob-rows.js';
-import type { PwConfig, PwTest } from '../core/report/playwright-types.js';
-import { rawTests } from '../core/report/raw-tests.js';
-import { HeldBytes } from './held-bytes.js';
+import type { PwAttachment, PwConfig, PwTest } from '../core/report/playwright-types.js';
 import { OwnersCollector, type FileOwners } from '../core/owners/test-owners.js';
-import { byteChunks, decodeChunks, fileByteChunks } from './report-text.js';
+import { byteChunks, decodeChunks } from './report-text.js';
+import { estimateTotal, fileParts, normaliseParts } from './ingest-read.js';
+import { ReaderThread, READER_THREAD_MIN_BYTES } from './ingest-thread.js';
 import type { AnyStore, Store, PostgresStore } from './store/engine/types.js';
 import { writeRunInParts, writeRunInPartsAsync, type RunEnding, type RunHeader, type StoredRun } from './store/write/write-run.js';
 import { writeRunPostgres } from './store/write/write-run-postgres.js';
@@ -77,37 +77,33 @@ export function ingestFile(store: Store, path: string, options: IngestOptions): 
 export function ingestFile(store: PostgresStore, path: string, options: IngestOptions): Promise<IngestResult>;
 export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult>;
 export function ingestFile(store: AnyStore, path: string, options: IngestOptions): IngestResult | Promise<IngestResult> {
-  const { parts, size, estimate } = fileParts(path, options.fileName);
-  return ingestParts(store, parts, { ...options, fileSize: options.fileSize ?? size }, estimate);
+  const { parts, size, bytesRead } = fileParts(path, options.fileName);
+  return ingestParts(store, parts, { ...options, fileSize: options.fileSize ?? size }, (stored) => estimateTotal(stored, bytesRead(), size));
 }
 
 /**
- * ingestFile for the CLI's import that keeps evidence: in the same one pass over the report,
- * each test's attachments are found and their blobs stored (`collector`) before the test is
- * written, and the run commits after them, so a stored run never names a blob that is not
- * there. `blobRows`: the rows the collector's sink recorded (storeBlobs); on SQLite they are in
- * the run's transaction, so a duplicate, whose results roll back, records them again.
+ * ingestFile for the CLI's import, with evidence if `collector`: in the same one pass over the
+ * report, each test's attachments are found and their blobs stored before the test is written,
+ * and the run commits after them, so a stored run never names a blob that is not there.
+ * `blobRows`: the rows the collector's sink recorded (storeBlobs); on SQLite they are in the
+ * run's transaction, so a duplicate, whose results roll back, records them again.
+ * `thread`: read the report in a thread of its own while this one writes (ingest-thread.ts);
+ * by default for reports of READER_THREAD_MIN_BYTES or more.
  */
-export async function ingestFileCollecting(store: AnyStore, path: string, options: IngestOptions, collector: EvidenceCollector, blobRows: readonly BlobRow[]): Promise<IngestResult> {
-  const { parts, size, estimate } = fileParts(path, options.fileName);
+export async function ingestFileCollecting(
+  store: AnyStore,
+  path: string,
+  options: IngestOptions,
+  collector: EvidenceCollector | null,
+  blobRows: readonly BlobRow[],
+  thread?: boolean,
+): Promise<IngestResult> {
+  const size = statSync(path).size;
   const withSize = { ...options, fileSize: options.fileSize ?? size };
-  const tests = readRun(withConfig(parts, (config) => collector.setConfig(config)), withSize, estimate, true);
   let ending: RunEnding | undefined;
-  const read = async (addTest: (test: NormalisedTest) => Promise<void> | void): Promise<RunEnding> => {
-    for (;;) {
-      const next = tests.next();
-      if (next.done) {
-        collector.finish();
-        return (ending = next.value);
-      }
-      const [test, source] = next.value;
-      if (source && collector.keeps(test, source.results)) {
-        const evidence = await collector.collect(test, source.results);
-        if (evidence) setEvidence(test, evidence);
-      }
-      await addTest(test);
-    }
-  };
+  const inThread = thread ?? size >= READER_THREAD_MIN_BYTES;
+  const read = async (addTest: AddTest): Promise<RunEnding> =>
+    (ending = await (inThread ? readInThread(path, withSize, size, collector, addTest) : readInline(path, withSize, collector, addTest)));
   const header = runHeader(withSize);
   try {
     const stored =
@@ -127,21 +123,62 @@ export async function ingestFileCollecting(store: AnyStore, path: string, option
   }
 }
 
-/** The parts, telling `onConfig` the report's config as it passes. */
-function* withConfig(parts: Iterable<ReportPart>, onConfig: (config: PwConfig) => void): Generator<ReportPart, void, undefined> {
-  for (const part of parts) {
-    if (part.kind === 'config') onConfig(part.config);
-    yield part;
+type AddTest = (test: NormalisedTest) => Promise<void> | void;
+
+/** A test's evidence found and set, if the collector keeps its attachments (`results`: its attempts as the report has them). */
+async function collectEvidence(collector: EvidenceCollector | null, test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }> | undefined): Promise<void> {
+  if (!collector || !results || !collector.keeps(test, results)) return;
+  const evidence = await collector.collect(test, results);
+  if (evidence) setEvidence(test, evidence);
+}
+
+/** The report read on this thread, between the writes. */
+async function readInline(path: string, options: IngestOptions, collector: EvidenceCollector | null, addTest: AddTest): Promise<RunEnding> {
+  const { parts, size, bytesRead } = fileParts(path, options.fileName);
+  const tests = readRun(parts, options, (stored) => estimateTotal(stored, bytesRead(), size), collector !== null, (config) => collector?.setConfig(config));
+  for (;;) {
+    const next = tests.next();
+    if (next.done) {
+      collector?.finish();
+      return next.value;
+    }
+    const [test, source] = next.value;
+    await collectEvidence(collector, test, source?.results);
+    await addTest(test);
   }
 }
 
-/** A report file's parts as they are read, and the total of tests estimated from the bytes read so far. */
-function fileParts(path: string, fileName: string) {
-  const size = statSync(path).size;
-  let read = 0;
-  const chunks = () => decodeChunks(fileByteChunks(path, (n) => (read += n)));
-  const estimate = (stored: number) => (read > 0 && read < size ? Math.max(stored, Math.round((stored * size) / read)) : stored);
-  return { parts: readReportParts(chunks, fileName), size, estimate };
+/** The report read, checked and normalised in the reader thread while this one writes; the thread ended on every path. */
+async function readInThread(path: string, options: IngestOptions, size: number, collector: EvidenceCollector | null, addTest: AddTest): Promise<RunEnding> {
+  const thread = new ReaderThread(path, options.fileName, collector !== null && collector.mode !== 'none');
+  let bytesRead = 0;
+  const taken = new TakenTests(options, (stored) => estimateTotal(stored, bytesRead, size));
+  try {
+    for (;;) {
+      const message = await thread.next();
+      if (message.kind === 'config') {
+        taken.config(message.config);
+        collector?.setConfig(message.config);
+      } else if (message.kind === 'tests') {
+        bytesRead = message.bytesRead;
+        const { tests, sources } = message;
+        let source = 0;
+        for (let i = 0; i < tests.length; i++) {
+          const test = tests[i]!;
+          taken.take(test);
+          const results = sources[source]?.[0] === i ? sources[source++]![1] : undefined;
+          await collectEvidence(collector, test, results);
+          await addTest(test);
+          taken.counted();
+        }
+      } else if (message.kind === 'end') {
+        collector?.finish();
+        return taken.ending(message.run, message.contentHash);
+      }
+    }
+  } finally {
+    await thread.close();
+  }
 }
 
 /** Imports report bytes as read from a file (any encoding decodeReportBytes knows), in parts. */
@@ -168,9 +205,9 @@ export function ingestValue(store: AnyStore, value: unknown, options: IngestOpti
  * versions), and it is far smaller than the report. SQLite stores synchronously as the tests
  * come; PostgreSQL awaits each batch.
  */
-function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal = (stored: number) => stored): IngestResult | Promise<IngestResult> {
+function ingestParts(store: AnyStore, parts: Iterable<ReportPart>, options: IngestOptions, estimate = (stored: number) => stored): IngestResult | Promise<IngestResult> {
   const header = runHeader(options);
-  const tests = readRun(parts, options, estimateTotal, false);
+  const tests = readRun(parts, options, estimate, false);
   let ending: RunEnding | undefined;
   if (store.dialect === 'postgres') {
     return writeRunPostgres(store, header, async (addTest) => {
@@ -208,47 +245,72 @@ function runHeader(options: IngestOptions): RunHeader {
  * (its attachments' bodies, which the normalised test leaves out), then (returned) what is
  * known at its end.
  */
-function* readRun(parts: Iterable<ReportPart>, options: IngestOptions, estimateTotal: (stored: number) => number, sources: boolean): Generator<[NormalisedTest, PwTest | undefined], RunEnding> {
-  let normaliser: RunNormaliser | null = null;
-  let owners = new OwnersCollector(null);
-  let end: Extract<ReportPart, { kind: 'end' }> | null = null;
-  const canonical = new HeldBytes();
-  let stored = 0;
-  let seq = 0;
-  for (const part of parts) {
-    if (part.kind === 'config') {
-      normaliser = new RunNormaliser(part.config);
-      const rootDir = typeof part.config.rootDir === 'string' ? part.config.rootDir : null;
-      owners = new OwnersCollector(options.ownersFor?.(rootDir) ?? null);
-    }
-    else if (part.kind === 'end') end = part;
-    else {
-      const raw = sources ? rawTests(part.suite) : null;
-      for (const test of normaliser!.suiteTests(part.suite)) {
-        const source = raw?.next().value ?? undefined;
-        canonical.add(canonicalTest(test));
-        owners.add(test);
-        if (options.evidence) options.evidence(test, seq);
-        else referencedEvidence(test);
-        seq++;
-        yield [test, source];
-        stored++;
-        if (options.onProgress && stored % PROGRESS_EVERY === 0) options.onProgress(stored, estimateTotal(stored));
-      }
-    }
+function* readRun(
+  parts: Iterable<ReportPart>,
+  options: IngestOptions,
+  estimate: (stored: number) => number,
+  sources: boolean,
+  onConfig?: (config: PwConfig) => void,
+): Generator<[NormalisedTest, PwTest | undefined], RunEnding> {
+  const taken = new TakenTests(options, estimate);
+  const tests = normaliseParts(
+    parts,
+    (config) => {
+      taken.config(config);
+      onConfig?.(config);
+    },
+    sources,
+  );
+  for (;;) {
+    const next = tests.next();
+    if (next.done) return taken.ending(next.value.run, next.value.contentHash);
+    taken.take(next.value[0]);
+    yield next.value;
+    taken.counted();
   }
-  const run = normaliser!.finish(end?.errors, end?.stats);
-  const hash = createHash('sha256').update(canonicalHeader(run));
-  for (const bytes of canonical.take()) hash.update(bytes);
-  let gitBranch = options.gitBranch || run.git.branch;
-  let gitCommit = options.gitCommit || run.git.commit;
-  if ((!gitBranch || !gitCommit) && options.fallbackGit) {
-    const fallback = options.fallbackGit();
-    gitBranch ||= fallback.branch;
-    gitCommit ||= fallback.commit;
+}
+
+/** What the writing thread does with each test read (owners, evidence, progress), and the run's ending. */
+class TakenTests {
+  private owners = new OwnersCollector(null);
+  private seq = 0;
+  private stored = 0;
+
+  constructor(
+    private readonly options: IngestOptions,
+    private readonly estimate: (stored: number) => number,
+  ) {}
+
+  config(config: PwConfig): void {
+    const rootDir = typeof config.rootDir === 'string' ? config.rootDir : null;
+    this.owners = new OwnersCollector(this.options.ownersFor?.(rootDir) ?? null);
   }
-  const project = options.project || run.detected.project;
-  return { run, contentHash: hash.digest('hex'), project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null, owners: owners.result() };
+
+  take(test: NormalisedTest): void {
+    this.owners.add(test);
+    if (this.options.evidence) this.options.evidence(test, this.seq);
+    else referencedEvidence(test);
+    this.seq++;
+  }
+
+  /** After the test is stored. */
+  counted(): void {
+    this.stored++;
+    if (this.options.onProgress && this.stored % PROGRESS_EVERY === 0) this.options.onProgress(this.stored, this.estimate(this.stored));
+  }
+
+  ending(run: RunSummary, contentHash: string): RunEnding {
+    const { options } = this;
+    let gitBranch = options.gitBranch || run.git.branch;
+    let gitCommit = options.gitCommit || run.git.commit;
+    if ((!gitBranch || !gitCommit) && options.fallbackGit) {
+      const fallback = options.fallbackGit();
+      gitBranch ||= fallback.branch;
+      gitCommit ||= fallback.commit;
+    }
+    const project = options.project || run.detected.project;
+    return { run, contentHash, project, gitBranch: gitBranch ?? null, gitCommit: gitCommit ?? null, buildId: options.buildId ?? null, buildUrl: options.buildUrl ?? null, owners: this.owners.result() };
+  }
 }
 
 /** The attachments of an upload that name the blob sent before it: stored, if the server has it (write/attachment-rows.ts checks). */

@@ -109,7 +109,7 @@ function scenario(name: string, files: string[], results: number, bytes: number,
     importCpuMs: Math.round(imported.cpuMs),
     cpuRatio: +(imported.cpuMs / floor.cpuMs).toFixed(2),
     ...(measured.before
-      ? { beforeCpuMs: Math.round(measured.before.cpuMs), beforeCpuRatio: +(measured.before.cpuMs / floor.cpuMs).toFixed(2), beforePeakRssMb: Math.round(measured.before.peakRssMb) }
+      ? { beforeMs: Math.round(measured.before.ms), beforeRatio: +(measured.before.ms / floor.ms).toFixed(2), beforeCpuMs: Math.round(measured.before.cpuMs), beforeCpuRatio: +(measured.before.cpuMs / floor.cpuMs).toFixed(2), beforePeakRssMb: Math.round(measured.before.peakRssMb) }
       : {}),
     resultsPerSecond: Math.round(results / (imported.ms / 1000)),
     floorPeakRssMb: Math.round(floor.peakRssMb),

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { Command } from 'commander';
 import { InvalidReportError } from '../../core/report/parse.js';
 import { ingestFile, ingestFileCollecting, type IngestOptions, type IngestResult } from '../../server/ingest.js';
+import { READER_THREAD_MIN_BYTES } from '../../server/ingest-thread.js';
 import type { BlobRow } from '../../server/store/evidence/blob-rows.js';
 import { enqueueAfterCommit } from '../../server/webhooks/enqueue.js';
 import { databaseTrouble } from '../../server/store/engine/dialect.js';
@@ -170,7 +171,9 @@ export async function runImport(paths: string[], options: ImportOptions): Promis
         const collector = evidence
           ? new EvidenceCollector(file, { ...attachments, keep: storeBlobs(store!, evidence, Date.now, blobRows), onSkip: (line) => printError(`  ${line}`) })
           : null;
-        const result = collector ? await ingestFileCollecting(store!, file, ingest, collector, blobRows) : await ingestFile(store!, file, ingest);
+        // A large report is read in a thread of its own while this one writes (ingest-thread.ts).
+        const result =
+          collector || info.size >= READER_THREAD_MIN_BYTES ? await ingestFileCollecting(store!, file, ingest, collector, blobRows) : await ingestFile(store!, file, ingest);
         outcomes.push(stored(file, result));
         await auditCli(store!, { action: 'run.import', target: { type: 'run', id: result.runId, label: file }, detail: { tests: result.tests, status: result.status, duplicate: result.duplicate } });
         progress.clear();

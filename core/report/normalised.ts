@@ -77,6 +77,12 @@ export interface NormalisedAttempt {
   /** Secondary errors (e.g. the action a timeout cut off), stripped of colour codes. */
   otherErrors: string[];
   steps: NormalisedStep[];
+  /**
+   * The steps as stored (storedSteps), when serialised before the attempt crossed to the writing
+   * thread (an import's reader thread: one string copies far cheaper than a tree of steps);
+   * `steps` is then empty.
+   */
+  stepsJson?: string | null;
   stdout: string;
   stderr: string;
   attachments: Array<{ name: string; contentType: string; path?: string; size?: number; sha256?: string }>;
@@ -115,4 +121,19 @@ export interface NormalisedError {
   location: string | null;
   snippet: string | null;
   stack: string | null;
+}
+
+/** An attempt's steps as stored (steps_json): JSON, or null for none. */
+export function storedSteps(a: NormalisedAttempt): string | null {
+  if (a.stepsJson !== undefined) return a.stepsJson;
+  return a.steps.length > 0 ? JSON.stringify(a.steps) : null;
+}
+
+/** Serialises the attempts' steps as stored, before the test crosses to another thread (stepsJson). */
+export function serialiseSteps(test: NormalisedTest): void {
+  for (const a of test.attempts) {
+    if (a.stepsJson !== undefined) continue;
+    a.stepsJson = storedSteps(a);
+    a.steps = [];
+  }
 }

@@ -1,4 +1,4 @@
-import type { NormalisedAttempt, NormalisedTest } from '../../../core/report/normalised.js';
+import { storedSteps, type NormalisedAttempt, type NormalisedTest } from '../../../core/report/normalised.js';
 
 /**
  * The rows an import writes per test, described once: each table's columns in the order both
@@ -101,7 +101,7 @@ export function pushAttempt(out: unknown[], resultId: number, retry: number, a: 
     a.startedAt,
     a.error?.message ?? null,
     a.otherErrors.length > 0 ? JSON.stringify(a.otherErrors) : null,
-    a.steps.length > 0 ? JSON.stringify(a.steps) : null,
+    storedSteps(a),
     a.stdout || null,
     a.stderr || null,
     a.attachments.length > 0 ? JSON.stringify(a.attachments) : null,
