@@ -138,7 +138,7 @@ function loadedOnUse(name: string): CompilerFactory {
   let factory: CompilerFactory | null = null;
   return (externalSchemas, options) => (factory ??= (fromFastify(name) as () => CompilerFactory)())(externalSchemas, options);
 }
-const JSON_SCHEMA_COMPILERS = {
+export const JSON_SCHEMA_COMPILERS = {
   buildValidator: loadedOnUse('@fastify/ajv-compiler'),
   buildSerializer: loadedOnUse('@fastify/fast-json-stringify-compiler'),
 } as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
