@@ -28,6 +28,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   api: { script: 'bench/api/run.ts', measures: 'every analytics GET of `serve` on 1,000,000 results, cold and at 10 connections (build first)' },
   ops: { script: 'bench/ops/run.ts', measures: 'doctor, backup and prune on a live 400,000-result database, and what serve answers meanwhile (build first)' },
   hardening: { script: 'bench/hardening/run.ts', measures: "/api/health while serve takes big uploads, many readers, a CLI import, cold analytics; SIGTERM's time (build first)" },
+  'serve-start': { script: 'bench/serve-start/run.ts', measures: "CPU of each thread of a `serve` start until it answers, of one or more checkouts taking turns; first /api/health and /api/dashboard (build first)" },
   text: { script: 'bench/hostile-text/run.ts', measures: 'CPU time of every reader of report text on the hostile corpus at 100,000 and 400,000 characters' },
   lists: { script: 'bench/lists/run.ts', measures: 'the paged list and run-details calls on 50,000 tests and 1,000,000 results (build first)' },
   'lists:ui': { script: 'bench/lists/ui.ts', measures: "the Flaky Tests screen in Chromium on the lists history: time to its first page, longest task (build first)" },

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSqliteTestApp, buildTestApp, signIn, smallReport, type TestApp } from '../fixtures/testing/app.js';
 import { TEST_ENGINE } from '../fixtures/testing/store.js';
-import { DEFAULT_BODY_LIMIT } from './app.js';
+import Fastify from 'fastify';
+import { DEFAULT_BODY_LIMIT, JSON_SCHEMA_COMPILERS } from './app.js';
 import { makeTempDir } from '../fixtures/testing/temp.js';
 
 let t: TestApp;
@@ -149,5 +150,25 @@ describe('serving', () => {
       expect(res.body).not.toContain('TOP-SECRET-CONTENT');
     }
     temp.cleanup();
+  });
+});
+
+describe('routes described in JSON Schema', () => {
+  it('are still validated and serialised by Fastify\'s own compilers, loaded on first use', async () => {
+    const app = Fastify({ schemaController: { compilersFactory: JSON_SCHEMA_COMPILERS } });
+    app.post(
+      '/echo',
+      { schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }, response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } } },
+      async (request) => ({ ...(request.body as object), secret: 'not in the schema' }),
+    );
+    try {
+      expect((await app.inject({ method: 'POST', url: '/echo', payload: { n: 'x' } })).statusCode).toBe(400);
+      const answer = await app.inject({ method: 'POST', url: '/echo', payload: { n: 3 } });
+      expect(answer.statusCode).toBe(200);
+      // fast-json-stringify writes only what the response schema names.
+      expect(answer.body).toBe('{"n":3}');
+    } finally {
+      await app.close();
+    }
   });
 });

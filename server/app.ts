@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createRequire } from 'node:module';
 import { DEFAULT_LOCKOUT } from './auth/lockout.js';
 import { DEFAULT_SCRYPT, type ScryptParams } from './auth/passwords.js';
 import { registerAuthentication } from './plugins/authenticate.js';
@@ -124,6 +125,24 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
   return { ...logger, serializers: { req: loggedRequest, ...logger.serializers } };
 }
 
+/**
+ * Fastify's own compilers for JSON Schema (Ajv for requests, fast-json-stringify for answers),
+ * loaded only when a route described in JSON Schema needs one: every route of this app is
+ * described in Zod and compiled by Zod (plugins/openapi.ts), and Fastify would otherwise load
+ * both at construction, about 150 ms of CPU at every start. Resolved from Fastify's own place:
+ * they are its dependencies, at the versions it was made with.
+ */
+const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+type CompilerFactory = (externalSchemas: unknown, options: unknown) => unknown;
+function loadedOnUse(name: string): CompilerFactory {
+  let factory: CompilerFactory | null = null;
+  return (externalSchemas, options) => (factory ??= (fromFastify(name) as () => CompilerFactory)())(externalSchemas, options);
+}
+export const JSON_SCHEMA_COMPILERS = {
+  buildValidator: loadedOnUse('@fastify/ajv-compiler'),
+  buildSerializer: loadedOnUse('@fastify/fast-json-stringify-compiler'),
+} as NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
 /** The whole server, ready but not listening: `serve` listens, tests use inject(). */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const host = options.host ?? '127.0.0.1';
@@ -140,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: options.requestTimeoutMs ?? 5 * 60 * 1000,
     trustProxy: typeof options.trustProxy === 'number' ? trustHops(options.trustProxy) : (options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: JSON_SCHEMA_COMPILERS },
   });
   const evidence = options.evidence ?? new NoEvidenceStore();
   app.decorate('evidence', evidence);

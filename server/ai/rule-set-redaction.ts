@@ -9,15 +9,26 @@
  * line is cut inside), which bounds what any one rule can rescan to one chunk, whatever the
  * input. The hand-kept rules then run over the whole text in linear time.
  */
-import { lintSource } from '@secretlint/core';
-import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import { redactSecrets } from './redact.js';
 
 /** Per call to the rule set: large enough for any one secret with its line, small enough to bound a rescan. */
 export const CHUNK_CHARS = 4_096;
 const REDACTED = '[REDACTED]';
-const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+/**
+ * secretlint and its preset, loaded on the first text to redact: a server imports this module
+ * at start (its AI routes do) but most never redact anything, and loading them costs about
+ * 70 ms of CPU.
+ */
+let ruleSet: Promise<{ lintSource: typeof import('@secretlint/core').lintSource; config: SecretLintCoreConfig }> | null = null;
+function loadRuleSet(): NonNullable<typeof ruleSet> {
+  ruleSet ??= Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')]).then(([core, preset]) => ({
+    lintSource: core.lintSource,
+    config: { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: preset.creator }] },
+  }));
+  return ruleSet;
+}
 
 /** Where the chunks of a text start and end: at a line's end when one is in reach, else at CHUNK_CHARS. */
 export function chunkBounds(text: string): Array<[number, number]> {
@@ -37,7 +48,8 @@ export function chunkBounds(text: string): Array<[number, number]> {
 
 /** The ranges secretlint's recommended rules find in one chunk. */
 async function rangesIn(chunk: string): Promise<Array<[number, number]>> {
-  const result = await lintSource({ source: { filePath: '/report-text.txt', content: chunk, contentType: 'text' }, options: { config: CONFIG, noPhysicFilePath: true } });
+  const { lintSource, config } = await loadRuleSet();
+  const result = await lintSource({ source: { filePath: '/report-text.txt', content: chunk, contentType: 'text' }, options: { config, noPhysicFilePath: true } });
   return result.messages.map((m) => [m.range[0], m.range[1]] as [number, number]);
 }
 

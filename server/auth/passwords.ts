@@ -30,6 +30,15 @@ export async function hashPassword(password: string, params: ScryptParams = DEFA
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
+/**
+ * A stored hash that no password matches (its key is random bytes, not scrypt's output), costing
+ * one scrypt at `params` to check like a real one: made without running scrypt, so a server's
+ * start does not pay a hash (128 MiB and a good fraction of a second at the default cost).
+ */
+export function unmatchableHash(params: ScryptParams = DEFAULT_SCRYPT): string {
+  return `scrypt$${params.N}$${params.r}$${params.p}$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !key) return false;

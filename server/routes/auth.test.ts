@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, PASSWORD, signIn, TEST_SCRYPT, type TestApp } from '../../fixtures/testing/app.js';
 import { SESSIONS_PER_USER } from './auth.js';
-import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from '../auth/passwords.js';
+import { DEFAULT_SCRYPT, hashNeedsUpdate, hashPassword, unmatchableHash, verifyPassword } from '../auth/passwords.js';
 import { hashToken } from '../auth/tokens.js';
 
 let t: TestApp;
@@ -176,5 +176,15 @@ describe('passwords', () => {
     expect(a).not.toBe(b);
     expect(await verifyPassword('a long password', a)).toBe(true);
     expect(await verifyPassword('a long passworD', a)).toBe(false);
+  });
+
+  it('an unmatchable hash has the server\'s settings and the shape of a real one, so checking it costs the same scrypt', async () => {
+    const real = await hashPassword(PASSWORD, TEST_SCRYPT);
+    const dummy = unmatchableHash(TEST_SCRYPT);
+    expect(hashNeedsUpdate(dummy, TEST_SCRYPT)).toBe(false);
+    expect(dummy.split('$').map((part) => part.length)).toEqual(real.split('$').map((part) => part.length));
+    expect(dummy).not.toBe(unmatchableHash(TEST_SCRYPT));
+    expect(await verifyPassword(PASSWORD, dummy)).toBe(false);
+    expect(await verifyPassword('', dummy)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SESSION_HEADER, type AuthMethodsResponse } from '../../core/api/auth.js';
 import { deviceCookie, isKnownDevice } from '../auth/device-cookie.js';
 import { ACCOUNT_CAP_FAILURES, accountDelayMs, addressKey, type Attempt, type LockoutPolicy } from '../auth/lockout.js';
-import { hashNeedsUpdate, hashPassword, verifyPassword, type ScryptParams } from '../auth/passwords.js';
+import { hashNeedsUpdate, hashPassword, unmatchableHash, verifyPassword, type ScryptParams } from '../auth/passwords.js';
 import { RateLimiter } from '../auth/rate-limit.js';
 import { hashToken } from '../auth/tokens.js';
 import { auditRequest } from '../audit.js';
@@ -47,7 +47,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteO
   const oidcName = options.oidcName ?? null;
   const limiter = new RateLimiter(options.store, 'login', options.loginRateLimit.max, options.loginRateLimit.windowMs);
   // Verified against when the user does not exist or is locked, so every answer costs one scrypt.
-  const dummyHash = hashPassword('not a password of anyone', options.scrypt);
+  const dummyHash = unmatchableHash(options.scrypt);
 
   /** The answer to an attempt that failed or was not admitted. */
   const refusal = (reply: FastifyReply, attempt: Attempt, now: number): HttpError => {
@@ -74,7 +74,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteO
     const seconds = Math.max(1, Math.ceil((count.clearsAt - now) / 1000));
     reply.header('retry-after', String(seconds));
     // As long as a checked password takes, so the refusal says nothing a wrong password would not.
-    await verifyPassword('not a password of anyone', await dummyHash);
+    await verifyPassword('not a password of anyone', dummyHash);
     return new HttpError(429, `Too many failed sign-ins to this account from many addresses. Sign in from a browser you have signed in from before, or try again in ${Math.ceil(seconds / 60)} minutes.`);
   };
 
@@ -133,7 +133,7 @@ export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteO
     if (!user) {
       const { attempt, accountFailures: failures } = await beginUnknownLoginAttempt(options.store, username, address, now, lockout);
       await slowDownWhenAttacked(request, username, failures, false);
-      await verifyPassword(password, await dummyHash);
+      await verifyPassword(password, dummyHash);
       await auditFailure(request, null, username, 'unknown user');
       throw refusal(reply, attempt, now);
     }
@@ -141,13 +141,13 @@ export function registerAuthRoutes(fastify: FastifyInstance, options: AuthRouteO
     await slowDownWhenAttacked(request, user.username, failures, knownDevice);
     if (!attempt.admitted) {
       // Locked means locked, even with the right password, but only for this address.
-      await verifyPassword(password, await dummyHash);
+      await verifyPassword(password, dummyHash);
       await auditFailure(request, user, username, 'locked');
       throw refusal(reply, attempt, now);
     }
     // An account made by single sign-on has no password hash: it costs the same scrypt as one that has.
     const local = user.password_hash.startsWith('scrypt$');
-    if (!local) await verifyPassword(password, await dummyHash);
+    if (!local) await verifyPassword(password, dummyHash);
     if (!local || !(await verifyPassword(password, user.password_hash))) {
       await auditFailure(request, user, username, local ? 'wrong password' : 'no password: signs in through single sign-on');
       throw refusal(reply, attempt, now);
