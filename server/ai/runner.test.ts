@@ -87,7 +87,7 @@ describe('the AI analysis in its worker', () => {
     expect(health.length).toBeGreaterThanOrEqual(5);
     expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
-    return { p95: percentile(health, 0.95), max: Math.max(...health), loopMaxMs: loop.max / 1e6, busy, n: health.length };
+    return { p95: percentile(health, 0.95), max: Math.max(...health), loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, busy, n: health.length };
   }
 
   it("keeps the server's thread free while six callers' ~10 MB analyses run, where analysing on that thread stalls it", async () => {
@@ -102,14 +102,17 @@ describe('the AI analysis in its worker', () => {
     served = null;
     const onThread = await underLoad(await serve({ worker: false }), body);
     console.log(
-      `six ~10 MB analyses: in the worker health p95 ${inWorker.p95.toFixed(1)} ms, max ${inWorker.max.toFixed(1)} ms, loop late at most ${inWorker.loopMaxMs.toFixed(1)} ms, busy ${(inWorker.busy * 100).toFixed(0)}% (n=${inWorker.n}); ` +
-        `on the server's thread p95 ${onThread.p95.toFixed(1)} ms, max ${onThread.max.toFixed(1)} ms, loop late at most ${onThread.loopMaxMs.toFixed(1)} ms, busy ${(onThread.busy * 100).toFixed(0)}% (n=${onThread.n})`,
+      `six ~10 MB analyses: in the worker health p95 ${inWorker.p95.toFixed(1)} ms, max ${inWorker.max.toFixed(1)} ms, loop late at most ${inWorker.loopMaxMs.toFixed(1)} ms (p99 ${inWorker.loopP99Ms.toFixed(1)}), busy ${(inWorker.busy * 100).toFixed(0)}% (n=${inWorker.n}); ` +
+        `on the server's thread p95 ${onThread.p95.toFixed(1)} ms, max ${onThread.max.toFixed(1)} ms, loop late at most ${onThread.loopMaxMs.toFixed(1)} ms (p99 ${onThread.loopP99Ms.toFixed(1)}), busy ${(onThread.busy * 100).toFixed(0)}% (n=${onThread.n})`,
     );
     // On the thread, each analysis holds the loop for its whole parse and analysis (docs/benchmarks.md
     // "AI analysis under load"); with the worker the thread only takes in the bytes and answers health.
     // Measured 26-30% busy against 65-67%, loop late 27-42 ms against 142-432 ms, health p95 28-51 ms against 241-445 ms.
+    // The loop's lateness is compared at its 99th percentile, not its maximum: one sample, which a
+    // moment off the core on a shared machine sets (238 ms in the worker against 323 ms on the
+    // thread once, under three vitest workers and a lint); p99 was 32-40 ms against 213-275 ms.
     expect(inWorker.busy * 1.5).toBeLessThan(onThread.busy);
-    expect(inWorker.loopMaxMs * 2).toBeLessThan(onThread.loopMaxMs);
+    expect(inWorker.loopP99Ms * 2).toBeLessThan(onThread.loopP99Ms);
     expect(inWorker.p95 * 2).toBeLessThan(onThread.p95);
   }, 240_000);
 
