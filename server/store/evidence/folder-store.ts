@@ -57,12 +57,16 @@ export class FolderEvidenceStore implements EvidenceStore {
     const target = this.pathOf(sha256);
     const temp = join(this.partial, `${sha256}.${randomBytes(6).toString('hex')}`);
     const source = bytes instanceof Uint8Array ? Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]) : bytes;
+    const sink = createWriteStream(temp, { mode: 0o600, flags: 'wx' });
     try {
-      await pipeline(source, new VerifyingStream(sha256, size), createWriteStream(temp, { mode: 0o600, flags: 'wx' }));
+      await pipeline(source, new VerifyingStream(sha256, size), sink);
       await mkdir(join(this.dir, sha256.slice(0, 2)), { recursive: true, mode: 0o700 });
       // Same hash, same bytes: a blob already there is simply replaced by its equal.
       await rename(temp, target);
     } catch (error) {
+      // A body that fails at once (the client went away) rejects the pipeline before the file is
+      // opened, and opening it afterwards would leave it behind: remove it once the file is closed.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
       await unlink(temp).catch(() => undefined);
       throw error;
     }
