@@ -1,5 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { chromiumPath } from './fixtures/testing/chromium.js';
+import { SlowestFirstSequencer } from './fixtures/testing/slowest-first.js';
 
 // The store and API tests run a second time on PostgreSQL: the "postgres" project
 // takes the same files with FLAKEBOARD_TEST_ENGINE=postgres (fixtures/testing/store.ts), each
@@ -55,6 +56,8 @@ export default defineConfig({
     // run; a third fills that wait (docs/testing.md, "Workers"). Every file makes its own
     // temporary folder, free port and database, so files do not share state.
     maxWorkers: 3,
+    // The longest files first, from the durations the repository keeps until this clone has its own.
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       // A fresh module graph per file, for the files that mock a module.
       {
