@@ -1,4 +1,4 @@
-import { expect, settled, signIn, test } from './support/fixtures.js';
+import { expect, picture, settled, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 test.describe('the API reference page', () => {
@@ -23,19 +23,19 @@ test.describe('the API reference page', () => {
     await expect(dashboard).toContainText('The dashboard of a window');
     await expect(page.locator('.opblock-summary-path', { hasText: '/api/upload' }).first()).toBeVisible();
 
-    await page.screenshot({ path: 'test-results/screens/openapi-docs-top-1440.png', fullPage: false });
+    await picture(page, 'openapi-docs-top-1440', { fullPage: false });
 
     // An operation opens to its parameters and answers, generated from its schema.
     await dashboard.locator('.opblock-summary').click();
     await expect(dashboard.locator('.parameters')).toContainText('days');
     await expect(dashboard.locator('.parameters')).toContainText('branch');
     await expect(dashboard.locator('.responses-table')).toContainText('200');
-    await page.screenshot({ path: 'test-results/screens/openapi-docs-1440.png', fullPage: false });
+    await picture(page, 'openapi-docs-1440', { fullPage: false });
 
     await page.setViewportSize(PHONE);
     await settled(page);
     await expect(dashboard).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await page.screenshot({ path: 'test-results/screens/openapi-docs-390.png', fullPage: false });
+    await picture(page, 'openapi-docs-390', { fullPage: false });
   });
 });

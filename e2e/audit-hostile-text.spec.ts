@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli.js';
-import { expect, FULL_PAGE, settled, signIn, test } from './support/fixtures.js';
+import { expect, picture, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 // Names in the audit trail come from whoever named the thing: a user an admin added, a report's
@@ -46,13 +46,12 @@ test.describe('hostile text in the audit trail', () => {
       expect(await cell.evaluate((el) => getComputedStyle(el).unicodeBidi), `${name.slice(0, 20)}…`).toMatch(/isolate|plaintext/);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await page.screenshot({ path: 'test-results/screens/audit-hostile-1440.png', fullPage: FULL_PAGE });
+    await picture(page, 'audit-hostile-1440');
 
     await page.setViewportSize(PHONE);
     await expect(trail.locator('[data-layout="stacked"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await settled(page);
-    await page.screenshot({ path: 'test-results/screens/audit-hostile-390.png', fullPage: FULL_PAGE });
+    await picture(page, 'audit-hostile-390');
     expect(await page.evaluate(() => window.name)).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import { MEMBER } from './support/cli.js';
-import { expect, FULL_PAGE, settled, signIn, test } from './support/fixtures.js';
+import { expect, picture, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 test.describe('admin screen: settings and the audit trail', () => {
@@ -26,13 +26,12 @@ test.describe('admin screen: settings and the audit trail', () => {
     await trail.getByLabel('Actor').fill('e2e');
     await trail.getByRole('button', { name: 'Filter' }).click();
     await expect(trail.getByTestId('audit-row')).toHaveCount(2);
-    await page.screenshot({ path: 'test-results/screens/audit-screen-1440.png', fullPage: FULL_PAGE });
+    await picture(page, 'audit-screen-1440');
 
     await page.setViewportSize(PHONE);
     await expect(trail.locator('[data-layout="stacked"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    await settled(page);
-    await page.screenshot({ path: 'test-results/screens/audit-screen-390.png', fullPage: FULL_PAGE });
+    await picture(page, 'audit-screen-390');
   });
 
   test('a member sees no Admin tab, and the screen says it is for admins', async ({ page, flakeboard }) => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { expect, signIn, test } from './support/fixtures.js';
+import { expect, picture, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 
 // A real run of the evidence suite: Playwright's report with the screenshots, traces and error
@@ -37,7 +37,7 @@ test.describe('failure evidence', () => {
     await expect(viewer.getByText("getByRole('button', { name: 'Apply' })").first()).toBeVisible();
     await viewer.getByText('Fill "SAVE1O"').click();
     await expect(viewer.getByText("getByPlaceholder('Discount code')").first()).toBeVisible();
-    await viewer.screenshot({ path: 'test-results/screens/trace-viewer.png' });
+    await picture(viewer, 'trace-viewer');
   });
 
   test("a flaky test's failing attempt and passing retry side by side, stacked on a phone", async ({ page, flakeboard }) => {
@@ -85,10 +85,10 @@ test.describe('attempt comparison', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('evidence-screenshot-large')).toHaveCount(0);
     await frames.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/compare-1440.png' });
+    await picture(page, 'compare-1440');
     await page.setViewportSize(PHONE);
     await frames.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/compare-390.png' });
+    await picture(page, 'compare-390');
     // On the phone the frames are stacked, the passing one under the failing one.
     const [top, under] = [(await images.nth(0).boundingBox())!, (await images.nth(1).boundingBox())!];
     expect(under.y).toBeGreaterThan(top.y + top.height - 1);

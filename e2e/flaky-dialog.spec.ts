@@ -7,7 +7,7 @@ import { LOW_CONFIDENCE, NO_BROWSER_PATTERNS, type AiAnalysisRequest, type AiAna
 import { CAUSE_LABELS } from '../core/api/cause-classes.js';
 import type { DailyStat, FlakyTestGroup, TestResultDetail } from '../core/api/analytics.js';
 import { stripAnsi } from '../core/ansi.js';
-import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expect, picture, shootBothThemes, signIn, test } from './support/fixtures.js';
 import { alertFrom, api, historyOf, openDialog, openFlaky, plainGroup, statsOf, xssReport } from './support/flaky.js';
 
 // A real run with its traces (fixtures/evidence-suite), imported with its evidence.
@@ -448,13 +448,13 @@ test.describe('flaky detail dialog', () => {
     await expect(failedAction).toContainText(/^Open in traceat \d+\.\d\d s: /);
     await page.setViewportSize({ width: 1440, height: 1800 });
     await view.getByText('Evidence', { exact: true }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-trace-1440.png' });
+    await picture(page, 'flaky-dialog-ai-trace-1440');
     await page.setViewportSize({ width: 390, height: 900 });
     await view.getByTestId('ai-stability').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-stability-390.png' });
+    await picture(page, 'flaky-dialog-ai-stability-390');
     await page.setViewportSize({ width: 390, height: 1600 });
     await failedAction.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/flaky-dialog-ai-trace-390.png' });
+    await picture(page, 'flaky-dialog-ai-trace-390');
     const [viewer] = await Promise.all([context.waitForEvent('page'), failedAction.getByTestId('ai-open-in-trace').click()]);
     await viewer.waitForLoadState();
     expect(new URL(viewer.url()).pathname).toBe('/trace/index.html');

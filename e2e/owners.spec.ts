@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import type { DashboardResponse, FlakyTestsPage } from '../core/api/analytics.js';
 import { apiGet, openDashboard } from './support/dashboard-helpers.js';
-import { expect, FULL_PAGE, signIn, test } from './support/fixtures.js';
+import { expect, picture, signIn, test } from './support/fixtures.js';
 import { PHONE } from './support/phone.js';
 import { copyTemplate } from './support/templates.js';
 
@@ -47,7 +47,7 @@ test.describe('owners', () => {
     expect(all.counts.unowned).toBeGreaterThan(0);
     expect(shop.total).toBeGreaterThan(0);
     await expect(page.getByTestId('flaky-unowned')).toContainText(`${all.counts.unowned} of ${all.counts.all} flaky tests have no owner`);
-    await page.screenshot({ path: 'test-results/screens/owners-flaky-1440.png', fullPage: false });
+    await picture(page, 'owners-flaky-1440', { fullPage: false });
 
     await pickOwner(page, '@shop-team');
     await expect(page.getByTestId('flaky-group')).toHaveCount(Math.min(shop.total, 50));
@@ -74,7 +74,7 @@ test.describe('owners', () => {
     await expect(dialog.getByTestId('dialog-owners')).toContainText('@identity');
     await dialog.getByRole('button', { name: 'Quarantine this test' }).click();
     await expect(dialog.getByTestId('quarantine-owner')).toHaveValue('@identity');
-    await page.screenshot({ path: 'test-results/screens/owners-dialog-1440.png', fullPage: false });
+    await picture(page, 'owners-dialog-1440', { fullPage: false });
     await page.keyboard.press('Escape');
 
     await page.setViewportSize(PHONE);
@@ -82,7 +82,7 @@ test.describe('owners', () => {
     await expect(page.getByTestId('flaky-group').first().getByTestId('group-owners')).toHaveText('@shop-team');
     await page.getByTestId('flaky-unowned').or(page.getByTestId('flaky-group').first()).first().scrollIntoViewIfNeeded();
     await page.getByTestId('flaky-group').first().scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/owners-flaky-390.png', fullPage: false });
+    await picture(page, 'owners-flaky-390', { fullPage: false });
   });
 
   test('the dashboard filters by owner and shows the median time to fix', async ({ page, flakeboard }) => {
@@ -93,7 +93,7 @@ test.describe('owners', () => {
     expect(identity.flakyCount).toBeLessThan(all.flakyCount);
     await expect(page.getByTestId('time-to-fix')).toContainText('Time to Fix');
     await expect(page.getByTestId('open-flakes')).toHaveText(String(all.timeToFix!.open));
-    await page.screenshot({ path: 'test-results/screens/owners-dashboard-1440.png', fullPage: FULL_PAGE });
+    await picture(page, 'owners-dashboard-1440');
 
     const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/dashboard' && new URL(r.url()).searchParams.get('owner') === '@identity');
     await pickOwner(page, '@identity');
@@ -103,8 +103,8 @@ test.describe('owners', () => {
     await expect(page.getByTestId('executive-summary').getByRole('group', { name: 'Flaky Tests' }).or(page.getByLabel('Flaky Tests'))).toContainText(String(identity.flakyCount));
     await page.setViewportSize(PHONE);
     await page.getByRole('combobox', { name: 'Owner' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/owners-dashboard-390-top.png', fullPage: false });
+    await picture(page, 'owners-dashboard-390-top', { fullPage: false });
     await page.getByTestId('time-to-fix').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/owners-dashboard-390.png', fullPage: false });
+    await picture(page, 'owners-dashboard-390', { fullPage: false });
   });
 });

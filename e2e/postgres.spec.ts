@@ -3,7 +3,7 @@ import type { PendingUploadsResponse } from '../core/api/uploads.js';
 import { HAS_POSTGRES, POSTGRES_SKIP } from '../fixtures/testing/postgres.js';
 import type { RunningServer } from './support/cli.js';
 import { apiGet, openDashboard } from './support/dashboard-helpers.js';
-import { expect, settled, signIn, test } from './support/fixtures.js';
+import { expect, picture, signIn, test } from './support/fixtures.js';
 
 /**
  * The product on PostgreSQL in a real browser: the same history gives the same
@@ -191,11 +191,10 @@ test.describe('PostgreSQL', () => {
 
     for (const [width, height] of [[1440, 900], [390, 844]] as const) {
       await onB.setViewportSize({ width, height });
-      await settled(onB);
-      await onB.screenshot({ path: `test-results/screens/postgres-b-dashboard-after-approval-${width}.png`, fullPage: false });
+      await picture(onB, `postgres-b-dashboard-after-approval-${width}`, { fullPage: false });
       await onB.getByRole('button', { name: 'Review Now' }).click();
       await expect(reviewDialog(onB).getByTestId('pending-upload')).toHaveCount(left);
-      await onB.screenshot({ path: `test-results/screens/postgres-b-review-after-approval-${width}.png`, fullPage: false });
+      await picture(onB, `postgres-b-review-after-approval-${width}`, { fullPage: false });
       await closeReview(onB);
     }
     await onB.context().close();

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import type { PendingUploadsResponse, RecentUpload } from '../core/api/uploads.js';
 import { MEMBER, OWN_REPORTS, type RunningServer } from './support/cli.js';
 import { apiGet, apiReview } from './support/dashboard-helpers.js';
-import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expect, picture, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const reviewDialog = (page: Page) => page.getByRole('dialog', { name: /Pending Uploads Review/ });
 const card = (page: Page, id: number) => reviewDialog(page).locator(`[data-testid="pending-upload"][data-upload-id="${id}"]`);
@@ -96,7 +96,7 @@ test.describe('pending uploads review', () => {
     await expect(card(page, id).getByTestId('pending-upload-uploader')).toContainText('Uploaded by reporter on ci-box-7 · ');
     // The demo's runs name their generated uploader too: nothing reads "Uploader unknown".
     await expect(dialog.getByText('Uploader unknown')).toHaveCount(0);
-    await page.screenshot({ path: 'test-results/screens/review-dialog-named-1440.png' });
+    await picture(page, 'review-dialog-named-1440');
 
     const search = dialog.getByPlaceholder('Search by filename, browser, project, or user...');
     await search.fill('CI-BOX');
@@ -109,7 +109,7 @@ test.describe('pending uploads review', () => {
     await page.getByRole('button', { name: 'Review Now' }).click();
     await expect(card(page, id).getByTestId('pending-upload-name')).toHaveText(name);
     await card(page, id).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: 'test-results/screens/review-dialog-named-390.png' });
+    await picture(page, 'review-dialog-named-390');
     await dialog.getByRole('button', { name: 'Review Later' }).click();
 
     for (const width of [1440, 390]) {
@@ -121,7 +121,7 @@ test.describe('pending uploads review', () => {
       await expect(row).toContainText('feature/login');
       // On a phone the table scrolls sideways: the picture shows the name's column.
       await row.getByTestId('recent-upload-name').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/screens/recent-uploads-named-${width}.png` });
+      await picture(page, `recent-uploads-named-${width}`);
     }
   });
 
@@ -372,7 +372,7 @@ test.describe('pending uploads review', () => {
     await signIn(page, server);
     const dialog = reviewDialog(page);
     await expect(dialog.getByTestId('pending-upload')).toHaveCount(4);
-    await page.screenshot({ path: 'test-results/screens/review-dialog-390.png' });
+    await picture(page, 'review-dialog-390');
     for (const card of await dialog.getByTestId('pending-upload').all()) {
       const box = (await card.boundingBox())!;
       for (const name of ['View', 'Delete']) {

@@ -1,5 +1,5 @@
 import { ADMIN, MEMBER } from './support/cli.js';
-import { expect, FULL_PAGE, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expect, picture, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 test.describe('sign-in and the shell', () => {
   test('signs in, shows the header with its tabs and the username, and logs out', async ({ page, flakeboard }) => {
@@ -155,7 +155,7 @@ test.describe('sign-in and the shell', () => {
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     await shootBothThemes(page, 'not-found');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: 'test-results/screens/not-found-390.png', fullPage: FULL_PAGE });
+    await picture(page, 'not-found-390');
     await page.getByRole('link', { name: 'Go to the dashboard' }).click();
     await expect(page).toHaveURL(/#\/$/);
   });
@@ -166,11 +166,11 @@ test.describe('sign-in and the shell', () => {
     await signIn(page, server);
     // No strip of cut-off tabs: the navigation is behind the menu button.
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);
-    await page.screenshot({ path: 'test-results/screens/header-390.png' });
+    await picture(page, 'header-390');
     await page.getByRole('button', { name: 'Open navigation' }).click();
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Upload', 'Flaky Tests', 'Error Patterns', 'Slow Tests', 'Trends', 'Browser Analysis', 'Admin']);
-    await page.screenshot({ path: 'test-results/screens/header-menu-390.png' });
+    await picture(page, 'header-menu-390');
     await nav.getByRole('link', { name: 'Browser Analysis' }).click();
     await expect(page).toHaveURL(/#\/browser-analysis$/);
     await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(0);

@@ -6,7 +6,7 @@ import type { Paged } from '../core/api/analytics.js';
 import type { RecentUpload, TestResultRow, UploadDetailResponse } from '../core/api/uploads.js';
 import { durationUnit } from '../ui/src/lib/duration-axis.js';
 import { OWN_REPORTS, HAS_SHARED, SHARED_FIXTURES, SHARED_SKIP, type RunningServer } from './support/cli.js';
-import { expect, shootBothThemes, signIn, test } from './support/fixtures.js';
+import { expect, picture, shootBothThemes, signIn, test } from './support/fixtures.js';
 
 const THREE_BROWSERS = join(SHARED_FIXTURES, '07-three-browsers-merged-specs-flaky-1.41.json');
 const LOAD_FAILED = join(SHARED_FIXTURES, '01-toplevel-syntax-error-1.55.json');
@@ -222,9 +222,9 @@ test.describe('upload details', () => {
     await expect(card.getByTestId('failed-after-retries')).toHaveText('1 test failed every retry: not flaky, listed as Failed in the Test Results table.');
     await expect(testRows(page).filter({ hasText: 'declines the card' })).toContainText('Retried 2 time(s)');
     await expect(page.getByTestId('error-pattern')).toHaveText(['Error: expect(locator).toBeVisible() failed2']);
-    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-1440.png' });
+    await picture(card, 'run-flaky-tests-1440');
     await page.setViewportSize({ width: 390, height: 844 });
-    await card.screenshot({ path: 'test-results/screens/run-flaky-tests-390.png' });
+    await picture(card, 'run-flaky-tests-390');
   });
 
   test('a run of thousands of tests stays responsive: one page of rows in the page, search over all', async ({ page, flakeboard }, testInfo) => {
@@ -300,7 +300,7 @@ test.describe('upload details', () => {
       expect(await status.locator('.mantine-Badge-label').evaluate((el) => el.scrollWidth <= el.clientWidth), 'the status is not cut').toBe(true);
     }
     expect(await card.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the card does not scroll sideways').toBe(true);
-    await page.screenshot({ path: 'test-results/screens/run-details-flaky-390.png' });
+    await picture(page, 'run-details-flaky-390');
   });
 
   test('a missing upload shows Upload not found; Go Back returns to where the user was', async ({ page, emptyStore: server }) => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { createTestDatabase, type TestDatabase } from '../../fixtures/testing/postgres.js';
 import { ADMIN, runCli, serve, type RunningServer } from './cli.js';
 import { copyTemplate, type Template } from './templates.js';
@@ -167,17 +167,41 @@ export async function signIn(page: Page, server: RunningServer, options: { hash?
 }
 
 /**
- * Whether the pictures for people cover the whole page or what is on screen: a full page of a
- * long screen took seconds of CPU per picture, so a run takes them only when asked
- * (`FLAKEBOARD_E2E_FULL_PAGE=1 npm run test:e2e`).
+ * Whether a run takes the pictures for people (test-results/screens): they assert nothing and
+ * cost about a fifth of the browser tests' CPU (615 s with them, 497 s without), so a run takes them
+ * only when asked: `FLAKEBOARD_E2E_SCREENS=1 npm run test:e2e` (docs/testing.md, "Pictures").
+ */
+export const SCREENS = process.env.FLAKEBOARD_E2E_SCREENS === '1' || process.env.FLAKEBOARD_E2E_FULL_PAGE === '1';
+
+/**
+ * Whether the pictures cover the whole page or what is on screen: a full page of a long screen
+ * took seconds of CPU per picture, so a run takes them only when asked
+ * (`FLAKEBOARD_E2E_FULL_PAGE=1 npm run test:e2e`, which takes the pictures too).
  */
 export const FULL_PAGE = process.env.FLAKEBOARD_E2E_FULL_PAGE === '1';
 
 /**
- * Screenshots in both themes, for a person to look at (test-results/screens): what is on screen,
- * or the whole page with FULL_PAGE. Follows the system preference, so nothing may be stored under `theme`.
+ * A picture for people of the page (what is on screen, or the whole page with FULL_PAGE) or of
+ * one part of it, settled first, saved as test-results/screens/NAME.png; nothing without SCREENS.
+ */
+export async function picture(target: Page | Locator, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!SCREENS) return;
+  const path = `test-results/screens/${name}.png`;
+  if ('goto' in target) {
+    await settled(target);
+    await target.screenshot({ path, fullPage: options.fullPage ?? FULL_PAGE });
+  } else {
+    await settled(target.page());
+    await target.screenshot({ path });
+  }
+}
+
+/**
+ * Pictures in both themes, for a person to look at (NAME-light and NAME-dark); nothing without
+ * SCREENS. Follows the system preference, so nothing may be stored under `theme`.
  */
 export async function shootBothThemes(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!SCREENS) return;
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await expect(page.locator('html')).toHaveAttribute('data-theme', colorScheme);

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { FULL_PAGE, settled } from './fixtures.js';
+import { picture } from './fixtures.js';
 
 export const PHONE = { width: 390, height: 844 };
 
@@ -38,9 +38,9 @@ async function stickyIndex(table: Locator): Promise<number> {
   return (await table.locator('thead th').first().getAttribute('aria-label')) === 'Expand' ? 1 : 0;
 }
 
+/** A picture for people at phone width (NAME-390); nothing unless the run takes pictures. */
 export async function shootPhone(page: Page, name: string): Promise<void> {
-  await settled(page);
-  await page.screenshot({ path: `test-results/screens/${name}-390.png`, fullPage: FULL_PAGE });
+  await picture(page, `${name}-390`);
 }
 
 /**
