@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,6 +22,16 @@ export function runCli(args: string[], options: { input?: string } = {}): string
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, env: E2E_ENV, input: options.input ?? '', encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`flakeboard ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
+}
+
+/** The same, without blocking this process while the binary runs. */
+export function runCliAsync(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: E2E_ENV, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`flakeboard ${args.join(' ')} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
 }
 
 export interface RunningServer {

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateHistory } from '../../server/demo/history.js';
-import { ADMIN, BIN, MEMBER, runCli, serve } from './cli.js';
+import { ADMIN, BIN, MEMBER, runCli, runCliAsync, serve } from './cli.js';
 import { TEMPLATE_DIR_ENV, templatePath } from './templates.js';
 
 export default async function globalSetup(): Promise<() => void> {
@@ -15,10 +15,10 @@ export default async function globalSetup(): Promise<() => void> {
   runCli(['user', 'add', MEMBER.username, '--role', 'member', '--password-stdin', '--db', empty], { input: `${MEMBER.password}\n` });
 
   // The demo history is what `serve --demo` seeds; a clean stop checkpoints it into the file.
+  // The two prepared histories are built side by side, one on each core.
   const demo = templatePath(dir, 'demo');
   copyFileSync(empty, demo);
-  const server = await serve(demo, ['--demo']);
-  await server.stop();
+  const seeded = serve(demo, ['--demo']).then((server) => server.stop());
 
   // Imported once here rather than per test: 9,600 results take the CLI seconds of CPU.
   const large = templatePath(dir, 'large');
@@ -29,7 +29,7 @@ export default async function globalSetup(): Promise<() => void> {
     writeFileSync(path, JSON.stringify(run.report));
     reports.push(path);
   }
-  runCli(['import', ...reports, '--approve', '--db', large]);
+  await Promise.all([seeded, runCliAsync(['import', ...reports, '--approve', '--db', large])]);
   for (const path of reports) rmSync(path);
 
   process.env[TEMPLATE_DIR_ENV] = dir;
