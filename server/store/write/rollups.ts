@@ -141,13 +141,15 @@ const CLEAR_RUN_DAYS = 'DELETE FROM temp.rollup_run_days';
 
 /**
  * Adds the run's day rows (temp.rollup_run_days) to `table`, whose columns are `columns`: the
- * branch first (@branch) when the table has one, the day's period when `grain` is given (rows
- * of the run that share a period are merged first: periodRowsOf), by the table's upsert rules.
+ * branch first (@branch) when the table has one, the day's period when `grain` is given, by the
+ * table's upsert rules. Days of one period (a run across midnight) add one after another, in day
+ * order, to the row the first made or added to: SQLite lets one upsert touch a row twice, and
+ * adding them so equals adding them merged (periodRowsOf, which PostgreSQL needs).
  */
 function fromRunDays(table: string, columns: typeof DAY_ROLLUP, addTo: string, grain?: Grain): string {
   const values = columns.map((c) => (c.name === 'branch_id' ? '@branch' : grain && c.name === grain.key ? grain.sqlOf(sqliteDialect, 'day') : c.name));
   // WHERE true: an upsert's ON after a FROM would be read as a join's.
-  return `INSERT INTO ${table} (${columnList(columns)}) SELECT ${values.join(', ')} FROM temp.rollup_run_days WHERE true ${addTo}`;
+  return `INSERT INTO ${table} (${columnList(columns)}) SELECT ${values.join(', ')} FROM temp.rollup_run_days WHERE true ORDER BY rowid ${addTo}`;
 }
 
 function prepare(sqlite: SqliteDatabase) {
@@ -166,7 +168,6 @@ function prepare(sqlite: SqliteDatabase) {
     dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
     rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
     clearRunDays: sqlite.prepare(CLEAR_RUN_DAYS),
-    runDays: sqlite.prepare(`SELECT ${STATS_COLUMNS} FROM temp.rollup_run_days ORDER BY rowid`).raw(),
     addRunDays: sqlite.prepare(fromRunDays('daily_test_stats', DAY_ROLLUP, ADD_TO_DAYS)),
     addRunBranchDays: sqlite.prepare(fromRunDays('branch_day_stats', BRANCH_DAY_ROLLUP, ADD_TO_BRANCH_DAYS)),
     grains: GRAINS.map((grain) => ({
@@ -176,14 +177,8 @@ function prepare(sqlite: SqliteDatabase) {
       dropStale: sqlite.prepare(dropStalePeriods(sqliteDialect, grain)),
       rebuild: sqlite.prepare(rebuildPeriods(sqliteDialect, grain)),
       overlaps: sqlite.prepare(overlapsPeriods(sqliteDialect, grain)).pluck(),
-      insert: `INSERT INTO ${grain.table} (${columnList(periodRollup(grain))})`,
-      addTo: addToStored(periodRollup(grain), sqliteDialect),
-      rows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
       dropStaleBranches: sqlite.prepare(dropStalePeriods(sqliteDialect, grain, true)),
       rebuildBranches: sqlite.prepare(rebuildPeriods(sqliteDialect, grain, true)),
-      branchInsert: `INSERT INTO ${grain.branchTable} (${columnList(branchPeriodRollup(grain))})`,
-      branchAddTo: addToStored(branchPeriodRollup(grain), sqliteDialect),
-      branchRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     })),
     runDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
@@ -260,19 +255,7 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     s.ensureBranch.run(runId);
     const branch = s.branchOf.get({ run: runId }) as number | undefined;
     const appends = s.grains.map((g) => g.overlaps.get({ run: runId }) === 0);
-    // Per grain, whether two of the run's days fall in one period of a test and browser: one
-    // upsert may not touch a row twice, so those periods are merged in JavaScript (periodRowsOf).
-    // A test and browser's days come one after another, in day order (RunFigures.emit).
-    const shared = s.grains.map(() => false);
-    let previous: DayRow | null = null;
-    const day = (row: DayRow) => {
-      days.add(row);
-      if (previous !== null && previous[0] === row[0] && previous[1] === row[1]) {
-        s.grains.forEach((g, i) => (shared[i] ||= g.grain.of(previous![2]) === g.grain.of(row[2])));
-      }
-      previous = row;
-    };
-    rows({ day, error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
     errors.finish();
     totals?.finish();
@@ -282,21 +265,10 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     let keysLoaded = !latest;
     let branchKeysLoaded = false;
     s.grains.forEach((g, i) => {
-      if (appends[i] && !shared[i]) {
+      if (appends[i]) {
         g.addRunDays.run();
         // In order for every branch's periods, so for its branch's (overlapsPeriods): the same rows add there.
         if (branch !== undefined) g.addRunBranchDays.run({ branch });
-        return;
-      }
-      if (appends[i]) {
-        const periodRows = periodRowsOf(g.grain, s.runDays.all() as DayRow[]);
-        const periods = new ValuesWriter(sqlite, g.rows, g.insert, g.addTo, DAY_ROLLUP.length);
-        for (const row of periodRows) periods.add(row);
-        periods.finish();
-        if (branch === undefined) return;
-        const branchPeriods = new ValuesWriter(sqlite, g.branchRows, g.branchInsert, g.branchAddTo, DAY_ROLLUP.length + 1);
-        for (const row of periodRows) branchPeriods.add([branch, ...row]);
-        branchPeriods.finish();
         return;
       }
       // Before something stored in one of its periods: the run's periods from their days, now written.
