@@ -74,16 +74,27 @@ export class OwnersCollector {
   private readonly tests = new Map<string, OwnedTest & { declared: boolean }>();
   private readonly byFile = new Map<string, readonly string[] | null>();
 
+  /** The last test's title path array and entry: a spec's tests (one per project) share one array (normalise.ts). */
+  private lastTitlePath: readonly string[] | null = null;
+  private lastFile = '';
+  private lastEntry: (OwnedTest & { declared: boolean }) | undefined;
+
   constructor(private readonly fileOwners: FileOwners | null) {}
 
   add(test: { file: string; titlePath: string[]; tags: readonly string[]; annotations: readonly PwAnnotation[] }): void {
-    const titlePath = JSON.stringify(test.titlePath);
-    const key = `${test.file}\u0000${titlePath}`;
     const declared = declaredOwners(test.tags, test.annotations);
-    let entry = this.tests.get(key);
+    let entry = test.titlePath === this.lastTitlePath && test.file === this.lastFile ? this.lastEntry : undefined;
     if (entry === undefined) {
-      entry = { file: test.file, titlePath, owners: [], declared: false };
-      this.tests.set(key, entry);
+      const titlePath = JSON.stringify(test.titlePath);
+      const key = `${test.file}\u0000${titlePath}`;
+      entry = this.tests.get(key);
+      if (entry === undefined) {
+        entry = { file: test.file, titlePath, owners: [], declared: false };
+        this.tests.set(key, entry);
+      }
+      this.lastTitlePath = test.titlePath;
+      this.lastFile = test.file;
+      this.lastEntry = entry;
     }
     if (declared.length > 0) {
       const have = entry.declared ? entry.owners : [];

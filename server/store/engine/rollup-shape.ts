@@ -23,7 +23,15 @@ export function createRollupScratch(sqlite: SqliteDatabase): void {
   sqlite.exec('CREATE TEMP TABLE IF NOT EXISTS rollup_keys (test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (test_id, browser, day)) WITHOUT ROWID');
   sqlite.exec(SNAPSHOT_TABLE);
   sqlite.exec(BRANCH_KEYS_TABLE);
+  sqlite.exec(RUN_DAYS_TABLE);
 }
+
+/**
+ * A new run's daily_test_stats rows, bound once and then added from here to the day, branch and
+ * period tables by INSERT … SELECT (rollups.ts addRunToRollups): binding each row once per table
+ * cost more than the tables' own inserts. Its columns are daily_test_stats's, without keys or checks.
+ */
+const RUN_DAYS_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS rollup_run_days AS SELECT * FROM daily_test_stats WHERE false';
 
 /** The branch rollup's touched keys (branch_day_stats's key): the branches of the changed runs, on the days they touch. */
 const BRANCH_KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_branch_keys (branch_id INTEGER NOT NULL, test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL,

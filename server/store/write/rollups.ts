@@ -137,6 +137,21 @@ export const CLEAR_KEYS = 'DELETE FROM rollup_keys';
 export const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
 export const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
 
+const CLEAR_RUN_DAYS = 'DELETE FROM temp.rollup_run_days';
+
+/**
+ * Adds the run's day rows (temp.rollup_run_days) to `table`, whose columns are `columns`: the
+ * branch first (@branch) when the table has one, the day's period when `grain` is given, by the
+ * table's upsert rules. Days of one period (a run across midnight) add one after another, in day
+ * order, to the row the first made or added to: SQLite lets one upsert touch a row twice, and
+ * adding them so equals adding them merged (periodRowsOf, which PostgreSQL needs).
+ */
+function fromRunDays(table: string, columns: typeof DAY_ROLLUP, addTo: string, grain?: Grain): string {
+  const values = columns.map((c) => (c.name === 'branch_id' ? '@branch' : grain && c.name === grain.key ? grain.sqlOf(sqliteDialect, 'day') : c.name));
+  // WHERE true: an upsert's ON after a FROM would be read as a join's.
+  return `INSERT INTO ${table} (${columnList(columns)}) SELECT ${values.join(', ')} FROM temp.rollup_run_days WHERE true ORDER BY rowid ${addTo}`;
+}
+
 function prepare(sqlite: SqliteDatabase) {
   return {
     clearKeys: sqlite.prepare(CLEAR_KEYS),
@@ -152,22 +167,20 @@ function prepare(sqlite: SqliteDatabase) {
     branchKeysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_branch_keys ${branchKeysOf('= ?')}`),
     dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
     rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
+    clearRunDays: sqlite.prepare(CLEAR_RUN_DAYS),
+    addRunDays: sqlite.prepare(fromRunDays('daily_test_stats', DAY_ROLLUP, ADD_TO_DAYS)),
+    addRunBranchDays: sqlite.prepare(fromRunDays('branch_day_stats', BRANCH_DAY_ROLLUP, ADD_TO_BRANCH_DAYS)),
     grains: GRAINS.map((grain) => ({
       grain,
+      addRunDays: sqlite.prepare(fromRunDays(grain.table, periodRollup(grain), addToStored(periodRollup(grain), sqliteDialect), grain)),
+      addRunBranchDays: sqlite.prepare(fromRunDays(grain.branchTable, branchPeriodRollup(grain), addToStored(branchPeriodRollup(grain), sqliteDialect), grain)),
       dropStale: sqlite.prepare(dropStalePeriods(sqliteDialect, grain)),
       rebuild: sqlite.prepare(rebuildPeriods(sqliteDialect, grain)),
       overlaps: sqlite.prepare(overlapsPeriods(sqliteDialect, grain)).pluck(),
-      insert: `INSERT INTO ${grain.table} (${columnList(periodRollup(grain))})`,
-      addTo: addToStored(periodRollup(grain), sqliteDialect),
-      rows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
       dropStaleBranches: sqlite.prepare(dropStalePeriods(sqliteDialect, grain, true)),
       rebuildBranches: sqlite.prepare(rebuildPeriods(sqliteDialect, grain, true)),
-      branchInsert: `INSERT INTO ${grain.branchTable} (${columnList(branchPeriodRollup(grain))})`,
-      branchAddTo: addToStored(branchPeriodRollup(grain), sqliteDialect),
-      branchRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     })),
-    dayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
-    branchDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    runDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
@@ -233,41 +246,29 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
       s.keysOfRun.run(runId);
       snapshotDays(sqlite);
     }
-    // The run's figures were gathered as it was written (run-figures.ts): its rows are not read again.
-    const days = new ValuesWriter(sqlite, s.dayRows, `INSERT INTO daily_test_stats (${STATS_COLUMNS})`, ADD_TO_DAYS, DAY_ROLLUP.length);
+    // The run's figures were gathered as it was written (run-figures.ts): its rows are not read
+    // again. Its day rows are bound once, into temp.rollup_run_days, and added from there.
+    const days = new ValuesWriter(sqlite, s.runDayRows, `INSERT INTO temp.rollup_run_days (${STATS_COLUMNS})`, '', DAY_ROLLUP.length);
     const errors = new ValuesWriter(sqlite, s.errorRows, `INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})`, ADD_TO_ERRORS, ERROR_ROLLUP.length);
     const totals = latest ? testTotalsWriter(sqlite) : null;
     // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
     s.ensureBranch.run(runId);
     const branch = s.branchOf.get({ run: runId }) as number | undefined;
-    const branchDays = branch === undefined ? null : new ValuesWriter(sqlite, s.branchDayRows, `INSERT INTO branch_day_stats (${BRANCH_STATS_COLUMNS})`, ADD_TO_BRANCH_DAYS, BRANCH_DAY_ROLLUP.length);
     const appends = s.grains.map((g) => g.overlaps.get({ run: runId }) === 0);
-    const dayRows: DayRow[] = [];
-    const keepDays = appends.some(Boolean);
-    const day = (row: DayRow) => {
-      days.add(row);
-      branchDays?.add([branch, ...row]);
-      if (keepDays) dayRows.push(row);
-    };
-    rows({ day, error: (row) => errors.add(row), total: (row) => totals?.add(row) });
+    rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
-    branchDays?.finish();
     errors.finish();
     totals?.finish();
+    s.addRunDays.run();
+    if (branch !== undefined) s.addRunBranchDays.run({ branch });
     // The run's keys are in rollup_keys already when it is older than a test's latest result (above).
     let keysLoaded = !latest;
     let branchKeysLoaded = false;
     s.grains.forEach((g, i) => {
       if (appends[i]) {
-        const periodRows = periodRowsOf(g.grain, dayRows);
-        const periods = new ValuesWriter(sqlite, g.rows, g.insert, g.addTo, DAY_ROLLUP.length);
-        for (const row of periodRows) periods.add(row);
-        periods.finish();
+        g.addRunDays.run();
         // In order for every branch's periods, so for its branch's (overlapsPeriods): the same rows add there.
-        if (branch === undefined) return;
-        const branchPeriods = new ValuesWriter(sqlite, g.branchRows, g.branchInsert, g.branchAddTo, DAY_ROLLUP.length + 1);
-        for (const row of periodRows) branchPeriods.add([branch, ...row]);
-        branchPeriods.finish();
+        if (branch !== undefined) g.addRunBranchDays.run({ branch });
         return;
       }
       // Before something stored in one of its periods: the run's periods from their days, now written.
@@ -286,6 +287,7 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
       g.dropStaleBranches.run();
       g.rebuildBranches.run();
     });
+    s.clearRunDays.run();
     if (!latest) moveTestTotalsByDays(sqlite);
     s.clearKeys.run();
     s.clearBranchKeys.run();

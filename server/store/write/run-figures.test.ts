@@ -25,6 +25,11 @@ const TABLES = {
   daily_test_stats: 'test_id, browser, day',
   daily_error_stats: 'test_id, browser, day, fingerprint',
   test_totals: 'test_id, browser',
+  branch_day_stats: 'branch_id, test_id, browser, day',
+  week_stats: 'test_id, browser, week',
+  month_stats: 'test_id, browser, month',
+  branch_week_stats: 'branch_id, test_id, browser, week',
+  branch_month_stats: 'branch_id, test_id, browser, month',
 } as const;
 
 const snapshot = (store: Store) =>
@@ -34,7 +39,7 @@ const snapshot = (store: Store) =>
 function rebuiltFromScratch(store: Store) {
   const runIds = (store.sqlite.prepare('SELECT id FROM runs').pluck().all() as number[]);
   store.sqlite.transaction(() => {
-    store.sqlite.exec('DELETE FROM daily_test_stats; DELETE FROM daily_error_stats; DELETE FROM test_totals;');
+    for (const table of Object.keys(TABLES)) store.sqlite.exec(`DELETE FROM ${table}`);
     withRollupRefresh(store.sqlite, runIds, () => undefined);
     rebuildAllTestTotals(store.sqlite);
   })();
@@ -121,6 +126,50 @@ describe('a run\'s rollup figures computed while it is written', () => {
     expect(appended.daily_test_stats!.length).toBeGreaterThan(6);
     expect(appended.daily_error_stats!.length).toBeGreaterThanOrEqual(3);
     expect(appended.daily_test_stats!.some((r) => Number(r.duration_max) < 0)).toBe(true);
+    expect(rebuiltFromScratch(store)).toEqual(appended);
+  });
+
+  it('equal it when one run has a test on two days of one week and month (added in time order), on a branch', () => {
+    const store = openStore(join(temp.dir, 'repeats.db'));
+    stores.push(store);
+    // Friday 20 and Saturday 21 November 2026: one week (from Monday 16), one month.
+    const friday = '2026-11-20T23:59:00.000Z';
+    const saturday = '2026-11-21T00:01:00.000Z';
+    const repeated = (starts: Array<[Status, string]>) => ({
+      config: { version: '1.50.0', projects: [{ name: 'chromium' }] },
+      suites: [
+        {
+          title: 'repeat.spec.ts',
+          file: 'repeat.spec.ts',
+          specs: [
+            {
+              title: 'repeated',
+              file: 'repeat.spec.ts',
+              line: 1,
+              column: 1,
+              // --repeat-each: one test per repetition, of one project.
+              tests: starts.map(([status, start]) => ({
+                projectName: 'chromium',
+                expectedStatus: 'passed',
+                status: status === 'passed' ? 'expected' : 'unexpected',
+                results: [{ status, retry: 0, duration: 10, startTime: start, ...(status === 'failed' ? { error: { message: 'Error: boom' } } : {}) }],
+              })),
+            },
+          ],
+        },
+      ],
+      errors: [],
+      stats: { startTime: starts[0]![1], duration: 1000, expected: 0, unexpected: 0, flaky: 0, skipped: 0 },
+    });
+    ingestValue(store, repeated([['passed', '2026-11-17T10:00:00.000Z']]), { fileName: 'tuesday.json', approve: true, gitBranch: 'main' });
+    ingestValue(store, repeated([['failed', friday], ['passed', saturday], ['passed', '2026-11-21T00:02:00.000Z']]), { fileName: 'weekend.json', approve: true, gitBranch: 'main' });
+    const appended = snapshot(store);
+    // The second run's two days are one row of the week and of the month, on every branch and on
+    // main: pass, fail, pass, pass in time order (added in another order, the changes and the last outcome differ).
+    expect(appended.daily_test_stats!.length).toBe(3);
+    for (const table of ['week_stats', 'month_stats', 'branch_week_stats', 'branch_month_stats'] as const) {
+      expect(appended[table]!.map((row) => [row.runs, row.changes, row.last_outcome]), table).toEqual([[4, 2, 1]]);
+    }
     expect(rebuiltFromScratch(store)).toEqual(appended);
   });
 });
