@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestS3, useS3rverCredentials, type TestS3 } from '../../../fixtures/testing/s3-server.js';
 import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { EvidenceIntegrityError, EvidenceUnavailableError, type EvidenceStore } from './evidence-store.js';
@@ -114,6 +114,28 @@ describe('the folder store', () => {
 });
 
 describe('the S3 store', () => {
+  it('refuses a body that failed before it was taken, with no error left unheard and no spooled file behind', async () => {
+    // The S3 store spools a streamed body to a private temporary folder to hash it before sending
+    // it. A body that already failed emits its error at the next turn: the store must be listening
+    // by then (an error no one hears fails the run), and, as in the folder store, must not leave
+    // the spool behind when it is opened after the failure is known.
+    const spools = join(temp.dir, 's3-spools');
+    mkdirSync(spools);
+    vi.stubEnv('TMPDIR', spools);
+    const store = new S3EvidenceStore({ bucket: s3.bucket, prefix: '', endpoint: s3.endpoint });
+    try {
+      for (let i = 0; i < 1500; i++) {
+        const gone = new Readable({ read() {} });
+        gone.destroy(new Error('aborted'));
+        await expect(store.put(sha(BLOB), gone, BLOB.length)).rejects.toThrow('aborted');
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      await store.close();
+    }
+    expect(readdirSync(spools)).toEqual([]);
+  });
+
   it('says the bucket is unavailable when the object store is down', async () => {
     const down = await startTestS3('down');
     const store = new S3EvidenceStore({ bucket: down.bucket, prefix: '', endpoint: down.endpoint });

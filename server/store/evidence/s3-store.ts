@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -75,15 +75,20 @@ export class S3EvidenceStore implements EvidenceStore {
       await this.call(() => this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: key, Body: bytes, ContentLength: size })), 'store a blob');
       return;
     }
-    const dir = await mkdtemp(join(tmpdir(), 'flakeboard-evidence-'));
-    const spool = join(dir, 'blob');
+    // The body is taken in the same turn it is given (a folder made synchronously, not awaited):
+    // a body that fails meanwhile would otherwise emit its error with no one listening.
+    const dir = mkdtempSync(join(tmpdir(), 'flakeboard-evidence-'));
+    const sink = createWriteStream(join(dir, 'blob'), { mode: 0o600, flags: 'wx' });
     try {
-      await pipeline(bytes, new VerifyingStream(sha256, size), createWriteStream(spool, { mode: 0o600 }));
+      await pipeline(bytes, new VerifyingStream(sha256, size), sink);
       await this.call(
-        () => this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: key, Body: createReadStream(spool), ContentLength: size })),
+        () => this.client.send(new PutObjectCommand({ Bucket: this.target.bucket, Key: key, Body: createReadStream(join(dir, 'blob')), ContentLength: size })),
         'store a blob',
       );
     } finally {
+      // A body that fails at once rejects the pipeline before the spool is opened: the folder is
+      // removed once the file is closed, or the late open would fill it again (folder-store.ts).
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
       await rm(dir, { recursive: true, force: true });
     }
   }
