@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateHistory } from './demo/history.js';
@@ -6,6 +6,7 @@ import { ownReports, publicReports } from '../fixtures/testing/public-reports.js
 import { makeTempDir } from '../fixtures/testing/temp.js';
 import { collectImportEvidence, EvidenceCollector, storeBlobs, type CollectOptions } from './evidence/collect-import.js';
 import { ingestFile, ingestFileCollecting } from './ingest.js';
+import type { NormalisedTest } from '../core/report/normalised.js';
 import { openStore } from './store/engine/open.js';
 import type { Store } from './store/engine/types.js';
 import type { BlobRow } from './store/evidence/blob-rows.js';
@@ -140,6 +141,30 @@ describe('ingestFileCollecting: evidence collected in the same pass as the run',
       await expect(ingestFileCollecting(store, file, { fileName: 'cut.json' }, collector, rows)).rejects.toThrow(/^cut\.json: invalid JSON: .* at line \d+/);
       for (const table of ['runs', 'results', 'tests', 'attachments', 'evidence_blobs', 'daily_test_stats']) expect(store.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get()).toBe(0);
       expect(store.sqlite.inTransaction).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('looks for a file handed over as found again before reading it: one replaced by a link out since is not read', async () => {
+    const file = reportWithFiles();
+    const shot = join(temp.dir, 'test-results', 'shot.png');
+    const store = openStore(join(temp.dir, 'swapped.db'));
+    try {
+      const skipped: string[] = [];
+      const kept: string[] = [];
+      const collector = new EvidenceCollector(file, { ...settings(store, join(temp.dir, 'ev'), skipped), keep: async (sha256) => (kept.push(sha256), 'written') });
+      collector.setConfig({ projects: [{ name: 'chromium', outputDir: join(temp.dir, 'test-results') }] });
+      const test = { titlePath: ['fails'], projectName: 'chromium', browser: 'chromium', outcome: 'unexpected', attempts: [] } as unknown as NormalisedTest;
+      const results = [{ attachments: [{ name: 'screenshot', contentType: 'image/png', path: shot }] }];
+      // What the reader thread found, then the file swapped for a link to a file outside the folders.
+      const found = collector.finder.find(test, results)!;
+      expect(found).toEqual([[{ path: shot, size: 8 }]]);
+      renameSync(shot, `${shot}.old`);
+      symlinkSync('/etc/hostname', shot);
+      expect(await collector.collect(test, results, found)).toEqual([[{ kind: 'screenshot', sha256: null, size: null, state: 'not-found' }]]);
+      expect(kept).toEqual([]);
+      expect(skipped).toEqual([expect.stringContaining('is outside the report\'s folder and its output folders: not read')]);
     } finally {
       await store.close();
     }

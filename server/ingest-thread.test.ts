@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addStepsAndErrors } from '../bench/import/steps-shape.js';
@@ -9,9 +9,11 @@ import { makeTempDir } from '../fixtures/testing/temp.js';
 import { postgresText } from './store/engine/dialect.js';
 import { InvalidReportError } from '../core/report/parse.js';
 import { generateHistory } from './demo/history.js';
-import { EvidenceCollector, type CollectOptions } from './evidence/collect-import.js';
+import { EvidenceCollector, storeBlobs, type CollectOptions } from './evidence/collect-import.js';
+import type { FoundFile } from './evidence/report-files.js';
 import { ingestFileCollecting, type IngestOptions } from './ingest.js';
-import { READER_BATCH_TESTS, readerThreads } from './ingest-thread.js';
+import { READER_BATCH_TESTS, ReaderThread, readerThreads } from './ingest-thread.js';
+import { FolderEvidenceStore } from './store/evidence/folder-store.js';
 import type { AnyStore } from './store/engine/types.js';
 
 const START = Date.UTC(2026, 0, 5, 12);
@@ -82,6 +84,73 @@ describeEachEngine('an import read in a thread of its own', (engine) => {
     expect(threaded.attempts).toEqual(inline.attempts);
     expect((inline.rows as { runs: string[] }).runs.filter((r) => r.includes('generated-0.json'))).toHaveLength(2);
     expect(inline.attempts.some((row) => row.includes('"steps'))).toBe(true);
+  });
+
+  /**
+   * A report of a few batches of failing tests, each naming a file that is there (one of a few,
+   * so some are stored once and seen again), one that is not, /etc/passwd, a link out of the
+   * folder, and a body.
+   */
+  function reportWithFiles(): string {
+    const dir = join(temp.dir, 'with-files');
+    const out = join(dir, 'test-results');
+    mkdirSync(out, { recursive: true });
+    for (let i = 0; i < 5; i++) writeFileSync(join(out, `shot-${i}.png`), `fake png ${i}`);
+    symlinkSync('/etc/hostname', join(out, 'link.png'));
+    const specs = Array.from({ length: READER_BATCH_TESTS + 20 }, (_, i) => {
+      const attachments = [
+        { name: 'screenshot', contentType: 'image/png', path: join(out, `shot-${i % 5}.png`) },
+        { name: 'gone', contentType: 'image/png', path: `test-results/gone-${i}.png` },
+        { name: 'passwd', contentType: 'text/plain', path: '/etc/passwd' },
+        { name: 'link', contentType: 'image/png', path: 'test-results/link.png' },
+        { name: 'note', contentType: 'text/plain', body: Buffer.from(`note ${i}`).toString('base64') },
+      ];
+      const results = [{ retry: 0, status: 'failed', duration: 5, startTime: '2026-01-05T10:00:00.000Z', attachments, errors: [{ message: 'Error: boom' }] }];
+      return { title: `fails ${i}`, file: 'a.spec.ts', line: 1, column: 1, tests: [{ projectName: 'chromium', expectedStatus: 'passed', results }] };
+    });
+    const file = join(dir, 'report.json');
+    writeFileSync(file, JSON.stringify({ config: { version: '1.50.0', projects: [{ name: 'chromium', outputDir: out }] }, suites: [{ title: 'a.spec.ts', file: 'a.spec.ts', specs }], errors: [] }));
+    return file;
+  }
+
+  it('looks for attachment files in the reader thread, stores what reading inline stores, and still reads nothing outside the folders', async () => {
+    const file = reportWithFiles();
+    // What the reader thread hands over: each kept attachment's file, looked for there.
+    const thread = new ReaderThread(file, 'report.json', { reportPath: file, mode: 'failures' });
+    const found: FoundFile[] = [];
+    try {
+      for (let message = await thread.next(); message.kind !== 'end'; message = await thread.next()) {
+        if (message.kind === 'tests') for (const [, , files] of message.sources) found.push(...files.flat().filter((f) => f !== null));
+      }
+    } finally {
+      await thread.close();
+    }
+    expect(found).toHaveLength((READER_BATCH_TESTS + 20) * 4);
+    expect(found.filter((f) => 'path' in f && f.path.endsWith('.png'))).toHaveLength(READER_BATCH_TESTS + 20);
+    expect(found.filter((f) => 'problem' in f && f.problem === 'missing')).toHaveLength(READER_BATCH_TESTS + 20);
+    expect(found.filter((f) => 'problem' in f && f.problem === 'outside')).toHaveLength((READER_BATCH_TESTS + 20) * 2);
+
+    const importOnce = async (inThread: boolean) => {
+      const store = await open();
+      const skipped: string[] = [];
+      const evidence = join(temp.dir, `evidence-${inThread}`);
+      try {
+        const collector = new EvidenceCollector(file, { mode: 'failures', maxBytes: 1024 * 1024, keep: storeBlobs(store, new FolderEvidenceStore(evidence)), onSkip: (line) => skipped.push(line) });
+        await ingestFileCollecting(store, file, options(file, 0), collector, [], inThread);
+        return { attempts: await attemptRows(store), summary: collector.summary, skipped };
+      } finally {
+        await store.close();
+      }
+    };
+    const inline = await importOnce(false);
+    const threaded = await importOnce(true);
+    expect(readerThreads()).toBe(0);
+    expect(threaded).toEqual(inline);
+    // A path seen before is answered as it was, skipped once: /etc/passwd and the link out are one line each.
+    expect(inline.summary).toMatchObject({ written: 5 + READER_BATCH_TESTS + 20, skipped: READER_BATCH_TESTS + 20 + 2 });
+    expect(inline.skipped.filter((line) => line.includes('is outside the report'))).toHaveLength(2);
+    const states = (state: string) => inline.attempts.filter((row) => row.endsWith(`"${state}"]`)).length;
+    expect([states('stored'), states('not-found')]).toEqual([(READER_BATCH_TESTS + 20) * 2, (READER_BATCH_TESTS + 20) * 3]);
   });
 
   it('stores nothing of a report invalid in the middle, names the problem, and ends the thread', async () => {

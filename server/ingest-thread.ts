@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import type { RunSummary } from '../core/report/normalise.js';
 import type { NormalisedTest } from '../core/report/normalised.js';
-import type { PwAttachment, PwConfig } from '../core/report/playwright-types.js';
+import type { PwConfig } from '../core/report/playwright-types.js';
+import type { AttachmentsMode, FoundFiles, SourceResults } from './evidence/attachment-lookups.js';
 import { InvalidReportError } from '../core/report/parse.js';
 import { startWorker } from './workers/job-worker.js';
 
@@ -23,8 +24,11 @@ export const READER_BATCH_TESTS = 250;
  */
 export const READER_MAX_IN_FLIGHT = 16;
 
-/** The attempts' attachments of a test that has any, by its place in the batch (what evidence collection reads of the report). */
-export type SourceAttachments = [index: number, results: Array<{ attachments?: PwAttachment[] }>];
+/**
+ * A test whose attachments are kept, by its place in the batch: its attempts' attachments (what
+ * evidence collection reads of the report) and what the reader thread found of their files.
+ */
+export type SourceAttachments = [index: number, results: SourceResults, found: FoundFiles];
 
 export type ReaderMessage =
   | { kind: 'config'; config: PwConfig }
@@ -45,8 +49,8 @@ export interface CarriedError {
 export interface ReaderData {
   path: string;
   fileName: string;
-  /** Send the attachments of tests that have any (evidence collection). */
-  sources: boolean;
+  /** Look for the files of the attachments kept (evidence collection) and send them with their tests; null: none are. */
+  attachments: { reportPath: string; mode: AttachmentsMode } | null;
   /** Int32Array over it: [IN_FLIGHT] messages not yet taken, [STOP] 1 once the writer gives up. */
   control: SharedArrayBuffer;
 }
@@ -74,8 +78,8 @@ export class ReaderThread {
   private failure: Error | null = null;
   private readonly exited: Promise<void>;
 
-  constructor(path: string, fileName: string, sources: boolean) {
-    const data: ReaderData = { path, fileName, sources, control: this.control.buffer as SharedArrayBuffer };
+  constructor(path: string, fileName: string, attachments: ReaderData['attachments']) {
+    const data: ReaderData = { path, fileName, attachments, control: this.control.buffer as SharedArrayBuffer };
     // The reader is this import's own work, not a server's background: it keeps its priority.
     this.worker = startWorker({ source: new URL('./workers/import-reader.ts', import.meta.url), bundled: new URL('./import-reader-worker.js', import.meta.url) }, { workerData: data });
     liveThreads++;

@@ -5,10 +5,11 @@ import type { RunSummary } from '../core/report/normalise.js';
 import type { NormalisedRun, NormalisedTest, RunCounts } from '../core/report/normalised.js';
 import { checkedPartsOf, readReportParts, type ReportPart } from '../core/report/read-report.js';
 import { attachmentKind } from '../core/api/attachments.js';
+import type { FoundFiles, SourceResults } from './evidence/attachment-lookups.js';
 import { setEvidence, type EvidenceCollector } from './evidence/collect-import.js';
 import type { EvidenceResolver } from './evidence/entries.js';
 import { recordBlob, type BlobRow } from './store/evidence/blob-rows.js';
-import type { PwAttachment, PwConfig, PwTest } from '../core/report/playwright-types.js';
+import type { PwConfig, PwTest } from '../core/report/playwright-types.js';
 import { OwnersCollector, type FileOwners } from '../core/owners/test-owners.js';
 import { byteChunks, decodeChunks } from './report-text.js';
 import { estimateTotal, fileParts, normaliseParts } from './ingest-read.js';
@@ -125,10 +126,13 @@ export async function ingestFileCollecting(
 
 type AddTest = (test: NormalisedTest) => Promise<void> | void;
 
-/** A test's evidence found and set, if the collector keeps its attachments (`results`: its attempts as the report has them). */
-async function collectEvidence(collector: EvidenceCollector | null, test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }> | undefined): Promise<void> {
-  if (!collector || !results || !collector.keeps(test, results)) return;
-  const evidence = await collector.collect(test, results);
+/**
+ * A test's evidence found and set, if the collector keeps its attachments (`results`: its
+ * attempts as the report has them; `found`: what was found of their files where it was read).
+ */
+async function collectEvidence(collector: EvidenceCollector | null, test: NormalisedTest, results: SourceResults | undefined, found: FoundFiles | null | undefined): Promise<void> {
+  if (!collector || !results || !found) return;
+  const evidence = await collector.collect(test, results, found);
   if (evidence) setEvidence(test, evidence);
 }
 
@@ -143,14 +147,14 @@ async function readInline(path: string, options: IngestOptions, collector: Evide
       return next.value;
     }
     const [test, source] = next.value;
-    await collectEvidence(collector, test, source?.results);
+    await collectEvidence(collector, test, source?.results, source && collector?.finder.find(test, source.results));
     await addTest(test);
   }
 }
 
 /** The report read, checked and normalised in the reader thread while this one writes; the thread ended on every path. */
 async function readInThread(path: string, options: IngestOptions, size: number, collector: EvidenceCollector | null, addTest: AddTest): Promise<RunEnding> {
-  const thread = new ReaderThread(path, options.fileName, collector !== null && collector.mode !== 'none');
+  const thread = new ReaderThread(path, options.fileName, collector && collector.mode !== 'none' ? { reportPath: collector.reportPath, mode: collector.mode } : null);
   let bytesRead = 0;
   const taken = new TakenTests(options, (stored) => estimateTotal(stored, bytesRead, size));
   try {
@@ -166,8 +170,8 @@ async function readInThread(path: string, options: IngestOptions, size: number, 
         for (let i = 0; i < tests.length; i++) {
           const test = tests[i]!;
           taken.take(test);
-          const results = sources[source]?.[0] === i ? sources[source++]![1] : undefined;
-          await collectEvidence(collector, test, results);
+          const kept = sources[source]?.[0] === i ? sources[source++] : undefined;
+          await collectEvidence(collector, test, kept?.[1], kept?.[2]);
           await addTest(test);
           taken.counted();
         }

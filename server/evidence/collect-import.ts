@@ -10,10 +10,11 @@ import { decodeChunks, fileByteChunks } from '../report-text.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { knownBlobs, recordBlob, type BlobRow } from '../store/evidence/blob-rows.js';
 import { EvidenceIntegrityError, type EvidenceStore } from '../store/evidence/evidence-store.js';
+import { AttachmentFinder, type AttachmentsMode, type FoundFiles, type SourceResults } from './attachment-lookups.js';
 import { resolverOf, type EvidenceBySeq, type EvidenceResolver } from './entries.js';
-import { attachmentRoots, findAttachmentFile, type FolderCache } from './report-files.js';
+import type { FoundFile } from './report-files.js';
 
-export type AttachmentsMode = 'failures' | 'all' | 'none';
+export type { AttachmentsMode };
 
 export const ATTACHMENTS_MODES: readonly AttachmentsMode[] = ['failures', 'all', 'none'];
 export const DEFAULT_ATTACHMENT_MAX_BYTES = 50 * 1024 * 1024;
@@ -42,29 +43,25 @@ export interface CollectSummary {
 /** Skipped attachments named one a line; past this, one line counts the rest. */
 const SKIP_LINES = 10;
 
-/** A test's attachments are kept: every attachment of a test that failed, timed out or was flaky (its passing retry too), or of every test. */
-export function collects(mode: AttachmentsMode, test: NormalisedTest): boolean {
-  if (mode === 'none') return false;
-  if (mode === 'all') return true;
-  return test.outcome === 'unexpected' || test.outcome === 'flaky' || test.attempts.some((a) => a.status === 'failed' || a.status === 'timedOut');
-}
-
 /**
- * Finds and stores the blobs of the attachments an import keeps, a test at a time (files found
- * under the report's folders, bodies decoded). The caller sets what `collect` returns on the
- * test before the run is committed, so a stored run never names a blob that is not there.
+ * Stores the blobs of the attachments an import keeps, a test at a time (files found under the
+ * report's folders, bodies decoded), given what `finder` found of the test's files where the
+ * report was read. The caller sets what `collect` returns on the test before the run is
+ * committed, so a stored run never names a blob that is not there.
  */
 export class EvidenceCollector {
   readonly summary: CollectSummary = { stored: 0, written: 0, bytesWritten: 0, skipped: 0 };
+  /** Looks for the files on this thread: a small report's (read here), and every file about to be read. */
+  readonly finder: AttachmentFinder;
   private readonly byPath = new Map<string, AttachmentEvidence>();
-  private readonly folders: FolderCache = new Map();
   private storeDown: string | null = null;
-  private roots: string[] = [];
 
   constructor(
-    private readonly reportPath: string,
+    readonly reportPath: string,
     private readonly options: CollectOptions,
-  ) {}
+  ) {
+    this.finder = new AttachmentFinder(reportPath, options.mode);
+  }
 
   get mode(): AttachmentsMode {
     return this.options.mode;
@@ -72,15 +69,16 @@ export class EvidenceCollector {
 
   /** The report's config: its output folders are where attachment files are looked for. */
   setConfig(config: PwConfig): void {
-    this.roots = attachmentRoots(this.reportPath, config);
+    this.finder.setConfig(config);
   }
 
   /**
    * The evidence of each attempt's attachments (`results`: the test's attempts as the report
-   * has them, bodies included), or null for a test whose attachments are not kept.
+   * has them, bodies included; `found`: what AttachmentFinder.find found of them, on this
+   * thread or the reader's), or null for a test whose attachments are not kept.
    */
-  async collect(test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }>): Promise<Array<Array<AttachmentEvidence | null>> | null> {
-    if (!this.keeps(test, results)) return null;
+  async collect(test: NormalisedTest, results: SourceResults, found: FoundFiles | null): Promise<Array<Array<AttachmentEvidence | null>> | null> {
+    if (!found) return null;
     const evidence: Array<Array<AttachmentEvidence | null>> = [];
     for (let retry = 0; retry < results.length; retry++) {
       const list: Array<AttachmentEvidence | null> = [];
@@ -95,18 +93,13 @@ export class EvidenceCollector {
           // Without waiting when there is nothing to read: a report moved without its output
           // folder names tens of thousands of missing files, and a promise each cost more than
           // looking for them.
-          const looked = this.lookUp(test, retry, a.name, a.path, kind);
+          const looked = this.lookUp(test, retry, a.name, a.path, found[retry]?.[ordinal] ?? null, kind);
           list.push('state' in looked ? looked : await this.collectFile(test, retry, a, a.path, looked, kind));
         }
       }
       evidence.push(list);
     }
     return evidence;
-  }
-
-  /** Whether `collect` has anything to do for this test (asked first: most tests have nothing to wait for). */
-  keeps(test: NormalisedTest, results: ReadonlyArray<{ attachments?: PwAttachment[] }>): boolean {
-    return collects(this.options.mode, test) && results.some((r) => (r.attachments?.length ?? 0) > 0);
   }
 
   /** Says how many skipped attachments were not named one a line. */
@@ -152,14 +145,20 @@ export class EvidenceCollector {
     return { kind, sha256, size: bytes.length, state: 'stored' };
   }
 
-  /** A file's evidence if it is known without reading it (seen before, missing, too large), else the file to read. */
-  private lookUp(test: NormalisedTest, retry: number, name: string, written: string, kind: AttachmentKind): AttachmentEvidence | { path: string; size: number } {
+  /**
+   * A file's evidence if it is known without reading it (seen before, missing, outside, too
+   * large), else the file to read. `looked`: what the finder found where the report was read.
+   * A miss or a refusal is taken as it is (it only ever keeps a file from being read); a file to
+   * read is looked for again here, right before it is opened, so what this thread opens is what
+   * this thread checked, not a path handed over from a thread that looked earlier.
+   */
+  private lookUp(test: NormalisedTest, retry: number, name: string, written: string, looked: FoundFile | null, kind: AttachmentKind): AttachmentEvidence | { path: string; size: number } {
     const known = this.byPath.get(written);
     if (known) {
       if (known.state === 'stored') this.summary.stored++;
       return known;
     }
-    const found = findAttachmentFile(written, this.reportPath, this.roots, this.folders);
+    const found = looked && 'problem' in looked ? looked : this.finder.file(written);
     let result: AttachmentEvidence;
     if ('problem' in found) {
       this.skip(test, retry, name, found.problem === 'outside' ? `${JSON.stringify(written)} is outside the report's folder and its output folders: not read` : `${JSON.stringify(written)} was not found (beside the report either)`);
@@ -231,7 +230,7 @@ export async function collectImportEvidence(
       const source = raw.next().value as PwTest;
       const testSeq = seq++;
       if (!test) continue;
-      const evidence = await collector.collect(test, source.results);
+      const evidence = await collector.collect(test, source.results, collector.finder.find(test, source.results));
       if (evidence) bySeq.set(testSeq, evidence);
     }
   }

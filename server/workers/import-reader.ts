@@ -6,6 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serialiseSteps, type NormalisedTest } from '../../core/report/normalised.js';
+import type { PwConfig } from '../../core/report/playwright-types.js';
+import { AttachmentFinder } from '../evidence/attachment-lookups.js';
 import { fileParts, normaliseParts } from '../ingest-read.js';
 import { carryError, IN_FLIGHT, READER_BATCH_TESTS, READER_MAX_IN_FLIGHT, STOP, type ReaderData, type ReaderMessage, type SourceAttachments } from '../ingest-thread.js';
 
@@ -30,7 +32,13 @@ function send(message: ReaderMessage): void {
 
 try {
   const { parts, bytesRead } = fileParts(data.path, data.fileName);
-  const tests = normaliseParts(parts, (config) => send({ kind: 'config', config }), data.sources);
+  // The attachment files are looked for here, not on the writing thread, which is the slower of the two.
+  const finder = data.attachments ? new AttachmentFinder(data.attachments.reportPath, data.attachments.mode) : null;
+  const onConfig = (config: PwConfig) => {
+    finder?.setConfig(config);
+    send({ kind: 'config', config });
+  };
+  const tests = normaliseParts(parts, onConfig, finder !== null);
   let batch: NormalisedTest[] = [];
   let sources: SourceAttachments[] = [];
   const flush = () => {
@@ -46,7 +54,8 @@ try {
       break;
     }
     const [test, source] = next.value;
-    if (source?.results.some((r) => (r.attachments?.length ?? 0) > 0)) sources.push([batch.length, source.results.map((r) => ({ attachments: r.attachments }))]);
+    const found = source && finder?.find(test, source.results);
+    if (found) sources.push([batch.length, source.results.map((r) => ({ attachments: r.attachments })), found]);
     serialiseSteps(test);
     batch.push(test);
     if (batch.length === READER_BATCH_TESTS) flush();
