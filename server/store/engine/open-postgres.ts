@@ -55,7 +55,16 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
   // Nor one it drops while a request holds it (a restart, a failover, pg_terminate_backend): pg
   // emits 'error' on such a client, which pg-pool and Kysely leave unheard, so it would end the
   // process. The query in flight fails with the error (503), and the pool discards the client on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    // A FATAL error (pg_terminate_backend, a shutdown) means the server is closing this
+    // connection. The query in flight gets it at once, but the socket closes only once the
+    // backend has exited, later on a busy server: released before that, the client went back to
+    // the pool as usable and failed the next request too. Ended now, pg-pool discards it on release.
+    client.connection.on('errorMessage', (message: { severity?: string }) => {
+      if (message.severity === 'FATAL' || message.severity === 'PANIC') client.end().catch(() => {});
+    });
+  });
   return pool;
 }
 
