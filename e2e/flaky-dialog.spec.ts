@@ -54,6 +54,26 @@ test.describe('flaky detail dialog', () => {
     await expect(dialog).toHaveCount(0);
   });
 
+  test('the dialog moves in for a browser with no motion preference and opens at once for one that asks for reduced motion', async ({ page, demo }) => {
+    // The other browser tests run with reduced motion (playwright.config.ts): this one keeps the transition covered.
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    const { groups } = await openFlaky(page, demo);
+    const group = groups[0]!;
+    const browser = group.browsers[0]!.browser;
+    const dialog = await openDialog(page, groups, group, browser);
+    const transition = () => dialog.evaluate((element) => getComputedStyle(element).transitionDuration);
+    expect(await transition()).toBe('0.2s');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+
+    // The system's setting changed while the page is open: the next opening follows it.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openDialog(page, groups, group, browser);
+    expect(await transition()).toBe('0s');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+  });
+
   test("a test's row opens its dialog without expanding it: Details on the worst browser, a browser badge on that browser; by keyboard too", async ({ page, demo }) => {
     const { groups } = await openFlaky(page, demo);
     const index = groups.findIndex((g) => g.browsers.length > 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileName, flakyPassRateColor, formatDateTime, fractionPercent, isMultiBrowser, parseTimestamp, passRateColor, percent, truncate } from './format.js';
+import { fileName, flakyPassRateColor, formatDate, formatDateTime, fractionPercent, isMultiBrowser, parseTimestamp, passRateColor, percent, truncate } from './format.js';
 
 describe('the display rules of docs/screens.md#display-rules', () => {
   it('shows rates with one decimal', () => {
@@ -28,6 +28,15 @@ describe('the display rules of docs/screens.md#display-rules', () => {
     expect(parseTimestamp('not a date')).toBeNull();
     expect(formatDateTime(null)).toBe('Unknown date');
     expect(formatDateTime('')).toBe('Unknown date');
+  });
+
+  it('writes dates and times in the locale and zone, as toLocaleString does, from one formatter for every call', () => {
+    for (const value of ['2026-11-20 10:00:00', '2026-02-28T23:59:00Z', '2025-07-01T00:30:00+05:30']) {
+      const date = parseTimestamp(value)!;
+      expect(formatDateTime(value)).toBe(date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+      expect(formatDate(value)).toBe(date.toLocaleDateString(undefined, { dateStyle: 'medium' }));
+    }
+    expect(formatDate(null, 'never')).toBe('never');
   });
 
   it('knows a browser list when it sees one', () => {

@@ -55,15 +55,24 @@ export function parseTimestamp(value: string | null | undefined): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+// One formatter each, made on first use: `toLocaleString` with options builds a new one per
+// call, 55 ms of the flaky dialog's script for its fifty history entries (docs/testing.md).
+let dateTimeFormat: Intl.DateTimeFormat | null = null;
+let dateFormat: Intl.DateTimeFormat | null = null;
+
 /** Date and time in the viewer's locale and zone; `fallback` when missing. */
 export function formatDateTime(value: string | null | undefined, fallback = 'Unknown date'): string {
   const date = parseTimestamp(value);
-  return date ? date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : fallback;
+  if (!date) return fallback;
+  dateTimeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return dateTimeFormat.format(date);
 }
 
 export function formatDate(value: string | null | undefined, fallback = 'Unknown date'): string {
   const date = parseTimestamp(value);
-  return date ? date.toLocaleDateString(undefined, { dateStyle: 'medium' }) : fallback;
+  if (!date) return fallback;
+  dateFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+  return dateFormat.format(date);
 }
 
 /** docs/screens.md#browser-detection: a browser value containing ', ' is several browsers. */
