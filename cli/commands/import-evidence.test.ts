@@ -188,6 +188,8 @@ onPostgres('a team on PostgreSQL with evidence in an S3-compatible bucket', () =
       const env = cleanEnv({ ...S3RVER_CREDENTIALS });
       const result = await runCli(['import', file, '--db', database.url, '--evidence', `s3://${s3.bucket}/team`, '--evidence-endpoint', s3.endpoint], { env });
       expect(result.exitCode).toBe(0);
+      // Nothing on stderr: not the AWS SDK's warning about Node versions either.
+      expect(result.stderr).toBe('');
       expect(result.stdout).toContain(`1 attachment kept as evidence (1 new, 1 KB) in s3://${s3.bucket}/team/`);
       expect(await queryRows(database.url, 'SELECT name, state, sha256 FROM attachments')).toEqual([{ name: 'screenshot', state: 'stored', sha256: sha(png) }]);
       const bucket = new S3EvidenceStore({ bucket: s3.bucket, prefix: 'team/', endpoint: s3.endpoint });

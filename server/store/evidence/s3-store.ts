@@ -17,6 +17,12 @@ import type { S3Target } from './s3-url.js';
  * `prefix/ab/abcdef…`. A stream is spooled to a private temporary file while its hash is checked,
  * and sent only once it is right: an object store keeps whatever a PUT completes.
  */
+// The SDK tells every process on Node 20 that its releases after the first week of January 2027
+// need Node 22. flakeboard runs on Node 20 (package.json engines) and keeps the SDK on a release
+// line that does (docs/evidence.md, "Where the blobs live"): to someone running `import` or
+// `serve` the warning is noise they can do nothing about. A value the user set is kept.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export class S3EvidenceStore implements EvidenceStore {
   readonly location: string;
   private readonly client: S3Client;
