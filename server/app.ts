@@ -12,6 +12,7 @@ import { defaultUiDir, registerStaticUi } from './plugins/static-ui.js';
 import { defaultTraceViewer, registerTraceViewer, type TraceViewer } from './plugins/trace-viewer.js';
 import { registerAiRoutes } from './routes/ai.js';
 import { createAnalyticsRunner } from './analytics/runner.js';
+import { computeAheadEvery } from './analytics/compute-ahead.js';
 import { AI_PER_CALLER } from './ai/admission.js';
 import { createAiRunner, type AiRunner } from './ai/runner.js';
 import { DatabaseHealth } from './database-health.js';
@@ -89,7 +90,10 @@ export interface AppOptions {
   now?: () => number;
   /** Compute cold analytics answers in a worker thread (default true for a database file). */
   analyticsWorker?: boolean;
-  /** Start that worker before the app is ready, not on the first cold answer (serve; tests need not). */
+  /**
+   * Start that worker before the app is ready, not on the first cold answer, and compute the
+   * kept answers again after each change of the data (serve; tests need not).
+   */
   warmAnalytics?: boolean;
   /** Store uploads and run reviews and deletes in a worker thread (default true for a database file). */
   writerWorker?: boolean;
@@ -203,9 +207,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', () => writer.stop());
   // Bodies still arriving: ten full-size ones at most (1 GB by default).
   registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit, pace: options.uploadPace });
-  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true });
+  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true, now });
   app.addHook('onClose', () => analytics.close());
-  if (options.warmAnalytics) await analytics.ready();
+  if (options.warmAnalytics) {
+    await analytics.ready();
+    const ahead = computeAheadEvery(analytics);
+    app.addHook('preClose', () => ahead.stop());
+  }
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });
   registerAnalyticsRoutes(app, { analytics, now });
   registerBranchRoutes(app, { analytics, now });

@@ -31,6 +31,15 @@ export async function prepareToken(target: string): Promise<{ token: string; tit
   }
 }
 
+async function forgetKeptAnswers(target: string): Promise<void> {
+  const store = await openAnyStore(target);
+  try {
+    await store.sql.run('DELETE FROM kept_answers');
+  } finally {
+    await store.close();
+  }
+}
+
 export interface Server {
   url: string;
   pid: number;
@@ -44,7 +53,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<Server> {
+/**
+ * `serve` on `dbPath`. Its kept answers (docs/operations.md#kept-answers) are forgotten first
+ * unless `keptAnswers` says to keep them: a benchmark's first answer is a computed one unless it
+ * measures the kept ones.
+ */
+export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { keptAnswers?: boolean } = {}): Promise<Server> {
+  if (!options.keptAnswers) await forgetKeptAnswers(dbPath);
   const child = spawn(process.execPath, [join(root, 'bin/flakeboard.js'), 'serve', '--port', '0', '--db', dbPath], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, FLAKEBOARD_SCRYPT_N: '1024', ...env } });
   const spawnedAt = performance.now();
   let output = '';

@@ -3,7 +3,8 @@
  * binary) on a large suite (50,000 distinct tests, 1,000,000 results) and on bench/api's
  * history (2,000 distinct tests, 1,000,000 results); BENCH_LARGE_5M=1 adds the large suite
  * at 5,000,000 results. For each GET: the first answer after a fresh start, warm p50/p95 with
- * 10 concurrent connections, and the answer's size; for each history, serve's peak resident
+ * 10 concurrent connections, and the answer's size; the first answer again after a restart,
+ * which finds it kept (docs/operations.md#kept-answers); for each history, serve's peak resident
  * memory. Databases are built once under bench/.data/ and reused. The server's CPU time for
  * each first answer is measured too: on a shared machine it is the figure that holds still.
  * BENCH_ONLY=large|small runs one history. BENCH_ENGINE=postgres measures the same histories on
@@ -37,6 +38,9 @@ interface Row {
   firstMs: number;
   /** Server CPU time of the first answer (all threads). */
   firstCpuMs: number;
+  /** The same GET's first answer after a restart with that answer kept (docs/operations.md#kept-answers). */
+  keptMs: number;
+  keptCpuMs: number;
   bytes: number;
   p50: number;
   p95: number;
@@ -91,18 +95,25 @@ async function measure(scenario: Scenario, engine: Engine) {
   const test = await prepareToken(dbPath);
   const headers = { authorization: `Bearer ${test.token}` };
   const rows: Row[] = [];
-  // First answer after start: a fresh `serve` per GET, so no answer is already cached.
-  const first = new Map<string, { ms: number; bytes: number; cpuMs: number }>();
-  for (const path of paths(test, scenario)) {
-    const server = await startServer(dbPath);
+  // First answer after start: a fresh `serve` per GET, so no answer is already cached, and
+  // none kept (startServer forgets them). Then a restart, which finds that answer kept.
+  const first = new Map<string, { ms: number; bytes: number; cpuMs: number; keptMs: number; keptCpuMs: number }>();
+  const firstAnswer = async (path: string, keptAnswers: boolean) => {
+    const server = await startServer(dbPath, {}, { keptAnswers });
     try {
       const cpu = server.cpuMs();
       const r = await timed(server.url + path, headers);
       if (r.status !== 200) throw new Error(`${path}: status ${r.status}`);
-      first.set(path, { ...r, cpuMs: server.cpuMs() - cpu });
+      return { ...r, cpuMs: server.cpuMs() - cpu };
     } finally {
       await server.stop();
     }
+  };
+  for (const path of paths(test, scenario)) {
+    const cold = await firstAnswer(path, false);
+    const kept = await firstAnswer(path, true);
+    if (kept.bytes !== cold.bytes) throw new Error(`${path}: the kept answer has ${kept.bytes} bytes, the computed one ${cold.bytes}`);
+    first.set(path, { ...cold, keptMs: kept.ms, keptCpuMs: kept.cpuMs });
   }
   // Warm: one server, each GET loaded by 10 callers at once.
   const server = await startServer(dbPath);
@@ -112,8 +123,8 @@ async function measure(scenario: Scenario, engine: Engine) {
       await timed(server.url + path, headers);
       const r = await load(server.url + path, headers, { connections, seconds });
       const f = first.get(path)!;
-      rows.push({ path, firstMs: f.ms, firstCpuMs: f.cpuMs, bytes: f.bytes, p50: r.p50, p95: r.p95, perSecond: r.perSecond, errors: r.errors });
-      process.stderr.write(`  ${path}: first ${f.ms.toFixed(0)} ms (server CPU ${f.cpuMs.toFixed(0)} ms), ${(f.bytes / 1024).toFixed(1)} KB, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms\n`);
+      rows.push({ path, firstMs: f.ms, firstCpuMs: f.cpuMs, keptMs: f.keptMs, keptCpuMs: f.keptCpuMs, bytes: f.bytes, p50: r.p50, p95: r.p95, perSecond: r.perSecond, errors: r.errors });
+      process.stderr.write(`  ${path}: first ${f.ms.toFixed(0)} ms (server CPU ${f.cpuMs.toFixed(0)} ms), kept ${f.keptMs.toFixed(0)} ms (${f.keptCpuMs.toFixed(0)} ms), ${(f.bytes / 1024).toFixed(1)} KB, p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms\n`);
     }
     memory = server.memory();
   } finally {
@@ -150,6 +161,6 @@ for (const s of scenarios) {
   const copied = s.copied ? `; copied by migrate-db in ${s.copied.seconds} s (${s.copied.rows} rows, ${s.copied.rowsPerSecond} rows/s)` : '';
   console.log(`\n${s.label} (${s.results} results, built in ${s.buildSeconds} s): serve RSS ${s.memory?.rssMb.toFixed(0)} MB, peak ${s.memory?.peakMb.toFixed(0)} MB${copied}`);
   if (s.upkeep) console.log(`database ${s.upkeep.databaseMb.toFixed(0)} MB; one more report of ${s.upkeep.importResults} results imported in ${s.upkeep.importSeconds.toFixed(1)} s; prune --older-than ${s.upkeep.pruneOlderThan} removed ${s.upkeep.prunedRuns} runs in ${s.upkeep.pruneSeconds.toFixed(1)} s`);
-  console.table(s.rows.map((r) => ({ path: r.path.slice(0, 60), 'first ms': Math.round(r.firstMs), 'first CPU ms': Math.round(r.firstCpuMs), KB: +(r.bytes / 1024).toFixed(1), p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), 'req/s': Math.round(r.perSecond), errors: r.errors })));
+  console.table(s.rows.map((r) => ({ path: r.path.slice(0, 60), 'first ms': Math.round(r.firstMs), 'first CPU ms': Math.round(r.firstCpuMs), 'kept ms': Math.round(r.keptMs), 'kept CPU ms': Math.round(r.keptCpuMs), KB: +(r.bytes / 1024).toFixed(1), p50: +r.p50.toFixed(1), p95: +r.p95.toFixed(1), 'req/s': Math.round(r.perSecond), errors: r.errors })));
 }
 writeFileSync(join(data, `large-results-${engineSetting}.json`), JSON.stringify({ machine, date: new Date().toISOString(), connections, seconds, scenarios }, null, 2));

@@ -107,6 +107,7 @@ describe.skipIf(!HAS_POSTGRES)('flakeboard migrate-db into a real PostgreSQL', (
       INSERT INTO evidence_blobs (sha256, size, content_type, stored_at, failing) VALUES ('${'a'.repeat(64)}', 3, 'image/png', 9, 1);
       INSERT INTO attachments (result_id, retry, ordinal, name, content_type, kind, sha256, size, state)
         SELECT result_id, retry, 0, 'screenshot', 'image/png', 'screenshot', '${'a'.repeat(64)}', 3, 'stored' FROM attempts ORDER BY result_id LIMIT 1;
+      INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES ('owners{}', 'owners', '{}', 'code:1:v', '{"owners":["@team"]}', 8);
       UPDATE runs SET status = 'approved', reviewed_by = 1, reviewed_at = 7, review_notes = 'ok' || char(0) || 'nul' WHERE id = 1;
     `);
     raw.close();

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { type ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanEnv, runCli } from '../../fixtures/testing/cli.js';
@@ -37,6 +38,8 @@ describe('flakeboard serve', () => {
     const { token } = (await login.json()) as { token: string };
     const pending = (await (await fetch(`${url}/api/uploads/pending`, { headers: { authorization: `Bearer ${token}` } })).json()) as { count: number };
     expect(pending.count).toBe(4);
+    const dashboard = async (at: string) => (await fetch(`${at}/api/dashboard?days=30`, { headers: { authorization: `Bearer ${token}` } })).text();
+    expect(JSON.parse(await dashboard(url)).days).toBe(30);
     // Not a terminal: logs are JSON lines.
     expect(output()).toMatch(/^\{"level":30,.*"msg":"Server listening at/m);
 
@@ -47,9 +50,18 @@ describe('flakeboard serve', () => {
     expect(existsSync(join(temp.dir, 'f.db-wal'))).toBe(false);
     child = null;
 
+    // The answer is kept under this build's digest; marked here, so the next start can be seen
+    // to answer from it instead of computing it again.
+    const db = new Database(join(temp.dir, 'f.db'));
+    const kept = db.prepare('SELECT version FROM kept_answers WHERE name = ?').pluck().all('dashboard') as string[];
+    expect(kept).toEqual([expect.stringMatching(/^[0-9a-f]{16}:\d+:/)]);
+    db.prepare('UPDATE kept_answers SET json = ?').run('{"kept":"marked"}');
+    db.close();
+
     // The second start keeps the admin and prints no password.
     const again = await startServe([]);
     expect(again.output()).not.toMatch(/password:/);
+    expect(await dashboard(again.url)).toBe('{"kept":"marked"}');
   });
 
   it('refuses a bad --port', async () => {

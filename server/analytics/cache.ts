@@ -85,14 +85,14 @@ export class AnalyticsCache {
    * The JSON answer kept under `key` for today's data, else computed once however many callers
    * ask for it at the same time (they share the computation) and kept.
    */
-  async answer(today: number, key: string, compute: () => Promise<string>, owner = ''): Promise<string> {
+  async answer(today: number, key: string, compute: (version: string) => Promise<string>, owner = ''): Promise<string> {
     const version = await this.versionFor(today);
     const cached = this.lookup(version, key);
     if (cached.hit) return cached.value as string;
     const flightKey = `${version}\n${key}`;
     let pending = this.inFlight.get(flightKey);
     if (!pending) {
-      pending = compute()
+      pending = compute(version)
         .then((value) => {
           this.keep(version, key, value, owner);
           return value;

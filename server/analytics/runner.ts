@@ -1,9 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
+import { KEPT_MAX_ANSWERS, keepAnswer, keptAnswer, noteAsked as markAsked, staleQueries } from '../store/write/kept-answers.js';
 import { AnalyticsCache } from './cache.js';
 import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { FairQueue } from './fair-queue.js';
+import { today } from './windows.js';
 import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import { queryErrorOf } from './query-failure.js';
 import type { AnalyticsWorkerData, WorkerReply, WorkerRequest } from './worker.js';
@@ -20,6 +23,11 @@ export interface AnalyticsRunner {
    * Starts the worker now and waits until its store is open (at once without a worker): a
    * server that does this before it listens does not spend the first cold answer on it.
    */
+  /**
+   * Computes again the kept answers people asked for lately whose data has changed since
+   * (write/kept-answers.ts), one at a time, as their own caller: how many it computed.
+   */
+  computeAhead(): Promise<number>;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,10 +38,27 @@ export interface AnalyticsRunner {
  * cold computation each.
  */
 export function queryKey(name: QueryName, args: unknown): string {
-  const key = `${name}${JSON.stringify(args, (key, value: unknown) => (key === 'now' ? undefined : value))}`;
+  const key = `${name}${JSON.stringify(args, withoutClock)}`;
   // A CI gate's arguments are the failing tests of a whole run: a digest keeps the cache's
   // memory independent of what callers send.
   return key.length > 512 ? `${name}#${createHash('sha256').update(key).digest('hex')}` : key;
+}
+
+/** Answers kept in the database across restarts (write/kept-answers.ts): the screens' costly ones. */
+const KEPT_QUERIES: ReadonlySet<QueryName> = new Set(['dashboard', 'owners', 'flakyTrends', 'flakyTestsPage', 'slowTests', 'trendDays', 'errorPatterns']);
+/** The caller the answers computed ahead wait as: they take turns with real callers' answers. */
+const AHEAD = 'computing ahead';
+/** How often someone's asking for an answer already in memory is written down (it keeps the answer computed ahead). */
+const ASKED_NOTED_EVERY_MS = 60 * 60 * 1000;
+
+export interface RunnerOptions {
+  worker?: boolean;
+  /** Keep answers in the database across restarts (default: for a database file or server, not in memory). */
+  keep?: boolean;
+  /** What computed the answers: a kept answer of other code is not served (default: the built worker's digest). */
+  codeVersion?: string;
+  /** The clock (the app's): when an answer was asked for, and the day the answers computed ahead end on. */
+  now?: () => number;
 }
 
 /**
@@ -41,21 +66,74 @@ export function queryKey(name: QueryName, args: unknown): string {
  * (no file to share) computes on this thread. Concurrent requests for the same key share one
  * computation, and answers are cached until the data changes (AnalyticsCache). Cold answers
  * wait for the worker in turn per caller (FairQueue), and each caller has a share of the cache.
+ * An answer not in memory is looked for in the database before it is computed, and a computed
+ * one is kept there (write/kept-answers.ts), under the data's version and the code's.
  */
-export function createAnalyticsRunner(store: AnyStore, options: { worker?: boolean } = {}): AnalyticsRunner {
+export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = {}): AnalyticsRunner {
   const cache = new AnalyticsCache(store);
-  const useWorker = (options.worker ?? true) && store.location !== ':memory:' && store.location !== '';
+  const inMemory = store.location === ':memory:' || store.location === '';
+  const useWorker = (options.worker ?? true) && !inMemory;
+  const keep = options.keep ?? !inMemory;
   // The worker's own pool times its statements out as the server's does.
   const worker = useWorker ? new QueryWorker(store.location, store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0) : null;
 
   // Two in flight: the worker is never idle between answers (on PostgreSQL it computes both at
   // once, worker.ts), and a caller waits behind at most two.
   const queue = new FairQueue(ANSWERS_AT_ONCE);
+  const askedNoted = new Map<string, number>();
+  const clock = options.now ?? Date.now;
+  let aheadOf = '';
+  const keptVersion = (dataVersion: string) => `${options.codeVersion ?? builtCodeVersion()}:${dataVersion}`;
+
+  const json: AnalyticsRunner['json'] = (today, name, args, caller = 'server') => {
+    const key = queryKey(name, args);
+    const kept = keep && KEPT_QUERIES.has(name);
+    const query = { key, name, args: JSON.stringify(args, withoutClock) };
+    if (kept && caller !== AHEAD) noteAsked(key);
+    const computeNow = () => queue.run(caller, () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
+    const compute = async (dataVersion: string) => {
+      if (!kept) return computeNow();
+      const version = keptVersion(dataVersion);
+      const found = await keptAnswer(store, key, version).catch(() => undefined);
+      if (found !== undefined) return found;
+      const answer = await computeNow();
+      // Best effort: a store that cannot take it now (a long import holding SQLite's write
+      // lock, a read-only file) only means the next start computes it again. A caller gets the
+      // answer without waiting for it; an answer computed ahead is done once it is kept.
+      const keeping = keepAnswer(store, query, version, answer, caller === AHEAD ? null : clock()).catch(() => undefined);
+      if (caller === AHEAD) await keeping;
+      return answer;
+    };
+    return cache.answer(today, key, compute, caller);
+  };
+
+  function noteAsked(key: string): void {
+    const now = clock();
+    if (now - (askedNoted.get(key) ?? 0) < ASKED_NOTED_EVERY_MS) return;
+    if (askedNoted.size >= KEPT_MAX_ANSWERS * 4) askedNoted.clear();
+    askedNoted.set(key, now);
+    void markAsked(store, key, now).catch(() => undefined);
+  }
 
   return {
-    json(today, name, args, caller = 'server') {
-      const compute = () => queue.run(caller, () => (worker ? worker.run(name, args) : Promise.resolve().then(() => answerJson(store, name, args))));
-      return cache.answer(today, queryKey(name, args), compute, caller);
+    json,
+    async computeAhead() {
+      if (!keep) return 0;
+      const now = clock();
+      const day = today(now);
+      const version = keptVersion(await cache.versionFor(day));
+      // Only after a change: looking for stale answers writes, and SQLite's writes take turns.
+      if (version === aheadOf) return 0;
+      let computed = 0;
+      // One at a time: the worker stays free for a real caller's answer beside it.
+      for (const query of await staleQueries(store, version, now)) {
+        if (!(KEPT_QUERIES as ReadonlySet<string>).has(query.name)) continue;
+        const args = { ...(JSON.parse(query.args) as object), now } as QueryArgs<QueryName>;
+        await json(day, query.name as QueryName, args, AHEAD);
+        computed++;
+      }
+      aheadOf = version;
+      return computed;
     },
     async ready() {
       await worker?.ready();
@@ -64,6 +142,24 @@ export function createAnalyticsRunner(store: AnyStore, options: { worker?: boole
       await worker?.close();
     },
   };
+}
+
+/** The clock is not part of a query: windows end on the day the version carries. */
+const withoutClock = (key: string, value: unknown) => (key === 'now' ? undefined : value);
+
+/**
+ * The code that computes the answers, as a digest of the built analytics worker (its chunks'
+ * names are digests of their content, so any change to a query changes it): an upgrade never
+ * serves an answer the code before it computed. From source (tests) each process is its own.
+ */
+let codeVersion: string | undefined;
+function builtCodeVersion(): string {
+  if (codeVersion === undefined) {
+    codeVersion = import.meta.url.endsWith('.ts')
+      ? `source-${randomUUID()}`
+      : createHash('sha256').update(readFileSync(new URL('./analytics-worker.js', import.meta.url))).digest('hex').slice(0, 16);
+  }
+  return codeVersion;
 }
 
 /**

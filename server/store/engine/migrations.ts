@@ -775,4 +775,22 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ${periodsOfDays(allBranchDaysBy(d, WEEK), d, WEEK, true)};
     `,
   },
+  {
+    version: 22,
+    name: 'kept answers',
+    sql: (d) => `
+      -- The analytics answers people ask for, kept with the data version they were computed
+      -- from (server/store/write/kept-answers.ts), so a restarted server answers at once and
+      -- recomputes them in the background when the data changes (docs/operations.md#kept-answers).
+      -- json is NULL once its version is stale: a deleted run's text does not outlive the run.
+      CREATE TABLE kept_answers (
+        key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        args TEXT NOT NULL,
+        version TEXT,
+        json TEXT,
+        asked_at ${d.int} NOT NULL
+      )${d.strict};
+    `,
+  },
 ];

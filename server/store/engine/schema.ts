@@ -27,6 +27,7 @@ export interface DatabaseSchema {
   attachments: AttachmentsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  kept_answers: KeptAnswersTable;
 }
 
 /** A stored evidence blob (migration 13; server/store/evidence/). */
@@ -177,6 +178,16 @@ export interface ErrorSamplesTable {
 export interface BrowserProjectsTable {
   browser: string;
   project_name: string;
+}
+
+/** An analytics answer kept across restarts (migration 22, write/kept-answers.ts). */
+export interface KeptAnswersTable {
+  key: string;
+  name: string;
+  args: string;
+  version: string | null;
+  json: string | null;
+  asked_at: number;
 }
 
 export interface SettingsTable {

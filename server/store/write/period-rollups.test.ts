@@ -62,8 +62,8 @@ async function expectKept(store: AnyStore): Promise<void> {
   }
 }
 
-/** What migration 21 adds, undone: a store as version 20 left it. */
-const MIGRATION_21 = ['DROP TABLE branch_month_stats', 'DROP TABLE branch_week_stats', 'DROP INDEX branch_day_stats_by_day'];
+/** What migrations 21 and 22 add, undone: a store as version 20 left it. */
+const AFTER_20 = ['DROP TABLE branch_month_stats', 'DROP TABLE branch_week_stats', 'DROP INDEX branch_day_stats_by_day', 'DROP TABLE kept_answers'];
 
 describeEachEngine('the monthly and weekly rollups', (engine) => {
   let target: TestTarget;
@@ -112,7 +112,7 @@ describeEachEngine('the monthly and weekly rollups', (engine) => {
 
   /** The store as version `version` left it, `dropped` missing, then opened (and migrated) again. */
   async function reopenAt(version: number, dropped: readonly string[]): Promise<void> {
-    for (const statement of MIGRATION_21) await store.sql.run(statement);
+    for (const statement of AFTER_20) await store.sql.run(statement);
     for (const table of dropped) await store.sql.run(`DROP TABLE ${table}`);
     if (store.dialect === 'postgres') await store.sql.run(`UPDATE ${POSTGRES_VERSION_TABLE} SET version = ${version}`);
     else store.sqlite.pragma(`user_version = ${version}`);

@@ -34,6 +34,7 @@ import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures
 import type { Sql } from '../engine/sql.js';
 import { OVERLAPS_TOTALS, rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
 import { UnnestWriter } from '../engine/unnest-writer.js';
+import { FORGET_KEPT_TEXTS } from './kept-answers.js';
 
 // The touched keys, per transaction: a temporary table lives on one connection, and a
 // transaction is one connection; its rows go at commit, and the table itself with a rollback.
@@ -129,6 +130,7 @@ export async function withRollupRefreshPostgres<T>(sql: Sql, runIds: readonly nu
   await startKeys(sql, runIds);
   await keysOf(sql, runIds);
   const result = await change();
+  await sql.run(FORGET_KEPT_TEXTS);
   await keysOf(sql, runIds);
   await rebuildKeys(sql);
   return result;

@@ -5,6 +5,7 @@ import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotD
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
 import { addToStored, BRANCH_DAY_ROLLUP, branchPeriodRollup, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup } from './rollup-columns.js';
+import { FORGET_KEPT_TEXTS } from './kept-answers.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
 export const BRANCH_STATS_COLUMNS = columnList(BRANCH_DAY_ROLLUP);
@@ -155,6 +156,7 @@ function fromRunDays(table: string, columns: typeof DAY_ROLLUP, addTo: string, g
 function prepare(sqlite: SqliteDatabase) {
   return {
     clearKeys: sqlite.prepare(CLEAR_KEYS),
+    forgetKept: sqlite.prepare(FORGET_KEPT_TEXTS),
     keysOfRun: sqlite.prepare(`INSERT OR IGNORE INTO temp.rollup_keys SELECT DISTINCT test_id, browser, started_at / ${DAY_MS} FROM results WHERE run_id = ?`),
     dropStale: sqlite.prepare(DROP_STALE),
     dropStaleErrors: sqlite.prepare(DROP_STALE_ERRORS),
@@ -203,6 +205,7 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
     s.branchKeysOfRun.run(id);
   }
   const result = change();
+  s.forgetKept.run();
   for (const id of runIds) {
     s.keysOfRun.run(id);
     s.branchKeysOfRun.run(id);

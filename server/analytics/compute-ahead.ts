@@ -1,0 +1,32 @@
+import type { AnalyticsRunner } from './runner.js';
+
+/** How often `serve` looks whether the data changed: one read of the runs' signature. */
+export const COMPUTE_AHEAD_EVERY_MS = 30_000;
+
+/**
+ * Computes the kept answers again soon after the data changes (an upload, an import by another
+ * process, a review, a new UTC day) and once at start, so the screens a team looks at answer at
+ * once the next time they are asked (docs/operations.md#kept-answers). A failure (the database
+ * away) waits for the next look; the health routes report outages.
+ */
+export function computeAheadEvery(runner: AnalyticsRunner, everyMs = COMPUTE_AHEAD_EVERY_MS): { stop(): void } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const look = () => {
+    timer = null;
+    void runner
+      .computeAhead()
+      .catch(() => undefined)
+      .finally(() => {
+        // Never more than one look at a time: the next is due once this one has finished.
+        if (!stopped) timer = setTimeout(look, everyMs).unref();
+      });
+  };
+  timer = setTimeout(look, 0).unref();
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

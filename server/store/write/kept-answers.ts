@@ -1,0 +1,72 @@
+import type { AnyStore } from '../engine/types.js';
+
+/**
+ * The analytics answers people asked for, kept in the database with the version of the data
+ * (and of the code) they were computed from: a restarted server, or a second one on the same
+ * PostgreSQL database, answers them from here at once; when the data changes the server
+ * computes them again in the background (server/analytics/compute-ahead.ts). docs/operations.md#kept-answers.
+ */
+
+/** Answers kept at most, the most recently asked first: what a team looks at, not every URL anyone tried. */
+export const KEPT_MAX_ANSWERS = 200;
+/** A larger answer is served but not kept (a default answer is well under 512 KB). */
+export const KEPT_MAX_CHARS = 1024 * 1024;
+/** Answers computed ahead after a change of the data, the most recently asked first; the rest wait to be asked. */
+export const KEPT_COMPUTED_AHEAD = 12;
+/** An answer nobody asked for in this long is forgotten, and no longer computed ahead. */
+export const KEPT_ASKED_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Run by every write that removes results (a delete, a rejection, a prune), in its transaction:
+ * an answer that shows them goes with them, whether or not a server is running to notice.
+ */
+export const FORGET_KEPT_TEXTS = 'UPDATE kept_answers SET version = NULL, json = NULL WHERE json IS NOT NULL';
+
+export interface KeptQuery {
+  key: string;
+  name: string;
+  /** The query's arguments as JSON, without the clock (`now` is added when it is computed). */
+  args: string;
+}
+
+/** The answer kept under `key` for this version of the data, if there is one. */
+export async function keptAnswer(store: AnyStore, key: string, version: string): Promise<string | undefined> {
+  const json = await store.sql.value<string | null>('SELECT json FROM kept_answers WHERE key = @key AND version = @version', { key, version });
+  return json ?? undefined;
+}
+
+/**
+ * Keeps `json` as the answer of `query` for `version`. `askedAt` is when someone asked for it;
+ * an answer computed ahead passes null and leaves that as it was, so computing ahead never keeps
+ * an answer alive that nobody asks for.
+ */
+export async function keepAnswer(store: AnyStore, query: KeptQuery, version: string, json: string, askedAt: number | null): Promise<void> {
+  if (json.length > KEPT_MAX_CHARS) return;
+  await store.sql.run(
+    `INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES (@key, @name, @args, @version, @json, @asked)
+     ON CONFLICT (key) DO UPDATE SET version = excluded.version, json = excluded.json,
+       asked_at = CASE WHEN excluded.asked_at > kept_answers.asked_at THEN excluded.asked_at ELSE kept_answers.asked_at END`,
+    { ...query, version, json, asked: askedAt ?? 0 },
+  );
+}
+
+/** Someone asked for `key` at `at` (an answer already kept in memory is asked for without being computed). */
+export async function noteAsked(store: AnyStore, key: string, at: number): Promise<void> {
+  await store.sql.run('UPDATE kept_answers SET asked_at = @at WHERE key = @key AND asked_at < @at', { key, at });
+}
+
+/**
+ * Drops what no longer answers anything: the text of every answer of another version (a deleted
+ * run's error messages must not stay here), the answers nobody asked for lately, and the least
+ * recently asked beyond the bound. Then the queries to compute again for `version`: the
+ * KEPT_COMPUTED_AHEAD most recently asked.
+ */
+export async function staleQueries(store: AnyStore, version: string, now: number): Promise<KeptQuery[]> {
+  const since = now - KEPT_ASKED_WITHIN_MS;
+  await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
+  await store.sql.run('DELETE FROM kept_answers WHERE asked_at < @since', { since });
+  await store.sql.run(
+    `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY asked_at DESC, key LIMIT ${KEPT_MAX_ANSWERS})`,
+  );
+  return store.sql.all<KeptQuery>(`SELECT key, name, args FROM kept_answers WHERE version IS NULL ORDER BY asked_at DESC, key LIMIT ${KEPT_COMPUTED_AHEAD}`);
+}
