@@ -36,6 +36,7 @@ export const BENCHMARKS: Record<string, Benchmark> = {
   remove: { script: 'bench/lists/remove.ts', measures: 'deleting and rejecting one 50,000-result run of the lists history' },
   large: { script: 'bench/large-suite/run.ts', measures: 'every GET against `serve` on two 1,000,000-result histories, SQLite and/or PostgreSQL (build first)' },
   'large:compute': { script: 'bench/large-suite/compute.ts', measures: "CPU of each dashboard and trend answer, in process, against the unbounded one it replaced (after `large`)" },
+  'large:ahead': { script: 'bench/large-suite/ahead.ts', measures: "what `serve` spends computing its kept answers again after an import by another process, and the screens' first answers after it (build first)" },
   'large:build': { script: 'bench/large-suite/build-large.ts', measures: 'builds the large-suite history alone, or its 5,000,000-result one with `5m` (no figures)' },
   branch: { script: 'bench/large-suite/branch.ts', measures: 'CPU of each answer for every branch, for main and for one feature branch (after `large`)' },
   'migrate-db': { script: 'bench/migrate-db/run.ts', measures: '`migrate-db` throughput, 200,000 results into PostgreSQL (build first; needs FLAKEBOARD_TEST_POSTGRES_URL)' },

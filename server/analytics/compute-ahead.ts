@@ -1,7 +1,7 @@
 import type { AnalyticsRunner } from './runner.js';
 
 /** How often `serve` looks whether the data changed: one read of the runs' signature. */
-export const COMPUTE_AHEAD_EVERY_MS = 30_000;
+export const COMPUTE_AHEAD_EVERY_MS = 10_000;
 
 /**
  * Computes the kept answers again soon after the data changes (an upload, an import by another

@@ -5,7 +5,7 @@ import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/engine/open.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { deleteRun } from '../store/write/uploads.js';
-import { KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD } from '../store/write/kept-answers.js';
+import { KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD, KEPT_MAX_ANSWERS } from '../store/write/kept-answers.js';
 import { QUERIES } from './queries.js';
 import { createAnalyticsRunner, type AnalyticsRunner, type RunnerOptions } from './runner.js';
 import { today } from './windows.js';
@@ -136,6 +136,22 @@ describeEachEngine('answers kept across restarts', (engine) => {
       [null, null],
       [null, null],
     ]);
+  });
+
+  it(`holds at most ${KEPT_MAX_ANSWERS} answers, however many distinct ones are asked for: the least recently asked go`, async () => {
+    const store = await freshStore(engine);
+    for (let i = 0; i < KEPT_MAX_ANSWERS; i++) {
+      await store.sql.run("INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES (@key, 'owners', '{}', 'v', '{}', @at)", { key: `k${i}`, at: NOW - 1000 + i });
+    }
+    await runner(store).json(DAY, 'owners', {});
+    let rows = await keptRows(store);
+    for (let i = 0; i < 200 && rows.some((row) => row.key === 'k0'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      rows = await keptRows(store);
+    }
+    expect(rows).toHaveLength(KEPT_MAX_ANSWERS);
+    expect(rows.map((row) => row.key)).toContain('owners{}');
+    expect(rows.map((row) => row.key)).not.toContain('k0');
   });
 
   it('keeps only the costly screens, not a test\'s own rows or a CI gate', async () => {

@@ -48,7 +48,12 @@ export async function keepAnswer(store: AnyStore, query: KeptQuery, version: str
        asked_at = CASE WHEN excluded.asked_at > kept_answers.asked_at THEN excluded.asked_at ELSE kept_answers.asked_at END`,
     { ...query, version, json, asked: askedAt ?? 0 },
   );
+  // Bounded at every keep: a caller asking for hundreds of distinct pages while the data stays
+  // the same must not grow the table (at most one row over the bound, for this statement).
+  await store.sql.run(TRIM);
 }
+
+const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY asked_at DESC, key LIMIT ${KEPT_MAX_ANSWERS})`;
 
 /** Someone asked for `key` at `at` (an answer already kept in memory is asked for without being computed). */
 export async function noteAsked(store: AnyStore, key: string, at: number): Promise<void> {
@@ -57,16 +62,12 @@ export async function noteAsked(store: AnyStore, key: string, at: number): Promi
 
 /**
  * Drops what no longer answers anything: the text of every answer of another version (a deleted
- * run's error messages must not stay here), the answers nobody asked for lately, and the least
- * recently asked beyond the bound. Then the queries to compute again for `version`: the
- * KEPT_COMPUTED_AHEAD most recently asked.
+ * run's error messages must not stay here) and the answers nobody asked for lately. Then the
+ * queries to compute again for `version`: the KEPT_COMPUTED_AHEAD most recently asked.
  */
 export async function staleQueries(store: AnyStore, version: string, now: number): Promise<KeptQuery[]> {
   const since = now - KEPT_ASKED_WITHIN_MS;
   await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
   await store.sql.run('DELETE FROM kept_answers WHERE asked_at < @since', { since });
-  await store.sql.run(
-    `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY asked_at DESC, key LIMIT ${KEPT_MAX_ANSWERS})`,
-  );
   return store.sql.all<KeptQuery>(`SELECT key, name, args FROM kept_answers WHERE version IS NULL ORDER BY asked_at DESC, key LIMIT ${KEPT_COMPUTED_AHEAD}`);
 }
