@@ -24,6 +24,8 @@ export class AnalyticsCache {
   private version = '';
   private readonly signature: () => Promise<string>;
   private held = 0;
+  /** The statement that reads the data's signature (a version is `<UTC day>:<signature>`). */
+  readonly signatureSql: string;
 
   constructor(
     store: AnyStore,
@@ -36,8 +38,8 @@ export class AnalyticsCache {
     // PostgreSQL database (an upload, an approval) is seen by the next call on this one.
     const t = dialectFor(store.dialect);
     // started_at too: ids are reused after a clear, and one new run would otherwise look like an old state.
-    const text = `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')}
-         || ':' || (SELECT coalesce(max(id), 0) || '/' || ${t.total(t.boolInt('removed_at IS NOT NULL'))} FROM quarantine) AS signature FROM runs`;
+    const text = (this.signatureSql = `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')}
+         || ':' || (SELECT coalesce(max(id), 0) || '/' || ${t.total(t.boolInt('removed_at IS NOT NULL'))} FROM quarantine) AS signature FROM runs`);
     this.signature = sharedRead(store, text, async () => String(await store.sql.value<string>(text)));
   }
 

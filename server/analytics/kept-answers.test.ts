@@ -5,7 +5,8 @@ import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/engine/open.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { deleteRun } from '../store/write/uploads.js';
-import { KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD, KEPT_MAX_ANSWERS } from '../store/write/kept-answers.js';
+import { keepAnswer, KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD, KEPT_MAX_ANSWERS } from '../store/write/kept-answers.js';
+import { AnalyticsCache } from './cache.js';
 import { QUERIES } from './queries.js';
 import { createAnalyticsRunner, type AnalyticsRunner, type RunnerOptions } from './runner.js';
 import { today } from './windows.js';
@@ -120,6 +121,37 @@ describeEachEngine('answers kept across restarts', (engine) => {
     const later = runner(store, { now: () => NOW + KEPT_ASKED_WITHIN_MS + 86_400_000 });
     expect(await later.computeAhead()).toBe(0);
     expect(await keptRows(store)).toEqual([]);
+  });
+
+  it('keeps an answer only if the data is still what it was computed from: one computed before a delete is not written after it', async () => {
+    const store = await freshStore(engine);
+    await ingest(store, 'secret-title');
+    const cache = new AnalyticsCache(store);
+    const before = await cache.versionFor(DAY);
+    const current = { sql: cache.signatureSql, signature: before.slice(before.indexOf(':') + 1) };
+    const query = { key: 'owners{}', name: 'owners', args: '{}' };
+    const [run] = await store.sql.all<{ id: number }>('SELECT id FROM runs');
+    await deleteRun(store, Number(run!.id));
+    await keepAnswer(store, query, `code:${before}`, '{"title":"secret-title"}', NOW, current);
+    expect(await keptRows(store)).toEqual([]);
+
+    const after = await cache.versionFor(DAY);
+    await keepAnswer(store, query, `code:${after}`, '{"owners":[]}', NOW, { ...current, signature: after.slice(after.indexOf(':') + 1) });
+    expect((await keptRows(store)).map((row) => row.json)).toEqual(['{"owners":[]}']);
+  });
+
+  it('drops a kept query it cannot compute again, and computes the others', async () => {
+    const store = await freshStore(engine);
+    await ingest(store, 'one');
+    const r = runner(store);
+    await r.json(DAY, 'owners', {});
+    await keptCount(store, 1);
+    // As another version of the code might have left them: a query no longer kept, arguments
+    // this one cannot read.
+    await store.sql.run("INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES ('gone{}', 'gone', '{}', NULL, NULL, @at), ('odd', 'dashboard', 'not json', NULL, NULL, @at)", { at: NOW });
+    await ingest(store, 'two');
+    expect(await r.computeAhead()).toBe(1);
+    expect((await keptRows(store)).map((row) => [row.key, row.version !== null])).toEqual([['owners{}', true]]);
   });
 
   it('forgets the text of every kept answer when results are removed, whether or not a server is running', async () => {

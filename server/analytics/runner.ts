@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
-import { KEPT_MAX_ANSWERS, keepAnswer, keptAnswer, noteAsked as markAsked, staleQueries } from '../store/write/kept-answers.js';
+import { forgetQuery, forgetStaleTexts, KEPT_MAX_ANSWERS, keepAnswer, keptAnswer, noteAsked as markAsked, staleQueries } from '../store/write/kept-answers.js';
 import { AnalyticsCache } from './cache.js';
 import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { FairQueue } from './fair-queue.js';
@@ -83,6 +83,9 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
   const askedNoted = new Map<string, number>();
   const clock = options.now ?? Date.now;
   let aheadOf = '';
+  let closed = false;
+  /** Keeps under way, by key: computing ahead waits for each before the next. */
+  const keeping = new Map<string, Promise<void>>();
   const keptVersion = (dataVersion: string) => `${options.codeVersion ?? builtCodeVersion()}:${dataVersion}`;
 
   const json: AnalyticsRunner['json'] = (today, name, args, caller = 'server') => {
@@ -97,11 +100,14 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
       const found = await keptAnswer(store, key, version).catch(() => undefined);
       if (found !== undefined) return found;
       const answer = await computeNow();
-      // Best effort: a store that cannot take it now (a long import holding SQLite's write
-      // lock, a read-only file) only means the next start computes it again. A caller gets the
-      // answer without waiting for it; an answer computed ahead is done once it is kept.
-      const keeping = keepAnswer(store, query, version, answer, caller === AHEAD ? null : clock()).catch(() => undefined);
-      if (caller === AHEAD) await keeping;
+      // Best effort, and never waited for by a caller (one asking while it is computed ahead
+      // joins this computation): a store that cannot take it now (a long import holding
+      // SQLite's write lock, a read-only file) only means it is computed again next time.
+      const current = { sql: cache.signatureSql, signature: dataVersion.slice(dataVersion.indexOf(':') + 1) };
+      const written = keepAnswer(store, query, version, answer, caller === AHEAD ? null : clock(), current)
+        .catch(() => undefined)
+        .finally(() => keeping.get(key) === written && keeping.delete(key));
+      keeping.set(key, written);
       return answer;
     };
     return cache.answer(today, key, compute, caller);
@@ -122,15 +128,25 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
       const now = clock();
       const day = today(now);
       const version = keptVersion(await cache.versionFor(day));
+      await forgetStaleTexts(store, version);
       // Only after a change: looking for stale answers writes, and SQLite's writes take turns.
       if (version === aheadOf) return 0;
       let computed = 0;
       // One at a time: the worker stays free for a real caller's answer beside it.
       for (const query of await staleQueries(store, version, now)) {
-        if (!(KEPT_QUERIES as ReadonlySet<string>).has(query.name)) continue;
-        const args = { ...(JSON.parse(query.args) as object), now } as QueryArgs<QueryName>;
-        await json(day, query.name as QueryName, args, AHEAD);
-        computed++;
+        if (closed) return computed;
+        const args = argsOf(query.name, query.args, now);
+        if (!args) {
+          // Kept by another version of the code: not tried again after every change.
+          await forgetQuery(store, query.key).catch(() => undefined);
+          continue;
+        }
+        // One that fails for a passing reason (the database away) is computed when asked.
+        await json(day, query.name as QueryName, args, AHEAD).then(
+          () => computed++,
+          () => undefined,
+        );
+        await keeping.get(query.key);
       }
       aheadOf = version;
       return computed;
@@ -139,9 +155,21 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
       await worker?.ready();
     },
     async close() {
+      closed = true;
       await worker?.close();
     },
   };
+}
+
+/** A kept query's arguments, with the clock; null for one this code does not keep or cannot read. */
+function argsOf(name: string, text: string, now: number): QueryArgs<QueryName> | null {
+  if (!(KEPT_QUERIES as ReadonlySet<string>).has(name)) return null;
+  try {
+    const args: unknown = JSON.parse(text);
+    return typeof args === 'object' && args !== null && !Array.isArray(args) ? ({ ...args, now } as QueryArgs<QueryName>) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The clock is not part of a query: windows end on the day the version carries. */

@@ -36,21 +36,41 @@ export async function keptAnswer(store: AnyStore, key: string, version: string):
 }
 
 /**
- * Keeps `json` as the answer of `query` for `version`. `askedAt` is when someone asked for it;
- * an answer computed ahead passes null and leaves that as it was, so computing ahead never keeps
- * an answer alive that nobody asks for.
+ * Keeps `json` as the answer of `query` for `version`, if the data is still what it was computed
+ * from: `current.sql` reads the data's signature now, in the same statement, and it must be
+ * `current.signature`. An answer computed before a delete committed is then not written after
+ * it (the delete has just dropped every kept text; this one would bring the run's back).
+ * `askedAt` is when someone asked for it; an answer computed ahead passes null and leaves that
+ * as it was, so computing ahead never keeps an answer alive that nobody asks for.
  */
-export async function keepAnswer(store: AnyStore, query: KeptQuery, version: string, json: string, askedAt: number | null): Promise<void> {
+export async function keepAnswer(
+  store: AnyStore,
+  query: KeptQuery,
+  version: string,
+  json: string,
+  askedAt: number | null,
+  current: { sql: string; signature: string },
+): Promise<void> {
   if (json.length > KEPT_MAX_CHARS) return;
   await store.sql.run(
-    `INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES (@key, @name, @args, @version, @json, @asked)
+    `INSERT INTO kept_answers (key, name, args, version, json, asked_at) SELECT @key, @name, @args, @version, @json, @asked WHERE (${current.sql}) = @signature
      ON CONFLICT (key) DO UPDATE SET version = excluded.version, json = excluded.json,
        asked_at = CASE WHEN excluded.asked_at > kept_answers.asked_at THEN excluded.asked_at ELSE kept_answers.asked_at END`,
-    { ...query, version, json, asked: askedAt ?? 0 },
+    { ...query, version, json, asked: askedAt ?? 0, signature: current.signature },
   );
   // Bounded at every keep: a caller asking for hundreds of distinct pages while the data stays
   // the same must not grow the table (at most one row over the bound, for this statement).
   await store.sql.run(TRIM);
+}
+
+/**
+ * Drops the text of every answer of another version, when there is any: one short read when
+ * there is none (serve asks at every look, so an answer kept by a race with a delete on
+ * PostgreSQL, or by another server, does not outlive the look after it).
+ */
+export async function forgetStaleTexts(store: AnyStore, version: string): Promise<void> {
+  const stale = await store.sql.value('SELECT 1 FROM kept_answers WHERE json IS NOT NULL AND version <> @version LIMIT 1', { version });
+  if (stale !== undefined) await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
 }
 
 const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY asked_at DESC, key LIMIT ${KEPT_MAX_ANSWERS})`;
@@ -58,6 +78,11 @@ const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_an
 /** Someone asked for `key` at `at` (an answer already kept in memory is asked for without being computed). */
 export async function noteAsked(store: AnyStore, key: string, at: number): Promise<void> {
   await store.sql.run('UPDATE kept_answers SET asked_at = @at WHERE key = @key AND asked_at < @at', { key, at });
+}
+
+/** A query no longer kept (one the server could not compute again). */
+export async function forgetQuery(store: AnyStore, key: string): Promise<void> {
+  await store.sql.run('DELETE FROM kept_answers WHERE key = @key', { key });
 }
 
 /**
