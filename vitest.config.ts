@@ -46,7 +46,8 @@ export default defineConfig({
     pool: 'forks',
     // Worker threads run from source start from bundles made once per run, not through tsx in each thread.
     // With PostgreSQL, one migrated database the tests' fresh stores are copied from.
-    globalSetup: ['fixtures/testing/worker-bundles.ts', 'fixtures/testing/store-templates.ts'],
+    // Temporary files in memory where the machine has a tmpfs, first, so the others' go there too.
+    globalSetup: ['fixtures/testing/memory-tmpdir.ts', 'fixtures/testing/worker-bundles.ts', 'fixtures/testing/store-templates.ts'],
     // The reporter suite's real Playwright runs (reporter/, cli/recipes.test.ts) take the browser
     // from CHROMIUM_PATH: the same choice as the browser tests, the headless shell when installed.
     env: { CHROMIUM_PATH: chromiumPath() },

@@ -207,11 +207,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preClose', () => writer.stop());
   // Bodies still arriving: ten full-size ones at most (1 GB by default).
   registerUploadAdmission(app, { bodyLimit, maxBytes: 10 * bodyLimit, pace: options.uploadPace });
-  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true, now });
+  const analytics = createAnalyticsRunner(options.store, { worker: options.analyticsWorker ?? true, now, log: app.log });
   app.addHook('onClose', () => analytics.close());
   if (options.warmAnalytics) {
     await analytics.ready();
-    const ahead = computeAheadEvery(analytics);
+    const ahead = computeAheadEvery(analytics, { log: app.log, now });
     app.addHook('preClose', () => ahead.stop());
   }
   registerUploadRoutes(app, { store: options.store, bodyLimit, writer, analytics, now });

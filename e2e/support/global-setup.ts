@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { memoryTmpdir } from '../../fixtures/testing/memory-tmpdir.js';
 import { generateHistory } from '../../server/demo/history.js';
 import { ADMIN, BIN, MEMBER, runCli, runCliAsync, serve } from './cli.js';
 import { TEMPLATE_DIR_ENV, templatePath } from './templates.js';
@@ -9,6 +10,9 @@ export default async function globalSetup(): Promise<() => void> {
   if (!existsSync(join(BIN, '../../dist/cli.js')) || !existsSync(join(BIN, '../../dist/ui/index.html'))) {
     throw new Error('The browser tests run the built product: run `npm run build` first.');
   }
+  // The servers' databases, copies and Chromium's profiles in memory where there is a tmpfs
+  // (fixtures/testing/memory-tmpdir.ts); Playwright's workers take this process's environment.
+  const memory = memoryTmpdir('flakeboard-e2e-run-');
   const dir = mkdtempSync(join(tmpdir(), 'flakeboard-e2e-'));
   const empty = templatePath(dir, 'empty');
   runCli(['user', 'add', ADMIN.username, '--role', 'admin', '--password-stdin', '--db', empty], { input: `${ADMIN.password}\n` });
@@ -33,5 +37,8 @@ export default async function globalSetup(): Promise<() => void> {
   for (const path of reports) rmSync(path);
 
   process.env[TEMPLATE_DIR_ENV] = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {
+    rmSync(dir, { recursive: true, force: true });
+    memory?.remove();
+  };
 }

@@ -215,8 +215,16 @@ it('keeps nothing for a store in memory, and still answers on a file it cannot w
   await writable.close();
   const readonly = openStore(target.target, { readonly: true });
   cleanup.push(() => readonly.close());
-  const answer = JSON.parse(await runner(readonly).json(DAY, 'dashboard', DASHBOARD));
+  const warnings: Array<{ message: string; error: string }> = [];
+  const log = { warn: (fields: object, message: string) => warnings.push({ message, ...(fields as { error: string }) }) };
+  const onReadonly = runner(readonly, { log });
+  const answer = JSON.parse(await onReadonly.json(DAY, 'dashboard', DASHBOARD));
   expect(answer.summary[0].total_runs).toBe(1);
+  await onReadonly.json(DAY, 'dashboard', { ...DASHBOARD, days: 30 });
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(await keptRows(readonly)).toEqual([]);
+  // Said, with SQLite's reason, once for both answers: the log is not flooded at every answer.
+  const keeps = warnings.filter((w) => w.message === 'kept answers: could not keep one; it is computed again when asked');
+  expect(keeps).toHaveLength(1);
+  expect(keeps[0]!.error).toMatch(/readonly/i);
 });

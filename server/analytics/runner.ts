@@ -59,6 +59,31 @@ export interface RunnerOptions {
   codeVersion?: string;
   /** The clock (the app's): when an answer was asked for, and the day the answers computed ahead end on. */
   now?: () => number;
+  /** Where a kept answer that could not be read or written is said (serve's log): the answer itself is still given. */
+  log?: KeptAnswerLog;
+}
+
+export interface KeptAnswerLog {
+  warn(fields: object, message: string): void;
+}
+
+/** One line per kind of failure in this long: a database away for an hour says so a few times, not at every answer. */
+export const KEPT_FAILURE_LOG_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * A warning for a kept answer that could not be read, written or noted, at most once per
+ * `what` every KEPT_FAILURE_LOG_EVERY_MS: the answer is computed again instead, so the cost of
+ * such a failure is speed, which a log is the only way to see.
+ */
+export function keptFailureLog(log: KeptAnswerLog | undefined, clock: () => number): (what: string, error: unknown) => void {
+  const last = new Map<string, number>();
+  return (what, error) => {
+    if (!log) return;
+    const now = clock();
+    if (now - (last.get(what) ?? -Infinity) < KEPT_FAILURE_LOG_EVERY_MS) return;
+    last.set(what, now);
+    log.warn({ error: error instanceof Error ? error.message : String(error) }, `kept answers: ${what}`);
+  };
 }
 
 /**
@@ -82,6 +107,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
   const queue = new FairQueue(ANSWERS_AT_ONCE);
   const askedNoted = new Map<string, number>();
   const clock = options.now ?? Date.now;
+  const failed = keptFailureLog(options.log, clock);
   let aheadOf = '';
   let closed = false;
   /** Keeps under way, by key: computing ahead waits for each before the next. */
@@ -97,7 +123,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
     const compute = async (dataVersion: string) => {
       if (!kept) return computeNow();
       const version = keptVersion(dataVersion);
-      const found = await keptAnswer(store, key, version).catch(() => undefined);
+      const found = await keptAnswer(store, key, version).catch((error: unknown) => failed('could not read one; computing it', error));
       if (found !== undefined) return found;
       const answer = await computeNow();
       // Best effort, and never waited for by a caller (one asking while it is computed ahead
@@ -105,7 +131,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
       // SQLite's write lock, a read-only file) only means it is computed again next time.
       const current = { sql: cache.signatureSql, signature: dataVersion.slice(dataVersion.indexOf(':') + 1) };
       const written = keepAnswer(store, query, version, answer, caller === AHEAD ? null : clock(), current)
-        .catch(() => undefined)
+        .catch((error: unknown) => failed('could not keep one; it is computed again when asked', error))
         .finally(() => keeping.get(key) === written && keeping.delete(key));
       keeping.set(key, written);
       return answer;
@@ -118,7 +144,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
     if (now - (askedNoted.get(key) ?? 0) < ASKED_NOTED_EVERY_MS) return;
     if (askedNoted.size >= KEPT_MAX_ANSWERS * 4) askedNoted.clear();
     askedNoted.set(key, now);
-    void markAsked(store, key, now).catch(() => undefined);
+    void markAsked(store, key, now).catch((error: unknown) => failed('could not note an answer as asked for', error));
   }
 
   return {
@@ -138,13 +164,13 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
         const args = argsOf(query.name, query.args, now);
         if (!args) {
           // Kept by another version of the code: not tried again after every change.
-          await forgetQuery(store, query.key).catch(() => undefined);
+          await forgetQuery(store, query.key).catch((error: unknown) => failed('could not forget an answer no build reads', error));
           continue;
         }
         // One that fails for a passing reason (the database away) is computed when asked.
         await json(day, query.name as QueryName, args, AHEAD).then(
           () => computed++,
-          () => undefined,
+          (error: unknown) => failed('could not compute one ahead; it is computed when asked', error),
         );
         await keeping.get(query.key);
       }
