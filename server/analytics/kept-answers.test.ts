@@ -5,7 +5,7 @@ import { ingestValue } from '../ingest.js';
 import { openStore } from '../store/engine/open.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { deleteRun } from '../store/write/uploads.js';
-import { keepAnswer, KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD, KEPT_MAX_ANSWERS } from '../store/write/kept-answers.js';
+import { keepAnswer, KEPT_ASK_COUNTED_EVERY_MS, KEPT_ASKED_WITHIN_MS, KEPT_COMPUTED_AHEAD, KEPT_MAX_ANSWERS, KEPT_RECENT_MS } from '../store/write/kept-answers.js';
 import { AnalyticsCache } from './cache.js';
 import { QUERIES } from './queries.js';
 import { createAnalyticsRunner, type AnalyticsRunner, type RunnerOptions } from './runner.js';
@@ -123,6 +123,53 @@ describeEachEngine('answers kept across restarts', (engine) => {
     expect(await keptRows(store)).toEqual([]);
   });
 
+  it('computes ahead first what the team keeps asking for, before one-off answers asked for after it; an answer not asked for in a day comes last', async () => {
+    const store = await freshStore(engine);
+    await ingest(store, 'one');
+    let now = NOW;
+    const r = runner(store, { now: () => now });
+    const asksOf = async (key: string) => Number(await store.sql.value('SELECT asks FROM kept_answers WHERE key = @key', { key }));
+    // The dashboard, opened in four spans of ten minutes (from memory after the first).
+    await r.json(DAY, 'dashboard', DASHBOARD);
+    await keptCount(store, 1);
+    const dashboardKey = (await keptRows(store))[0]!.key;
+    for (let span = 1; span < 4; span++) {
+      now += KEPT_ASK_COUNTED_EVERY_MS;
+      await r.json(DAY, 'dashboard', DASHBOARD);
+      // Asked again within the span: not counted again.
+      await r.json(DAY, 'dashboard', DASHBOARD);
+    }
+    for (let i = 0; i < 200 && (await asksOf(dashboardKey)) < 4; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await asksOf(dashboardKey)).toBe(4);
+    // Then as many one-off searches as are computed ahead, each asked for once, later.
+    now += KEPT_ASK_COUNTED_EVERY_MS;
+    const searches = Array.from({ length: KEPT_COMPUTED_AHEAD }, (_, i) => `search ${String(i).padStart(2, '0')}`);
+    for (const search of searches) {
+      now += 1;
+      await r.json(DAY, 'flakyTestsPage', flakyPage(search));
+    }
+    await keptCount(store, searches.length + 1);
+
+    await ingest(store, 'two');
+    expect(await r.computeAhead()).toBe(KEPT_COMPUTED_AHEAD);
+    const current = (await keptRows(store)).filter((row) => row.version !== null).map((row) => row.key);
+    expect(current).toContain(dashboardKey);
+    // Of the one-offs, the one asked for first waits to be asked.
+    expect(current.filter((key) => key.startsWith('flakyTestsPage'))).toHaveLength(KEPT_COMPUTED_AHEAD - 1);
+    expect(current.some((key) => key.includes('search 00'))).toBe(false);
+
+    // A day later nobody has opened the dashboard, and the one-offs were asked for again: they come first.
+    now += KEPT_RECENT_MS;
+    for (const search of searches) await r.json(DAY, 'flakyTestsPage', flakyPage(search));
+    await ingest(store, 'three');
+    const askedTwice = () => store.sql.value<number>("SELECT count(*) FROM kept_answers WHERE name = 'flakyTestsPage' AND asks = 2");
+    for (let i = 0; i < 200 && Number(await askedTwice()) < searches.length; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(Number(await askedTwice())).toBe(searches.length);
+    expect(await r.computeAhead()).toBe(KEPT_COMPUTED_AHEAD);
+    const next = (await keptRows(store)).filter((row) => row.version !== null).map((row) => row.key);
+    expect(next).not.toContain(dashboardKey);
+  });
+
   it('keeps an answer only if the data is still what it was computed from: one computed before a delete is not written after it', async () => {
     const store = await freshStore(engine);
     await ingest(store, 'secret-title');
@@ -170,20 +217,23 @@ describeEachEngine('answers kept across restarts', (engine) => {
     ]);
   });
 
-  it(`holds at most ${KEPT_MAX_ANSWERS} answers, however many distinct ones are asked for: the least recently asked go`, async () => {
+  it(`holds at most ${KEPT_MAX_ANSWERS} answers, however many distinct ones are asked for: the least asked for, then the least recently, go`, async () => {
     const store = await freshStore(engine);
     for (let i = 0; i < KEPT_MAX_ANSWERS; i++) {
       await store.sql.run("INSERT INTO kept_answers (key, name, args, version, json, asked_at) VALUES (@key, 'owners', '{}', 'v', '{}', @at)", { key: `k${i}`, at: NOW - 1000 + i });
     }
+    // The oldest is one the team asks for often: it stays, and the next oldest goes.
+    await store.sql.run("UPDATE kept_answers SET asks = 5 WHERE key = 'k0'");
     await runner(store).json(DAY, 'owners', {});
     let rows = await keptRows(store);
-    for (let i = 0; i < 200 && rows.some((row) => row.key === 'k0'); i++) {
+    for (let i = 0; i < 200 && rows.some((row) => row.key === 'k1'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       rows = await keptRows(store);
     }
     expect(rows).toHaveLength(KEPT_MAX_ANSWERS);
     expect(rows.map((row) => row.key)).toContain('owners{}');
-    expect(rows.map((row) => row.key)).not.toContain('k0');
+    expect(rows.map((row) => row.key)).toContain('k0');
+    expect(rows.map((row) => row.key)).not.toContain('k1');
   });
 
   it('keeps only the costly screens, not a test\'s own rows or a CI gate', async () => {

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { AnyStore } from '../store/engine/types.js';
-import { forgetQuery, forgetStaleTexts, KEPT_MAX_ANSWERS, keepAnswer, keptAnswer, noteAsked as markAsked, staleQueries } from '../store/write/kept-answers.js';
+import { forgetQuery, forgetStaleTexts, KEPT_ASK_COUNTED_EVERY_MS, KEPT_MAX_ANSWERS, keepAnswer, keptAnswer, noteAsked as markAsked, staleQueries } from '../store/write/kept-answers.js';
 import { AnalyticsCache } from './cache.js';
 import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { FairQueue } from './fair-queue.js';
@@ -48,8 +48,6 @@ export function queryKey(name: QueryName, args: unknown): string {
 const KEPT_QUERIES: ReadonlySet<QueryName> = new Set(['dashboard', 'owners', 'flakyTrends', 'flakyTestsPage', 'slowTests', 'trendDays', 'errorPatterns']);
 /** The caller the answers computed ahead wait as: they take turns with real callers' answers. */
 const AHEAD = 'computing ahead';
-/** How often someone's asking for an answer already in memory is written down (it keeps the answer computed ahead). */
-const ASKED_NOTED_EVERY_MS = 60 * 60 * 1000;
 
 export interface RunnerOptions {
   worker?: boolean;
@@ -141,7 +139,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
 
   function noteAsked(key: string): void {
     const now = clock();
-    if (now - (askedNoted.get(key) ?? 0) < ASKED_NOTED_EVERY_MS) return;
+    if (now - (askedNoted.get(key) ?? 0) < KEPT_ASK_COUNTED_EVERY_MS) return;
     if (askedNoted.size >= KEPT_MAX_ANSWERS * 4) askedNoted.clear();
     askedNoted.set(key, now);
     void markAsked(store, key, now).catch((error: unknown) => failed('could not note an answer as asked for', error));

@@ -793,4 +793,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       )${d.strict};
     `,
   },
+  {
+    version: 23,
+    name: 'how often kept answers are asked for',
+    sql: (d) => `
+      -- The spans of ten minutes in which someone asked for a kept answer: the answers a team
+      -- keeps coming back to are computed ahead and kept before one-off ones asked more recently.
+      ALTER TABLE kept_answers ADD COLUMN asks ${d.int} NOT NULL DEFAULT 1;
+    `,
+  },
 ];

@@ -188,6 +188,7 @@ export interface KeptAnswersTable {
   version: string | null;
   json: string | null;
   asked_at: number;
+  asks: number;
 }
 
 export interface SettingsTable {

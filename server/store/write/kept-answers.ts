@@ -7,14 +7,28 @@ import type { AnyStore } from '../engine/types.js';
  * computes them again in the background (server/analytics/compute-ahead.ts). docs/operations.md#kept-answers.
  */
 
-/** Answers kept at most, the most recently asked first: what a team looks at, not every URL anyone tried. */
+/** Answers kept at most, in the order of KEPT_RANK: what a team looks at, not every URL anyone tried. */
 export const KEPT_MAX_ANSWERS = 200;
 /** A larger answer is served but not kept (a default answer is well under 512 KB). */
 export const KEPT_MAX_CHARS = 1024 * 1024;
-/** Answers computed ahead after a change of the data, the most recently asked first; the rest wait to be asked. */
+/** Answers computed ahead after a change of the data, in the order of KEPT_RANK; the rest wait to be asked. */
 export const KEPT_COMPUTED_AHEAD = 12;
 /** An answer nobody asked for in this long is forgotten, and no longer computed ahead. */
 export const KEPT_ASKED_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
+/** Answers asked for within this long come first; among them, the most often asked. */
+export const KEPT_RECENT_MS = 24 * 60 * 60 * 1000;
+/**
+ * An ask is counted at most once per key in this long (by each server): `asks` is then about the
+ * spans of ten minutes in which someone wanted the answer, so a screen a team opens all day
+ * outranks a dozen one-off searches made after it.
+ */
+export const KEPT_ASK_COUNTED_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * Which answers stay and are computed ahead first: those asked for within the last day, then
+ * the most often asked, then the most recently (@recent is now - KEPT_RECENT_MS).
+ */
+const KEPT_RANK = 'CASE WHEN asked_at >= @recent THEN 0 ELSE 1 END, asks DESC, asked_at DESC, key';
 
 /**
  * Run by every write that removes results (a delete, a rejection, a prune), in its transaction:
@@ -52,15 +66,17 @@ export async function keepAnswer(
   current: { sql: string; signature: string },
 ): Promise<void> {
   if (json.length > KEPT_MAX_CHARS) return;
+  // An ask is counted by noteAsked, which runs for every ask; the row's first is counted here.
   await store.sql.run(
     `INSERT INTO kept_answers (key, name, args, version, json, asked_at) SELECT @key, @name, @args, @version, @json, @asked WHERE (${current.sql}) = @signature
      ON CONFLICT (key) DO UPDATE SET version = excluded.version, json = excluded.json,
        asked_at = CASE WHEN excluded.asked_at > kept_answers.asked_at THEN excluded.asked_at ELSE kept_answers.asked_at END`,
     { ...query, version, json, asked: askedAt ?? 0, signature: current.signature },
   );
-  // Bounded at every keep: a caller asking for hundreds of distinct pages while the data stays
-  // the same must not grow the table (at most one row over the bound, for this statement).
-  await store.sql.run(TRIM);
+  // Bounded at every keep someone asked for (computing ahead only rewrites rows that are here): a caller asking for hundreds of distinct pages while the data stays
+  // the same must not grow the table (at most one row over the bound, for this statement), nor
+  // push out what the team asks for all day (KEPT_RANK).
+  if (askedAt !== null) await store.sql.run(TRIM, { recent: askedAt - KEPT_RECENT_MS });
 }
 
 /**
@@ -73,11 +89,14 @@ export async function forgetStaleTexts(store: AnyStore, version: string): Promis
   if (stale !== undefined) await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
 }
 
-const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY asked_at DESC, key LIMIT ${KEPT_MAX_ANSWERS})`;
+const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY ${KEPT_RANK} LIMIT ${KEPT_MAX_ANSWERS})`;
 
-/** Someone asked for `key` at `at` (an answer already kept in memory is asked for without being computed). */
+/**
+ * Someone asked for `key` at `at`, whether it was answered from memory, from here or computed:
+ * called at most once per key every KEPT_ASK_COUNTED_EVERY_MS by a server.
+ */
 export async function noteAsked(store: AnyStore, key: string, at: number): Promise<void> {
-  await store.sql.run('UPDATE kept_answers SET asked_at = @at WHERE key = @key AND asked_at < @at', { key, at });
+  await store.sql.run('UPDATE kept_answers SET asked_at = @at, asks = asks + 1 WHERE key = @key AND asked_at < @at', { key, at });
 }
 
 /** A query no longer kept (one the server could not compute again). */
@@ -94,5 +113,5 @@ export async function staleQueries(store: AnyStore, version: string, now: number
   const since = now - KEPT_ASKED_WITHIN_MS;
   await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
   await store.sql.run('DELETE FROM kept_answers WHERE asked_at < @since', { since });
-  return store.sql.all<KeptQuery>(`SELECT key, name, args FROM kept_answers WHERE version IS NULL ORDER BY asked_at DESC, key LIMIT ${KEPT_COMPUTED_AHEAD}`);
+  return store.sql.all<KeptQuery>(`SELECT key, name, args FROM kept_answers WHERE version IS NULL ORDER BY ${KEPT_RANK} LIMIT ${KEPT_COMPUTED_AHEAD}`, { recent: now - KEPT_RECENT_MS });
 }
