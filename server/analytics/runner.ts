@@ -168,7 +168,8 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
         // One that fails for a passing reason (the database away) is computed when asked.
         await json(day, query.name as QueryName, args, AHEAD).then(
           () => computed++,
-          (error: unknown) => failed('could not compute one ahead; it is computed when asked', error),
+          // Not said when the server is stopping: the worker's closing fails the answer in flight.
+          (error: unknown) => closed || failed('could not compute one ahead; it is computed when asked', error),
         );
         await keeping.get(query.key);
       }
