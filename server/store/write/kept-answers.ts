@@ -18,7 +18,7 @@ export const KEPT_ASKED_WITHIN_MS = 7 * 24 * 60 * 60 * 1000;
 /** Answers asked for within this long come first; among them, the most often asked. */
 export const KEPT_RECENT_MS = 24 * 60 * 60 * 1000;
 /**
- * An ask is counted at most once per key in this long (by each server): `asks` is then about the
+ * An ask is counted about once per key in this long (by each server): `asks` is then about the
  * spans of ten minutes in which someone wanted the answer, so a screen a team opens all day
  * outranks a dozen one-off searches made after it.
  */
@@ -75,8 +75,9 @@ export async function keepAnswer(
   );
   // Bounded at every keep someone asked for (computing ahead only rewrites rows that are here): a caller asking for hundreds of distinct pages while the data stays
   // the same must not grow the table (at most one row over the bound, for this statement), nor
-  // push out what the team asks for all day (KEPT_RANK).
-  if (askedAt !== null) await store.sql.run(TRIM, { recent: askedAt - KEPT_RECENT_MS });
+  // push out what the team asks for all day (KEPT_RANK). Never the answer just kept: asked for
+  // once, it would rank last among 200 asked more often, go at once and never be counted again.
+  if (askedAt !== null) await store.sql.run(TRIM, { key: query.key, recent: askedAt - KEPT_RECENT_MS });
 }
 
 /**
@@ -89,7 +90,7 @@ export async function forgetStaleTexts(store: AnyStore, version: string): Promis
   if (stale !== undefined) await store.sql.run(`${FORGET_KEPT_TEXTS} AND version <> @version`, { version });
 }
 
-const TRIM = `DELETE FROM kept_answers WHERE key NOT IN (SELECT key FROM kept_answers ORDER BY ${KEPT_RANK} LIMIT ${KEPT_MAX_ANSWERS})`;
+const TRIM = `DELETE FROM kept_answers WHERE key <> @key AND key NOT IN (SELECT key FROM kept_answers WHERE key <> @key ORDER BY ${KEPT_RANK} LIMIT ${KEPT_MAX_ANSWERS - 1})`;
 
 /**
  * Someone asked for `key` at `at`, whether it was answered from memory, from here or computed:
@@ -107,7 +108,7 @@ export async function forgetQuery(store: AnyStore, key: string): Promise<void> {
 /**
  * Drops what no longer answers anything: the text of every answer of another version (a deleted
  * run's error messages must not stay here) and the answers nobody asked for lately. Then the
- * queries to compute again for `version`: the KEPT_COMPUTED_AHEAD most recently asked.
+ * queries to compute again for `version`: the KEPT_COMPUTED_AHEAD first in KEPT_RANK.
  */
 export async function staleQueries(store: AnyStore, version: string, now: number): Promise<KeptQuery[]> {
   const since = now - KEPT_ASKED_WITHIN_MS;
