@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildSqliteTestApp, signIn, smallReport, type SqliteTestApp } from '../../fixtures/testing/app.js';
 import { HttpError } from '../errors.js';
 import { ingestValue } from '../ingest.js';
+import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { AnalyticsCache } from './cache.js';
 import { FairQueue, MAX_WAITING_PER_CALLER } from './fair-queue.js';
 
@@ -58,7 +59,7 @@ describe('the answer cache', () => {
 });
 
 describe('a flood of distinct analytics queries from one caller', () => {
-  it('leaves another user’s cold dashboard within a small multiple of its time alone', async () => {
+  it('answers another user’s cold dashboard next, not after the flood’s queries waiting before it', async () => {
     t = await buildSqliteTestApp();
     // 80 runs of 25 tests: a dashboard that costs the worker some milliseconds, as a real one does.
     for (let run = 0; run < 80; run++) {
@@ -79,18 +80,31 @@ describe('a flood of distinct analytics queries from one caller', () => {
     };
     // Alone: the best of three cold dashboards (each a distinct window).
     const alone = Math.min(await timed('/api/dashboard?days=29'), await timed('/api/dashboard?days=28'), await timed('/api/dashboard?days=27'));
-    const flood = Array.from({ length: 400 }, (_, i) => get(max, `/api/flaky-tests?search=${encodeURIComponent(`nothing ${i}`)}&days=${1 + (i % 300)}`));
+    // The flood's answers (not its refusals, given at once) in the order they are sent.
+    let floodAnswered = 0;
+    const flood = Array.from({ length: 400 }, (_, i) =>
+      get(max, `/api/flaky-tests?search=${encodeURIComponent(`nothing ${i}`)}&days=${1 + (i % 300)}`).then((res) => {
+        if (res.statusCode === 200) floodAnswered++;
+        return res;
+      }),
+    );
     // Let the flood reach the queue first.
     await new Promise((resolve) => setImmediate(resolve));
+    const answeredAtStart = floodAnswered;
     const during = await timed('/api/dashboard?days=26');
+    const answeredBefore = floodAnswered - answeredAtStart;
     const codes = (await Promise.all(flood)).map((r) => r.statusCode);
-    console.log(`cold dashboard alone ${alone.toFixed(0)} ms, during a 400-query flood ${during.toFixed(0)} ms (${(during / alone).toFixed(1)}×); flood answers: ${codes.filter((c) => c === 200).length} × 200, ${codes.filter((c) => c === 429).length} × 429`);
+    const answered = codes.filter((c) => c === 200).length;
+    console.log(`cold dashboard alone ${alone.toFixed(0)} ms, during a 400-query flood ${during.toFixed(0)} ms (${(during / alone).toFixed(1)}×), after ${answeredBefore} of the flood's ${answered} answers; flood refusals: ${codes.filter((c) => c === 429).length} × 429`);
     // The flood got answers and refusals, never a failure.
     expect(codes.every((c) => c === 200 || c === 429)).toBe(true);
     expect(codes.filter((c) => c === 429).length).toBeGreaterThan(0);
-    // Before: 514 ms against 4 ms alone (125×), every flood query ahead of it in the worker. Now
-    // 5 to 11× on a loaded two-core machine (a few ms against a few ms, so the ratio is noisy):
-    // the bound is far from both.
-    expect(during / alone).toBeLessThan(30);
+    // Taken in turn: the answers already in the worker and one more turn of the flood's go before
+    // it (3 of 34 here), and the rest of the flood after. Without turns every admitted flood query
+    // went first (514 ms against 4 ms alone, 125×; with turns 1.5 to 31× on a loaded two-core
+    // machine: times of a few ms are too noisy to assert, so the order is what is checked). Half:
+    // room for a loaded machine where her request reaches the queue late.
+    expect(answered).toBeGreaterThan(4 * ANSWERS_AT_ONCE);
+    expect(answered - answeredBefore).toBeGreaterThanOrEqual(answered / 2);
   }, 120_000);
 });
