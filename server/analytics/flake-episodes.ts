@@ -20,8 +20,26 @@ import { firstDayAddedSince } from '../store/read/window-scan.js';
 interface EpisodeState {
   /** The tests flaky when read: a test that becomes flaky later has its whole history read. */
   flaky: ReadonlySet<number>;
-  days: ReadonlyMap<number, readonly FlakeDay[]>;
+  /** Each test's days, packed (packDays): only a test an upload touches has them unpacked again. */
+  days: ReadonlyMap<number, Int32Array>;
   episodes: Map<number, FlakeEpisode[]>;
+}
+
+/**
+ * A test's days as [day, runs, flaked] triples. At ten million results the days of 5,000 flaky
+ * tests are 500,000, kept as objects about 30 MB per branch kept (every branch's and up to
+ * BRANCHES_KEPT more), packed 6 MB (docs/benchmarks.md#ten-million-results).
+ */
+function packDays(days: readonly FlakeDay[]): Int32Array {
+  const packed = new Int32Array(days.length * 3);
+  days.forEach((d, i) => packed.set([d.day, d.runs, d.flaked ? 1 : 0], i * 3));
+  return packed;
+}
+
+function unpackDays(packed: Int32Array | undefined): FlakeDay[] {
+  const days: FlakeDay[] = [];
+  for (let i = 0; packed && i < packed.length; i += 3) days.push({ day: packed[i]!, runs: packed[i + 1]!, flaked: packed[i + 2] === 1 });
+  return days;
 }
 type Kept = { signature: string; state: Promise<EpisodeState> };
 const kept = new WeakMap<AnyStore, Map<string | null, Kept>>();
@@ -55,7 +73,13 @@ export function forgetFlakeEpisodes(store: AnyStore): void {
 
 async function whole(store: AnyStore, branch: string | null): Promise<EpisodeState> {
   const [flaky, days] = await Promise.all([flakyTestIds(store), flakeDaysOf(store, null, branch)]);
-  return { flaky, days, episodes: new Map([...days].map(([id, list]) => [id, flakeEpisodes(list)])) };
+  const packed = new Map<number, Int32Array>();
+  const episodes = new Map<number, FlakeEpisode[]>();
+  for (const [id, list] of days) {
+    packed.set(id, packDays(list));
+    episodes.set(id, flakeEpisodes(list));
+  }
+  return { flaky, days: packed, episodes };
 }
 
 /** The state at a new version from the one kept before it, reading only what can have changed. */
@@ -68,8 +92,11 @@ async function afterward(store: AnyStore, before: Kept, branch: string | null): 
   const [tails, fresh] = await Promise.all([from === null ? new Map<number, FlakeDay[]>() : flakeDaysOf(store, null, branch, from), flakeDaysOf(store, newly, branch)]);
   const days = new Map(previous.days);
   const episodes = new Map(previous.episodes);
-  for (const [id, tail] of tails) days.set(id, [...(days.get(id) ?? []).filter((d) => d.day < from!), ...tail]);
-  for (const [id, list] of fresh) days.set(id, list);
-  for (const id of [...tails.keys(), ...fresh.keys()]) episodes.set(id, flakeEpisodes(days.get(id)!));
+  const update = (id: number, list: FlakeDay[]) => {
+    days.set(id, packDays(list));
+    episodes.set(id, flakeEpisodes(list));
+  };
+  for (const [id, tail] of tails) update(id, [...unpackDays(days.get(id)).filter((d) => d.day < from!), ...tail]);
+  for (const [id, list] of fresh) update(id, list);
   return { flaky, days, episodes };
 }
