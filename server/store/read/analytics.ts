@@ -42,11 +42,16 @@ function textsFor(dialect: DialectName) {
   const r = dialectFor(dialect);
   // The shards of one CI build count once (build-groups.ts); a branch, when given, narrows to its runs.
   const runFilter = `is_duplicate = 0 AND status != 'rejected' AND started_at >= @fromMs AND started_at < @toMs AND (CAST(@branch AS TEXT) IS NULL OR git_branch = @branch)`;
-  // Grouped by test and browser: the test's and the browser's project columns are one per group.
-  const slowWindow = (rows: string) => `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
-    sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
-  FROM ${rows} d JOIN tests t ON t.id = d.test_id LEFT JOIN browser_projects p ON p.browser = d.browser
-  GROUP BY d.test_id, d.browser${r.groupedToo('t.id, p.browser')} HAVING sum(d.timed_runs) > 0`;
+  // Grouped by test and browser, the page taken, then the page's names joined: joined before
+  // grouping, each of a window's rows looked its test up and carried its names through the sort
+  // (at ten million results 972 ms of a 30-day page's 1,186 ms; docs/benchmarks.md#ten-million-results).
+  const slowWindow = (rows: string) => `SELECT t.title AS test_title, t.title_path, t.file AS test_file, g.browser, coalesce(p.project_name, g.browser) AS project,
+    g.avg_duration, g.max_duration, g.total_runs
+  FROM (SELECT d.test_id, d.browser, sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
+    FROM ${rows} d GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0
+    ORDER BY avg_duration DESC, d.test_id, ${r.bytes('d.browser')} LIMIT @limit OFFSET @offset) g
+  JOIN tests t ON t.id = g.test_id LEFT JOIN browser_projects p ON p.browser = g.browser
+  ORDER BY g.avg_duration DESC, g.test_id, ${r.bytes('g.browser')}`;
   // The same figures when the window holds every stored day: the all-time rollup has them summed.
   const slowAllTime = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
     d.duration_sum / d.timed_runs AS avg_duration, d.duration_max AS max_duration, d.runs AS total_runs
@@ -78,7 +83,7 @@ function textsFor(dialect: DialectName) {
     browsers: `SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
         coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM ${rows} w GROUP BY browser ORDER BY ${r.bytes('browser')}`,
-    slowest: `${slowWindow(rows)} ${slowOrder}`,
+    slowest: slowWindow(rows),
     slowCounts: slowCounts(`SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM ${rows} w GROUP BY test_id, browser HAVING sum(timed_runs) > 0`),
   });
   return {
@@ -109,14 +114,17 @@ function textsFor(dialect: DialectName) {
       WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser`,
     testHistoryCountOnBranch: `SELECT count(*) ${testResultsOnBranch} AND (CAST(@file AS TEXT) IS NULL OR t.file = @file)`,
     // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
-    // Grouped by fingerprint: the sample's columns (its key is the fingerprint) are one per group.
-    errorPatterns: `SELECT e.fingerprint, s.category, s.summary, s.message, sum(e.occurrences) AS frequency,
-        ${r.distinctList('e.browser')} AS browsers, count(DISTINCT t.title) AS test_count,
-        (SELECT ${r.jsonArray('title', r.bytes('title'))} FROM (SELECT DISTINCT ${r.bytes('t.title')} AS title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
-          WHERE x.fingerprint = e.fingerprint AND x.day BETWEEN @from AND @to ORDER BY title LIMIT ${AFFECTED_TESTS_LISTED}) titles) AS tests_json
-      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint JOIN tests t ON t.id = e.test_id
-      WHERE e.day BETWEEN @from AND @to
-      GROUP BY e.fingerprint${r.groupedToo('s.fingerprint')} ORDER BY frequency DESC, ${r.bytes('s.category')}, ${r.bytes('e.fingerprint')} LIMIT @limit OFFSET @offset`,
+    // Grouped by fingerprint first, the samples' texts joined to the groups and the names listed
+    // for the page's rows only: joined before grouping, every error row of the window carried its
+    // sample's message through the sort (at ten million results 570 to 700 ms against 410 to 450).
+    errorPatterns: `SELECT q.*, (SELECT ${r.jsonArray('title', r.bytes('title'))} FROM (SELECT DISTINCT ${r.bytes('t.title')} AS title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
+          WHERE x.fingerprint = q.fingerprint AND x.day BETWEEN @from AND @to ORDER BY title LIMIT ${AFFECTED_TESTS_LISTED}) titles) AS tests_json
+      FROM (SELECT g.fingerprint, s.category, s.summary, s.message, g.frequency, g.browsers, g.test_count
+        FROM (SELECT e.fingerprint, sum(e.occurrences) AS frequency, ${r.distinctList('e.browser')} AS browsers, count(DISTINCT t.title) AS test_count
+          FROM daily_error_stats e JOIN tests t ON t.id = e.test_id WHERE e.day BETWEEN @from AND @to GROUP BY e.fingerprint) g
+        JOIN error_samples s ON s.fingerprint = g.fingerprint
+        ORDER BY g.frequency DESC, ${r.bytes('s.category')}, ${r.bytes('g.fingerprint')} LIMIT @limit OFFSET @offset) q
+      ORDER BY q.frequency DESC, ${r.bytes('q.category')}, ${r.bytes('q.fingerprint')}`,
     errorPatternCounts: `SELECT count(DISTINCT e.fingerprint) AS total, count(DISTINCT s.category) AS categories,
         coalesce(sum(e.occurrences), 0) AS failures, count(DISTINCT e.browser) AS browsers
       FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to`,
