@@ -10,6 +10,7 @@ import { SERVER_CACHE_MB } from '../store/engine/open.js';
 import { answerJson, type QueryName } from './queries.js';
 import { queryFailureOf, type QueryFailure } from './query-failure.js';
 import { ANSWERS_AT_ONCE } from './answers-at-once.js';
+import { collectAfterGrowth } from '../workers/collect-garbage.js';
 
 export interface WorkerRequest {
   id: number;
@@ -45,6 +46,9 @@ opened.then(
   (error: unknown) => port.postMessage({ openFailed: queryFailureOf(error) } satisfies WorkerReply),
 );
 
+// The rows of a cold answer on a long history are garbage once it is sent (collect-garbage.ts).
+const collectGarbage = collectAfterGrowth(64 * 2 ** 20);
+
 /**
  * SQLite: one query at a time, in the order they came (the worker's connection is one, and its
  * queries hold the thread). PostgreSQL: each at once (the runner sends at most ANSWERS_AT_ONCE):
@@ -61,6 +65,8 @@ const answer = async (request: WorkerRequest) => {
     port.postMessage({ id: request.id, json: await answerJson(store, request.name, request.args) } satisfies WorkerReply);
   } catch (error) {
     port.postMessage({ id: request.id, failure: queryFailureOf(error) } satisfies WorkerReply);
+  } finally {
+    collectGarbage();
   }
 };
 const concurrent = opened.then((store) => store.dialect === 'postgres', () => false);
