@@ -6,7 +6,9 @@ import { ingestValue } from '../../ingest.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
 import { browserTotals, slowestTests, slowTestCounts, windowSummary } from './analytics.js';
+import { onBranch } from './branch-days.js';
 import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
+import { FLAKY_PAIR, FLAKY_TESTS, totalsSql } from './pair-totals.js';
 import { outcomeChanges, scanPeriod, scanTrend, scanWindow } from './window-scan.js';
 import { splitWindow } from './window-split.js';
 
@@ -243,4 +245,29 @@ describeEachEngine('a window read by months and weeks', (engine) => {
     }
     expect(listed).toBeGreaterThan(0);
   });
+
+  it('finds a window\'s flaky tests among those flaky over all history, on every branch and on one', async () => {
+    // The flaky list sums only those tests (pair-totals.ts FLAKY_TESTS): the same list as summing every test.
+    const flakyOf = (candidates: boolean, branch: boolean) => {
+      const totals = totalsSql(store.dialect, { flakyCandidates: candidates });
+      return `SELECT * FROM (${branch ? onBranch(totals, store.dialect) : totals}) pairs WHERE ${FLAKY_PAIR}`;
+    };
+    // Some tests were never flaky: the filter leaves something out.
+    const all = await store.sql.get<{ n: number }>('SELECT count(DISTINCT test_id) AS n FROM test_totals');
+    const candidates = await store.sql.get<{ n: number }>(`SELECT count(DISTINCT test_id) AS n FROM (${FLAKY_TESTS}) f`);
+    expect(Number(candidates!.n)).toBeGreaterThan(0);
+    expect(Number(candidates!.n)).toBeLessThan(Number(all!.n));
+    const branches = [null, ...(await branchesOf())];
+    let listed = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...branches), fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (branch, from, length) => {
+        const params = { from, to: from + length - 1, ...(branch === null ? {} : { branch }) };
+        const everyTest = await store.sql.all<object>(flakyOf(false, branch !== null), params);
+        listed += everyTest.length;
+        expect(asCounted(await store.sql.all<object>(flakyOf(true, branch !== null), params))).toEqual(asCounted(everyTest));
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 22 },
+    );
+    expect(listed).toBeGreaterThan(20);
+  }, 120_000);
 });
