@@ -104,7 +104,7 @@ const fillWindow = (dialect: DialectName, onlyBranch: boolean, byPeriods = false
   SELECT w.test_id, w.browser, w.runs, w.failed, w.skipped, w.passed_on_retry, w.scored_passed, w.scored_failed, w.attempts, w.changes,
     (SELECT max(r.started_at) FROM results r WHERE r.test_id = w.test_id AND r.browser = w.browser
       AND r.status IN ('failed', 'timedOut') AND r.started_at >= @fromMs AND r.started_at < @toMs
-      ${onlyBranch ? 'AND r.run_id IN (SELECT id FROM runs WHERE git_branch = @branch)' : ''})
+      ${onlyBranch ? `AND ${dialectFor(dialect).inListReadOnce('r.run_id', 'SELECT id FROM runs WHERE git_branch = @branch')}` : ''})
   FROM (${onlyBranch && !byPeriods ? onBranch(totalsSql(dialect, { flakyCandidates: true }), dialect) : totalsSql(dialect, { byPeriods, branch: onlyBranch, flakyCandidates: true })}) w WHERE w.scored_passed + w.scored_failed > 0 AND (w.passed_on_retry > 0 OR w.changes >= 2)`;
 
 // A test someone owns; the owner filter is a lookup in test_owners' index on (owner, test_id).
