@@ -18,15 +18,15 @@ export const TOTALS_COLUMNS = columnList(TOTAL_ROLLUP);
 export const rebuildSelect = (keyFilter: string, t: Dialect = sqliteDialect) => `
   WITH d AS (SELECT * FROM daily_test_stats d WHERE ${keyFilter}),
   edges AS (
-    SELECT test_id, browser, first_outcome, last_outcome,
-      LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser ORDER BY day) AS n,
-      ROW_NUMBER() OVER (PARTITION BY test_id, browser ORDER BY day DESC) AS from_end
+    SELECT test_id, browser, day, first_outcome, last_outcome,
+      LAG(last_outcome) OVER (PARTITION BY test_id, browser ORDER BY day) AS previous
     FROM d WHERE attempts > 0
   ),
+  -- The first and last day's outcome (0 or 1) in the lowest bit of day * 2 + outcome: no second
+  -- ordering of the days (rollup-shape.ts periodsOfDays picks a period's the same way).
   boundaries AS (
     SELECT test_id, browser, sum(${t.boolInt('previous IS NOT NULL AND previous != first_outcome')}) AS changes,
-      max(CASE WHEN n = 1 THEN first_outcome END) AS first_outcome, max(CASE WHEN from_end = 1 THEN last_outcome END) AS last_outcome
+      min(day * 2 + first_outcome) % 2 AS first_outcome, max(day * 2 + last_outcome) % 2 AS last_outcome
     FROM edges GROUP BY test_id, browser
   )
   SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes, duration_sum, duration_max,
