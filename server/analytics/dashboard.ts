@@ -3,7 +3,7 @@ import type { TimeToFixSummary, BrokenTestSummary, BrowserComparison, DashboardR
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { ownerFilterOf } from '../store/read/owners.js';
-import { browserProjects, dataSignature, scanPeriod, scanWindow, testNamesOf, type PairPeriod, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
+import { browserProjects, dataSignature, scanPeriod, scanPeriodSummary, scanWindow, summaryOfPairs, testNamesOf, type PeriodSummary, type PairTrendCounts, type PairWindow } from '../store/read/window-scan.js';
 import { byRisk, flakyChanges, flakyFigures, pairKey, smallest, trendFigures, type PairFlaky, type PairTrend } from './pair-figures.js';
 import { trendCountsOf, trendRows as keptTrendRows } from './trend-rows.js';
 import { allFlakeEpisodes } from './flake-episodes.js';
@@ -36,6 +36,12 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const previous = { from: to - 2 * FLAKY_TREND_PERIOD + 1, to: to - FLAKY_TREND_PERIOD };
   // The window before, for the period change (none for all history).
   const before = days > 0 ? { from: window.from - days, to: window.from - 1 } : null;
+  // For 7 days the two windows are the trend's periods, and their sums are the trend counts: no
+  // third pass over the rollup.
+  const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
+  // The window before needs every pair for those trend counts, or to keep one owner's tests;
+  // otherwise its sums and its flaky tests (scanPeriodSummary).
+  const beforePairs = samePeriods || owner !== null;
   // The data version the windows are read at: trend counts made from them are kept for it alone.
   const signature = await dataSignature(store);
   // One owner's tests (or the unowned ones): every per-test figure, list and count is of them.
@@ -47,14 +53,12 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     scanWindow(store, window, branch),
     // The window before, read when it holds runs.
     before ? windowRunCount(store, before, branch) : 0,
-    before ? scanPeriod(store, before, branch) : null,
+    before ? (beforePairs ? scanPeriod(store, before, branch) : scanPeriodSummary(store, before, branch)) : null,
   ]);
   const inScope = <T extends { test_id: number }>(list: T[]): T[] => (scope === null ? list : list.filter((r) => scope.keep(r.test_id)));
   const rows = inScope(windowRows);
-  // For 7 days the two windows are the trend's periods, and their sums are the trend counts: no
-  // third pass over the rollup.
-  const beforeRows = beforeScan && beforeRuns > 0 ? inScope(beforeScan) : null;
-  const samePeriods = before !== null && window.from === current.from && before.from === previous.from && before.to === previous.to;
+  const beforeRows = beforeRuns > 0 && Array.isArray(beforeScan) ? inScope(beforeScan) : null;
+  const beforeSummary = beforeRuns === 0 || beforeScan === null ? null : beforeRows ? summaryOfPairs(beforeRows) : (beforeScan as PeriodSummary);
   // Only with both read: a window before without runs may still hold a late result of a run that started earlier.
   // Kept trend counts are every test's: not made from one owner's rows.
   const known = samePeriods && beforeRows && scope === null ? { signature, rows: trendCountsOf(rows, beforeRows) } : { signature };
@@ -131,7 +135,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     brokenCount: new Set(broken.map((r) => r.test_id)).size,
     brokenTests: worstBroken.map(brokenSummary),
     flakyTrendCounts: { declining: trendCounts.declining.size, improving: trendCounts.improving.size, stable: trendCounts.stable.size, new: trendCounts.new.size },
-    previous: before && beforeRows ? previousPeriod(before, beforeRuns, beforeRows) : null,
+    previous: before && beforeSummary ? previousPeriod(before, beforeRuns, beforeSummary) : null,
     stored,
     timeToFix,
   };
@@ -165,26 +169,16 @@ const byFailures = (a: PairWindow, b: PairWindow): number =>
 const distinctTests = (pairs: readonly PairFlaky[]): number => new Set(pairs.map((f) => f.row.test_id)).size;
 
 /** The window before, of the same length, from the same rollup and by the same rules (read only when it holds runs). */
-function previousPeriod(range: DayRange, runs: number, rows: readonly PairPeriod[]): PreviousPeriod {
-  let tests = 0;
-  let passed = 0;
-  let durationSum = 0;
-  let timed = 0;
+function previousPeriod(range: DayRange, runs: number, summary: PeriodSummary): PreviousPeriod {
   const flaky = new Set<number>();
-  for (const r of rows) {
-    tests += r.runs;
-    passed += r.passed;
-    durationSum += r.duration_sum;
-    timed += r.timed_runs;
-    if (flakyChanges(r) !== null) flaky.add(r.test_id);
-  }
+  for (const r of summary.candidates) if (flakyChanges(r) !== null) flaky.add(r.test_id);
   return {
     from: isoDate(range.from),
     to: isoDate(range.to),
     total_runs: runs,
-    total_tests: tests,
-    total_passed: passed,
-    avg_duration: timed > 0 ? durationSum / timed : 0,
+    total_tests: summary.runs,
+    total_passed: summary.passed,
+    avg_duration: summary.timed_runs > 0 ? summary.duration_sum / summary.timed_runs : 0,
     // Counted per test, as the window's flaky count.
     flaky_count: flaky.size,
   };

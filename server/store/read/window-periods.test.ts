@@ -9,7 +9,7 @@ import { browserTotals, slowestTests, slowTestCounts, windowSummary } from './an
 import { onBranch } from './branch-days.js';
 import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
 import { FLAKY_PAIR, FLAKY_TESTS, totalsSql } from './pair-totals.js';
-import { outcomeChanges, scanPeriod, scanTrend, scanWindow } from './window-scan.js';
+import { outcomeChanges, scanPeriod, scanPeriodSummary, scanTrend, scanWindow, summaryOfPairs, type PeriodSummary } from './window-scan.js';
 import { splitWindow } from './window-split.js';
 
 /**
@@ -269,5 +269,34 @@ describeEachEngine('a window read by months and weeks', (engine) => {
       { numRuns: engine === 'postgres' ? 25 : 60, seed: 22 },
     );
     expect(listed).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('sums the period before a window and finds its flaky tests as reading every pair does, on every branch and on one', async () => {
+    // The dashboard's "vs previous period" (scanPeriodSummary): sums without grouping, and only the
+    // pairs of tests flaky over all history grouped.
+    const flakyTests = (summary: PeriodSummary) =>
+      new Set(
+        summary.candidates
+          .map((row) => asCounted([row])[0]!)
+          .filter((r) => (r.scored_passed as number) + (r.scored_failed as number) > 0 && ((r.passed_on_retry as number) > 0 || (r.changes as number) >= 2))
+          .map((r) => r.test_id as number),
+      );
+    const { texts } = await textsOf(() => scanPeriodSummary(store, { from: LAST - 59, to: LAST - 30 }));
+    expect(texts.some((t) => t.includes('candidates'))).toBe(true);
+    const branches = [null, ...(await branchesOf())];
+    let flaky = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...branches), fc.integer({ min: FIRST - 5, max: LAST }), fc.integer({ min: 1, max: 110 }), async (branch, from, length) => {
+        const range = { from, to: from + length - 1 };
+        const light = await scanPeriodSummary(store, range, branch);
+        const every = summaryOfPairs(await scanPeriod(store, range, branch, { wholePeriods: false }));
+        expect([light.runs, light.passed, light.timed_runs].map(Number)).toEqual([every.runs, every.passed, every.timed_runs].map(Number));
+        expect(Number(light.duration_sum)).toBeCloseTo(Number(every.duration_sum), 3);
+        expect([...flakyTests(light)].sort((a, b) => a - b)).toEqual([...flakyTests(every)].sort((a, b) => a - b));
+        flaky += flakyTests(every).size;
+      }),
+      { numRuns: engine === 'postgres' ? 25 : 60, seed: 23 },
+    );
+    expect(flaky).toBeGreaterThan(20);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { splitParams, splitRows, splitWindow } from './window-split.js';
+import { FLAKY_TESTS } from './pair-totals.js';
 
 /**
  * Per test and browser over a window of days: the sums of the daily rollup, in one grouped
@@ -123,10 +124,21 @@ const orderedPairs = (t: Dialect) => (t.name === 'postgres' ? ` ORDER BY test_id
 const allTime = (t: Dialect) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
     NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals${orderedPairs(t)}`;
 
+// The period before a window by whole periods (scanPeriodSummary): its sums over every row, in no
+// order and without grouping, and the pairs of the tests flaky over all history grouped.
+const periodSummary = (t: Dialect, branch: boolean) => ({
+  sums: `SELECT ${t.total('runs')} AS runs, ${t.total('passed')} AS passed, ${t.total('duration_sum')} AS duration_sum, ${t.total('timed_runs')} AS timed_runs
+    FROM (${splitRows(t, branch)}) days_and_periods`,
+  // "+test_id": as the flaky list's candidates (pair-totals.ts), the ranges are read as before.
+  candidates: `SELECT ${periodColumns(t, 'byDay')} FROM (SELECT * FROM (${splitRows(t, branch)}) days_and_periods WHERE +test_id IN (${FLAKY_TESTS})) candidates
+    GROUP BY test_id, browser${orderedPairs(t)}`,
+});
+
 // Every text built once per engine: SQLite's statement cache is keyed by the text (sql.ts).
 function texts(dialect: DialectName) {
   const t = dialectFor(dialect);
   return {
+    periodSummary: { all: periodSummary(t, false), branch: periodSummary(t, true) },
     allTime: allTime(t),
     // Each bound its own subquery: SQLite reads a lone min() or max() from the index, both in one
     // SELECT by a scan of the table.
@@ -258,6 +270,49 @@ export async function scanPeriod(store: AnyStore, range: DayRange, branch: strin
   if (branch !== null) return byPeriods ? store.sql.all<PairPeriod>(s.branchByPeriods, { ...byPeriods, branch }) : store.sql.all<PairPeriod>(s.branch, { ...days, branch });
   if (byPeriods) return store.sql.all<PairPeriod>(s.byPeriods, byPeriods);
   return store.sql.all<PairPeriod>(s[await plan(store, range)], days);
+}
+
+/**
+ * What the dashboard shows of the period before its window: the sums of every pair, and the
+ * pairs that can be flaky in it, those of the tests flaky over all history (docs/architecture.md,
+ * "The flaky list's candidates"). Grouping every pair cost most of the read (at ten million
+ * results, 30 days: about 1.0 s grouped, 0.1 s summed and 0.25 s for the candidates).
+ */
+export interface PeriodSummary {
+  runs: number;
+  passed: number;
+  duration_sum: number;
+  timed_runs: number;
+  /** A superset of the pairs flaky in the period (pair-figures.ts flakyChanges says which are). */
+  candidates: PairPeriod[];
+}
+
+/** A period's summary from all of its pairs, as scanPeriod reads them. */
+export function summaryOfPairs(rows: readonly PairPeriod[]): PeriodSummary {
+  const summary: PeriodSummary = { runs: 0, passed: 0, duration_sum: 0, timed_runs: 0, candidates: [...rows] };
+  for (const r of rows) {
+    summary.runs += r.runs;
+    summary.passed += r.passed;
+    summary.duration_sum += r.duration_sum;
+    summary.timed_runs += r.timed_runs;
+  }
+  return summary;
+}
+
+/**
+ * The summary of the period `range` (on one branch when `branch` is given): summed without
+ * grouping when it holds a whole week or month; otherwise (a few days, read by day anyway, or a
+ * schema without the all-time rollup) from scanPeriod's pairs.
+ */
+export async function scanPeriodSummary(store: AnyStore, range: DayRange, branch: string | null = null): Promise<PeriodSummary> {
+  const byPeriods = await periodParams(store, [range], true, branch !== null);
+  if (!byPeriods || !(await allTimeRollup(store))) return summaryOfPairs(await scanPeriod(store, range, branch));
+  const s = TEXTS[store.dialect].periodSummary[branch === null ? 'all' : 'branch'];
+  const params = branch === null ? byPeriods : { ...byPeriods, branch };
+  type Sums = Record<'runs' | 'passed' | 'duration_sum' | 'timed_runs', number | string>;
+  const [sums, candidates] = await Promise.all([store.sql.get<Sums>(s.sums, params), store.sql.all<PairPeriod>(s.candidates, params)]);
+  // PostgreSQL's sums of integers come as text.
+  return { runs: Number(sums?.runs ?? 0), passed: Number(sums?.passed ?? 0), duration_sum: Number(sums?.duration_sum ?? 0), timed_runs: Number(sums?.timed_runs ?? 0), candidates };
 }
 
 /** The two periods of a trend: `previous` must end the day before `current` starts. */
