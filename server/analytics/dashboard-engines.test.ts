@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DashboardResponse, FlakyTestsPage, TrendListPage } from '../../core/api/analytics.js';
 import { describeEachEngine, sameDataOn } from '../../fixtures/testing/engines.js';
@@ -10,7 +11,9 @@ import { openStore } from '../store/engine/open.js';
 import type { AnyStore, Store } from '../store/engine/types.js';
 import type { FlakyListArgs } from './flaky-page.js';
 import { QUERIES } from './queries.js';
-import { forgetTrendRows } from './trend-rows.js';
+import { pairKey, trendFigures } from './pair-figures.js';
+import { forgetTrendRows, trendCountsOf } from './trend-rows.js';
+import { scanTrend, scanWindow, type PairTrendCounts } from '../store/read/window-scan.js';
 import { lastDays } from './windows.js';
 
 /**
@@ -220,6 +223,30 @@ describeEachEngine('dashboard, flaky and trend reads', (engine) => {
     expect(atOnce).toEqual(oneByOne);
     expect(oneByOne[0]).not.toEqual(oneByOne[1]);
     expect(oneByOne[2]).not.toEqual(oneByOne[3]);
+  }, 60_000);
+
+  it('a trend finds its troubled tests among those ever troubled: the figures of every pair\'s two windows, on every branch and on one', async () => {
+    // scanTrend reads only those tests' rows (pair-totals.ts TROUBLED_TESTS).
+    const today = Math.floor(NOW / 86_400_000);
+    const troubled = (rows: PairTrendCounts[]) =>
+      rows
+        .map(trendFigures)
+        .filter((f) => f !== null)
+        .map((f) => ({ key: pairKey(f.row), ...f, row: undefined }))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let found = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(null, 'main', feature), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 0, max: 8 }), async (branch, period, back) => {
+        const current = { from: today - back - period + 1, to: today - back };
+        const previous = { from: current.from - period, to: current.from - 1 };
+        const everyPair = trendCountsOf(await scanWindow(store, current, branch), await scanWindow(store, previous, branch));
+        const expected = troubled(everyPair);
+        found += expected.length;
+        expect(troubled(await scanTrend(store, current, previous, branch))).toEqual(expected);
+      }),
+      { numRuns: engine === 'postgres' ? 15 : 40, seed: 31 },
+    );
+    expect(found).toBeGreaterThan(50);
   }, 60_000);
 
   it('flaky groups of a window and of all time', async () => {

@@ -15,6 +15,13 @@ export const FLAKY_PAIR = 'scored_passed + scored_failed > 0 AND (passed_on_retr
  */
 export const FLAKY_TESTS = `SELECT test_id FROM test_totals WHERE ${FLAKY_PAIR}`;
 
+/**
+ * The tests with a failed run or a pass on a retry in all history (outage runs left out, as in
+ * the trend's counts): the only ones a trend (pair-figures.ts trendFigures) can find troubled in
+ * any two periods, on every branch or one, as for FLAKY_TESTS.
+ */
+export const TROUBLED_TESTS = 'SELECT test_id FROM test_totals WHERE scored_failed > 0 OR passed_on_retry > 0';
+
 /** Which rows totalsSql sums. */
 export interface TotalsShape {
   /** Only the tests of a JSON array parameter @ids (the trends of one page of the flaky list). */
