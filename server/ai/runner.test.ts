@@ -87,7 +87,11 @@ describe('the AI analysis in its worker', () => {
     expect(health.length).toBeGreaterThanOrEqual(5);
     expect(answers.map((a) => a.status)).toEqual(USERS.map(() => 200));
     expect(JSON.parse(answers[0]!.body)).toMatchObject({ engine: 'local', causeClass: expect.any(String) });
-    return { p95: percentile(health, 0.95), max: Math.max(...health), loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, busy, n: health.length };
+    // The wait of a health call made at a random moment: the calls follow one another, so a
+    // moment falls in a call of `t` ms with a chance in proportion to `t`. A count of calls (a
+    // percentile) under-weighs a long stall, which holds up one call however long it lasts.
+    const wait = health.reduce((sum, t) => sum + t * t, 0) / health.reduce((sum, t) => sum + t, 0);
+    return { p95: percentile(health, 0.95), max: Math.max(...health), wait, loopMaxMs: loop.max / 1e6, loopP99Ms: loop.percentile(99) / 1e6, busy, n: health.length };
   }
 
   it("keeps the server's thread free while six callers' ~10 MB analyses run, where analysing on that thread stalls it", async () => {
@@ -102,8 +106,8 @@ describe('the AI analysis in its worker', () => {
     served = null;
     const onThread = await underLoad(await serve({ worker: false }), body);
     console.log(
-      `six ~10 MB analyses: in the worker health p95 ${inWorker.p95.toFixed(1)} ms, max ${inWorker.max.toFixed(1)} ms, loop late at most ${inWorker.loopMaxMs.toFixed(1)} ms (p99 ${inWorker.loopP99Ms.toFixed(1)}), busy ${(inWorker.busy * 100).toFixed(0)}% (n=${inWorker.n}); ` +
-        `on the server's thread p95 ${onThread.p95.toFixed(1)} ms, max ${onThread.max.toFixed(1)} ms, loop late at most ${onThread.loopMaxMs.toFixed(1)} ms (p99 ${onThread.loopP99Ms.toFixed(1)}), busy ${(onThread.busy * 100).toFixed(0)}% (n=${onThread.n})`,
+      `six ~10 MB analyses: in the worker health p95 ${inWorker.p95.toFixed(1)} ms, max ${inWorker.max.toFixed(1)} ms, wait ${inWorker.wait.toFixed(1)} ms, loop late at most ${inWorker.loopMaxMs.toFixed(1)} ms (p99 ${inWorker.loopP99Ms.toFixed(1)}), busy ${(inWorker.busy * 100).toFixed(0)}% (n=${inWorker.n}); ` +
+        `on the server's thread p95 ${onThread.p95.toFixed(1)} ms, max ${onThread.max.toFixed(1)} ms, wait ${onThread.wait.toFixed(1)} ms, loop late at most ${onThread.loopMaxMs.toFixed(1)} ms (p99 ${onThread.loopP99Ms.toFixed(1)}), busy ${(onThread.busy * 100).toFixed(0)}% (n=${onThread.n})`,
     );
     // On the thread, each analysis holds the loop for its whole parse and analysis (docs/benchmarks.md
     // "AI analysis under load"); with the worker the thread only takes in the bytes and answers health.
@@ -114,11 +118,13 @@ describe('the AI analysis in its worker', () => {
     // On a machine where the kernel takes a third of the CPU, the other files' processes keep the
     // thread off a core more often, and the p99 follows them: 79-153 ms against 227-524 ms in five
     // runs (docs/testing.md, "Where the time goes"). So the loop only has to be less late with the
-    // worker; the health answers' p95 (22-32 ms against 150-390 ms there) is the check that the
-    // analyses stay off the thread.
+    // worker. The health answers are the check that the analyses stay off the thread, by the
+    // wait of a call made at a random moment: their p95 (22-32 ms against 150-390 ms there) once
+    // came to 47.5 against 90.6 ms, with a longest answer of 271 against 1,118 ms, because the
+    // few stalls on the thread each held up one call among 83.
     expect(inWorker.busy * 1.5).toBeLessThan(onThread.busy);
     expect(inWorker.loopP99Ms).toBeLessThan(onThread.loopP99Ms);
-    expect(inWorker.p95 * 2).toBeLessThan(onThread.p95);
+    expect(inWorker.wait * 2).toBeLessThan(onThread.wait);
   }, 240_000);
 
   it("takes callers in turn: one caller's flood is bounded (429) and delays another's analysis by at most its share", async () => {
