@@ -46,12 +46,12 @@ export async function flakyTestsPage(store: AnyStore, a: FlakyListArgs): Promise
 
 async function pageOf(store: AnyStore, a: FlakyListArgs, branch: string | null): Promise<FlakyTestsPage> {
   const toDay = today(a.now);
-  // One branch has no all-time rollup: its window (all of its days when `days` is 0) is summed
-  // from its daily rollup (branch-days.ts). Every branch's window that holds
-  // every stored day (30 days of a 20-day history) is all time: the all-time rollup answers it
-  // with one row per test and browser (measured on the 50,000-test history: 1,090 → 70 ms).
+  // A window that holds every stored day (30 days of a 20-day history, or all of one branch's
+  // days when `days` is 0) is all time: the all-time rollup (test_totals, or the branch's
+  // branch_test_totals) answers it with one row per test and browser (measured on the
+  // 50,000-test history: 1,090 → 70 ms); any other window sums the daily rollup (branch-days.ts).
   const window = a.days > 0 || branch !== null ? lastDays(a.days, a.now) : null;
-  const range = window !== null && branch === null && (await allTimeAnswers(store, window)) ? null : window;
+  const range = window !== null && (await allTimeAnswers(store, window, branch)) ? null : window;
   // The trend filter needs the trend of every flaky test; only then are they computed.
   const trendKeys = a.trend ? await trendKeysOf(store, a.trend, toDay, branch) : null;
   // Oldest open first needs every flaky test's episodes, kept per data version as the dashboard's are.

@@ -1,5 +1,5 @@
 import { dialectFor, type DialectName, type Dialect } from './dialect.js';
-import { aggregate, ALL_BRANCH_RESULTS, allBranchDaysBy, allDaysBy, BRANCH_DAY_KEYS, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
+import { aggregate, ALL_BRANCH_RESULTS, allBranchDaysBy, allDaysBy, BRANCH_DAY_KEYS, branchTotalsOfMonths, MONTH, periodsOfDays, WEEK } from './rollup-shape.js';
 
 /**
  * Numbered migrations, applied in order when a database is opened (a CLI user never runs a
@@ -800,6 +800,44 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       -- The spans of ten minutes in which someone asked for a kept answer: the answers a team
       -- keeps coming back to are computed ahead and kept before one-off ones asked more recently.
       ALTER TABLE kept_answers ADD COLUMN asks ${d.int} NOT NULL DEFAULT 1;
+    `,
+  },
+  {
+    version: 24,
+    name: 'per-branch all-time totals',
+    sql: (d) => `
+      -- test_totals's figures per branch, so one branch's flaky list, slow list and dashboard
+      -- over all history read one row per test and browser, as every branch's do, instead of
+      -- summing a year of the branch's months. Kept by the same writers, in the same
+      -- transactions (rollups.ts): a run in time order adds to its branch's rows, anything else
+      -- rebuilds the touched keys from their months (rollup-shape.ts branchTotalsOfMonths).
+      CREATE TABLE branch_test_totals (
+        branch_id ${d.int} NOT NULL REFERENCES branches(id),
+        test_id ${d.int} NOT NULL REFERENCES tests(id) ON DELETE CASCADE,
+        browser TEXT NOT NULL,
+        runs ${d.int} NOT NULL,
+        passed ${d.int} NOT NULL,
+        failed ${d.int} NOT NULL,
+        skipped ${d.int} NOT NULL,
+        passed_on_retry ${d.int} NOT NULL,
+        scored_passed ${d.int} NOT NULL,
+        scored_failed ${d.int} NOT NULL,
+        attempts ${d.int} NOT NULL,
+        changes ${d.int} NOT NULL,
+        duration_sum ${d.real} NOT NULL,
+        duration_max ${d.real} NOT NULL,
+        timed_runs ${d.int} NOT NULL,
+        first_outcome ${d.int},
+        last_outcome ${d.int},
+        last_run_at ${d.int} NOT NULL,
+        last_failed_at ${d.int},
+        PRIMARY KEY (branch_id, test_id, browser)
+      )${d.strictWithoutRowid};
+
+      -- The history so far, from every branch's months.
+      INSERT INTO branch_test_totals (branch_id, test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed,
+        attempts, changes, duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at, last_failed_at)
+      ${branchTotalsOfMonths('SELECT * FROM branch_month_stats', d)};
     `,
   },
 ];

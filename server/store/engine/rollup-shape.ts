@@ -24,6 +24,7 @@ export function createRollupScratch(sqlite: SqliteDatabase): void {
   sqlite.exec(SNAPSHOT_TABLE);
   sqlite.exec(BRANCH_KEYS_TABLE);
   sqlite.exec(RUN_DAYS_TABLE);
+  sqlite.exec(RUN_TOTALS_TABLE);
 }
 
 /**
@@ -32,6 +33,9 @@ export function createRollupScratch(sqlite: SqliteDatabase): void {
  * cost more than the tables' own inserts. Its columns are daily_test_stats's, without keys or checks.
  */
 const RUN_DAYS_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS rollup_run_days AS SELECT * FROM daily_test_stats WHERE false';
+
+/** A new run's test_totals rows, bound once and added from here to test_totals and its branch's branch_test_totals. */
+const RUN_TOTALS_TABLE = 'CREATE TEMP TABLE IF NOT EXISTS rollup_run_totals AS SELECT * FROM test_totals WHERE false';
 
 /** The branch rollup's touched keys (branch_day_stats's key): the branches of the changed runs, on the days they touch. */
 const BRANCH_KEYS_TABLE = `CREATE TEMP TABLE IF NOT EXISTS rollup_branch_keys (branch_id INTEGER NOT NULL, test_id INTEGER NOT NULL, browser TEXT NOT NULL, day INTEGER NOT NULL,
@@ -188,3 +192,37 @@ export const allDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlO
 
 /** Every branch's stored days with their period, for filling a grain's branch table from scratch (migration 21, and the tests' rebuild). */
 export const allBranchDaysBy = (t: Dialect, grain: Grain) => `SELECT d.*, ${grain.sqlOf(t, 'd.day')} AS ${grain.key} FROM branch_day_stats d`;
+
+/**
+ * branch_test_totals' rows (rollup-columns.ts BRANCH_TOTAL_ROLLUP's order) from the month rows
+ * `months` selects (a CTE body of branch_month_stats rows), in the SQL of `t`'s engine: the sums
+ * of a branch's months plus the changes between its consecutive months with attempts, its first
+ * and last outcome those of its first and last month with attempts (months compose as days do:
+ * periodsOfDays), so a key rebuilt from its dozen months per year equals one summed from its
+ * days. The latest failure is looked up in the results of the last month with one, on the
+ * branch's runs: the 31 days from that month's first reach into the next month only where the
+ * branch has no failure.
+ */
+export const branchTotalsOfMonths = (months: string, t: Dialect) => `
+  WITH m AS (${months}),
+  edges AS (
+    SELECT m.*, LAG(last_outcome) OVER (PARTITION BY branch_id, test_id, browser, attempts > 0 ORDER BY month) AS previous
+    FROM m
+  ),
+  k AS (
+    SELECT branch_id, test_id, browser, sum(runs) AS runs, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped,
+      sum(passed_on_retry) AS passed_on_retry, sum(scored_passed) AS scored_passed, sum(scored_failed) AS scored_failed, sum(attempts) AS attempts,
+      sum(changes) + sum(${t.boolInt('attempts > 0 AND previous IS NOT NULL AND previous != first_outcome')}) AS changes,
+      sum(duration_sum) AS duration_sum, max(duration_max) AS duration_max, sum(timed_runs) AS timed_runs,
+      min(CASE WHEN attempts > 0 THEN month * 2 + first_outcome END) % 2 AS first_outcome,
+      max(CASE WHEN attempts > 0 THEN month * 2 + last_outcome END) % 2 AS last_outcome,
+      max(last_run_at) AS last_run_at, max(CASE WHEN failed > 0 THEN month END) AS last_failed_month
+    FROM edges GROUP BY branch_id, test_id, browser
+  )
+  SELECT branch_id, test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+    duration_sum, duration_max, timed_runs, first_outcome, last_outcome, last_run_at,
+    (SELECT max(r.started_at) FROM results r JOIN runs ON runs.id = r.run_id
+      WHERE r.test_id = k.test_id AND r.browser = k.browser AND r.status IN ('failed', 'timedOut')
+        AND r.started_at >= k.last_failed_month * ${DAY_MS} AND r.started_at < (k.last_failed_month + ${MONTH.span}) * ${DAY_MS}
+        AND runs.git_branch = (SELECT b.name FROM branches b WHERE b.id = k.branch_id))
+  FROM k`;

@@ -4,7 +4,7 @@ import type { DayRange } from './window-split.js';
 import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
-import { onBranch } from './branch-days.js';
+import { branchIdOf, onBranch } from './branch-days.js';
 import { onOneConnection } from '../engine/one-connection.js';
 import { totalsSql } from './pair-totals.js';
 import { periodParams } from './window-scan.js';
@@ -23,9 +23,9 @@ export type SortOrder = 'asc' | 'desc';
 export type Severity = 'severe' | 'moderate' | 'minor';
 
 export interface FlakyPageQuery {
-  /** Null: all history (the test_totals rollup); else a window of days. */
+  /** Null: all history (the test_totals rollup, or branch_test_totals on one branch); else a window of days. */
   range: DayRange | null;
-  /** One branch (branch-days.ts; `range` required then); null: every branch. */
+  /** One branch (branch-days.ts); null: every branch. */
   branch?: string | null;
   /** Lower-cased (ASCII, as SQLite's lower()) substring of the title or the file. */
   search: string | null;
@@ -91,6 +91,7 @@ export interface FlakyCounts {
 // the costly part. The latest failure inside the window comes from the results index.
 // Temporary tables live on one connection: flakyGroupPage runs on one (one-connection.ts).
 const ALL_TIME = 'SELECT * FROM test_totals';
+const branchAllTime = (dialect: DialectName) => `SELECT * FROM branch_test_totals WHERE branch_id = ${branchIdOf(dialect)}`;
 const tempName = (dialect: DialectName) => (dialect === 'postgres' ? 'pg_temp' : 'temp');
 const windowTable = (dialect: DialectName) => {
   const [int, end] = dialect === 'postgres' ? ['BIGINT', dialectFor(dialect).tempTableEnd] : ['INTEGER', ''];
@@ -206,8 +207,10 @@ function text(key: string, make: () => string): string {
 // SQLite rejects named parameters a statement does not use.
 const pick = (sql: string, values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([key]) => sql.includes(`@${key}`)));
 
-function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys' | 'owner'>) {
+function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 'critical' | 'trendKeys' | 'owner' | 'branch'>) {
   return {
+    // Read only by the all-time rows of one branch (branchAllTime): pick leaves it out elsewhere.
+    branch: q.branch ?? null,
     owner: q.owner ?? null,
     search: q.search,
     browser: q.browser,
@@ -224,7 +227,7 @@ function parameters(q: Pick<FlakyPageQuery, 'search' | 'browser' | 'severity' | 
  * of onOneConnection; this makes one when given the store).
  */
 export async function flakyGroupPage(store: AnyStore, q: FlakyPageQuery) {
-  if (!q.range) return groupPage(store, q, ALL_TIME);
+  if (!q.range) return groupPage(store, q, (q.branch ?? null) !== null ? text(`${store.dialect} branch all time`, () => branchAllTime(store.dialect)) : ALL_TIME);
   const range = q.range;
   return onOneConnection(store, async (pinned) => {
     const dialect = pinned.dialect;

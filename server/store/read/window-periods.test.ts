@@ -246,6 +246,23 @@ describeEachEngine('a window read by months and weeks', (engine) => {
     expect(listed).toBeGreaterThan(0);
   });
 
+  it('gives a branch\'s all-time flaky list from its all-time totals as from its days, with its own latest failures', async () => {
+    const page = (branch: string, range: { from: number; to: number } | null, sort: FlakyPageQuery['sort']): FlakyPageQuery => ({
+      range, branch, search: null, browser: null, severity: null, critical: false, trendKeys: null, sort, order: 'desc', limit: 50, offset: 0, wholePeriods: false,
+    });
+    let listed = 0;
+    for (const branch of await branchesOf()) {
+      for (const sort of ['score', 'last_failure'] as const) {
+        const byDays = await flakyGroupPage(store, page(branch, { from: FIRST - 1, to: LAST + 1 }, sort));
+        listed += byDays.rows.length;
+        const { rows: allTime, texts } = await textsOf(() => flakyGroupPage(store, page(branch, null, sort)));
+        expect(texts.some((t) => t.includes('FROM branch_test_totals'))).toBe(true);
+        expect(allTime).toEqual(byDays);
+      }
+    }
+    expect(listed).toBeGreaterThan(0);
+  });
+
   it('finds a window\'s flaky tests among those flaky over all history, on every branch and on one', async () => {
     // The flaky list sums only those tests (pair-totals.ts FLAKY_TESTS): the same list as summing every test.
     const flakyOf = (candidates: boolean, branch: boolean) => {

@@ -1,7 +1,7 @@
 import type { DayRange } from './window-split.js';
 import { dialectFor, type DialectName, type Dialect } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
-import { onBranch } from './branch-days.js';
+import { branchIdOf, onBranch } from './branch-days.js';
 import { baseStore } from '../engine/one-connection.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import { splitParams, splitRows, splitWindow } from './window-split.js';
@@ -124,8 +124,9 @@ const orderedPairs = (t: Dialect) => (t.name === 'postgres' ? ` ORDER BY test_id
 // The all-time rollup per test and browser (test_totals, kept equal to a rebuild by the flaky
 // list's migration) holds a window that covers every stored day: one row per pair instead of
 // one per pair and day. Its changes already count those between days.
-const allTime = (t: Dialect) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
-    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM test_totals${orderedPairs(t)}`;
+// One branch's (branch_test_totals) is one range of its key, in the same order.
+const allTime = (t: Dialect, branch = false) => `SELECT test_id, browser, runs, passed, failed, skipped, passed_on_retry, scored_passed, scored_failed, attempts, changes,
+    NULL AS outcomes, duration_sum, timed_runs, duration_max FROM ${branch ? `branch_test_totals WHERE branch_id = ${branchIdOf(t.name)}` : 'test_totals'}${orderedPairs(t)}`;
 
 // The period before a window by whole periods (scanPeriodSummary): its sums over every row, in no
 // order and without grouping, and the pairs of the tests flaky over all history grouped.
@@ -143,9 +144,13 @@ function texts(dialect: DialectName) {
   return {
     periodSummary: { all: periodSummary(t, false), branch: periodSummary(t, true) },
     allTime: allTime(t),
+    branchAllTime: allTime(t, true),
     // Each bound its own subquery: SQLite reads a lone min() or max() from the index, both in one
     // SELECT by a scan of the table.
     dayBounds: 'SELECT (SELECT min(day) FROM daily_test_stats) AS first, (SELECT max(day) FROM daily_test_stats) AS last',
+    // One branch's, from the ends of its range of branch_day_stats_by_day.
+    branchDayBounds: `SELECT (SELECT min(day) FROM branch_day_stats WHERE branch_id = ${branchIdOf(t.name)}) AS first,
+      (SELECT max(day) FROM branch_day_stats WHERE branch_id = ${branchIdOf(t.name)}) AS last`,
     // A window that holds most stored days is read in key order (test, browser, day): the rows
     // arrive grouped and nothing is sorted. A short window of a long history reads its days
     // through the day index and sorts only those rows.
@@ -171,11 +176,11 @@ const signatureOf = (t: Dialect, where: string) =>
   `SELECT coalesce(max(id), 0) || ':' || count(*) || ':' || ${t.total('reviewed_at')} || ':' || ${t.total(t.boolInt("status = 'rejected'"))} || ':' || ${t.total('started_at')} AS signature FROM runs${where}`;
 const TEXTS = { sqlite: texts('sqlite'), postgres: texts('postgres') } as const;
 
-// Whether the schema has test_totals (migration 6), the covering day index (10), month_stats (19), week_stats (20) and
-// their branch tables with the branch's day index (21): a SQLite
+// Whether the schema has test_totals (migration 6), the covering day index (10), month_stats (19), week_stats (20),
+// their branch tables with the branch's day index (21) and branch_test_totals (24): a SQLite
 // file of an older schema opened read-only (mcp, doctor) may lack them; PostgreSQL's schema is
 // always migrated on open. Asked once per store.
-type Schema = { totals: boolean; dayIndex: boolean; periods: boolean; branchPeriods: boolean };
+type Schema = { totals: boolean; dayIndex: boolean; periods: boolean; branchPeriods: boolean; branchTotals: boolean };
 const schemaOf = new WeakMap<object, Promise<Schema>>();
 function schema(store: AnyStore): Promise<Schema> {
   const base = baseStore(store);
@@ -183,10 +188,10 @@ function schema(store: AnyStore): Promise<Schema> {
   if (!known) {
     known =
       store.dialect === 'postgres'
-        ? Promise.resolve({ totals: true, dayIndex: true, periods: true, branchPeriods: true })
+        ? Promise.resolve({ totals: true, dayIndex: true, periods: true, branchPeriods: true, branchTotals: true })
         : store.sql
             .all<{ name: string }>(
-              "SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats', 'week_stats', 'branch_month_stats', 'branch_week_stats', 'branch_day_stats_by_day')",
+              "SELECT name FROM sqlite_master WHERE name IN ('test_totals', 'daily_test_stats_by_day', 'month_stats', 'week_stats', 'branch_month_stats', 'branch_week_stats', 'branch_day_stats_by_day', 'branch_test_totals')",
             )
             .then((rows) => {
               const has = (name: string) => rows.some((r) => r.name === name);
@@ -195,6 +200,7 @@ function schema(store: AnyStore): Promise<Schema> {
                 dayIndex: has('daily_test_stats_by_day'),
                 periods: has('month_stats') && has('week_stats') && has('daily_test_stats_by_day'),
                 branchPeriods: has('branch_month_stats') && has('branch_week_stats') && has('branch_day_stats_by_day'),
+                branchTotals: has('branch_test_totals'),
               };
             });
     schemaOf.set(base, known);
@@ -203,7 +209,10 @@ function schema(store: AnyStore): Promise<Schema> {
   }
   return known;
 }
-const allTimeRollup = async (store: AnyStore) => (await schema(store)).totals;
+const allTimeRollup = async (store: AnyStore, branch: string | null = null) => {
+  const known = await schema(store);
+  return branch === null ? known.totals : known.branchTotals;
+};
 
 /**
  * The parameters of the reading by whole periods of `periods` (window-split.ts), or null when it
@@ -231,6 +240,8 @@ type DayBounds = { first: number | null; last: number | null };
 
 // The first and last stored day in one statement: on PostgreSQL each statement is a round trip.
 export const dayBounds = async (store: AnyStore): Promise<DayBounds> => (await store.sql.get<DayBounds>(TEXTS[store.dialect].dayBounds)) ?? { first: null, last: null };
+const branchDayBounds = async (store: AnyStore, branch: string): Promise<DayBounds> =>
+  (await store.sql.get<DayBounds>(TEXTS[store.dialect].branchDayBounds, { branch })) ?? { first: null, last: null };
 
 async function plan(store: AnyStore, range: DayRange, known?: DayBounds): Promise<'byKey' | 'byDay' | 'byDayWithoutFigures'> {
   const firstDay = (known ?? (await dayBounds(store))).first ?? range.to;
@@ -247,6 +258,8 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
   const s = TEXTS[store.dialect];
   const days = { from: range.from, to: range.to };
   if (branch !== null) {
+    // `wholePeriods: false` reads the days, what the rollups are checked against.
+    if ((options.wholePeriods ?? true) && (await allTimeAnswers(store, range, branch))) return store.sql.all<PairWindow>(s.branchAllTime, { branch });
     const byPeriods = await periodParams(store, [range], options.wholePeriods ?? true, true);
     return byPeriods ? store.sql.all<PairWindow>(s.window.branchByPeriods, { ...byPeriods, branch }) : store.sql.all<PairWindow>(s.window.branch, { ...days, branch });
   }
@@ -258,11 +271,13 @@ export async function scanWindow(store: AnyStore, range: DayRange, branch: strin
 }
 
 /**
- * Whether every branch's window `range` holds every stored day, so the all-time rollup
- * (test_totals) answers for it with one row per pair instead of one per pair and day.
+ * Whether the window `range` holds every stored day (of `branch`, when given), so the all-time
+ * rollup (test_totals, or branch_test_totals) answers for it with one row per pair instead of one
+ * per pair and day.
  */
-export async function allTimeAnswers(store: AnyStore, range: DayRange): Promise<boolean> {
-  return (await allTimeRollup(store)) && coversEveryDay(await dayBounds(store), range);
+export async function allTimeAnswers(store: AnyStore, range: DayRange, branch: string | null = null): Promise<boolean> {
+  if (!(await allTimeRollup(store, branch))) return false;
+  return coversEveryDay(branch === null ? await dayBounds(store) : await branchDayBounds(store, branch), range);
 }
 
 function coversEveryDay({ first, last }: DayBounds, range: DayRange): boolean {

@@ -62,8 +62,8 @@ async function expectKept(store: AnyStore): Promise<void> {
   }
 }
 
-/** What migrations 21 and 22 add, undone: a store as version 20 left it. */
-const AFTER_20 = ['DROP TABLE branch_month_stats', 'DROP TABLE branch_week_stats', 'DROP INDEX branch_day_stats_by_day', 'DROP TABLE kept_answers'];
+/** What migrations 21, 22 and 24 add, undone: a store as version 20 left it. */
+const AFTER_20 = ['DROP TABLE branch_test_totals', 'DROP TABLE branch_month_stats', 'DROP TABLE branch_week_stats', 'DROP INDEX branch_day_stats_by_day', 'DROP TABLE kept_answers'];
 
 describeEachEngine('the monthly and weekly rollups', (engine) => {
   let target: TestTarget;

@@ -91,6 +91,9 @@ export const TOTAL_ROLLUP: readonly RollupColumn[] = [
   column('last_failed_at', 'max'),
 ];
 
+/** branch_test_totals: test_totals's figures per branch, the branch first as in branch_day_stats. */
+export const BRANCH_TOTAL_ROLLUP: readonly RollupColumn[] = [column('branch_id', 'key'), ...TOTAL_ROLLUP];
+
 /** daily_error_stats, per test, browser, day and error fingerprint. */
 export const ERROR_ROLLUP: readonly RollupColumn[] = [column('test_id', 'key'), column('browser', 'key', 'text'), column('day', 'key'), column('fingerprint', 'key', 'text'), column('occurrences', 'add')];
 

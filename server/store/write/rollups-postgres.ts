@@ -1,5 +1,5 @@
 /**
- * The rollups (daily_test_stats, month_stats, week_stats, their branch tables, daily_error_stats, test_totals) kept on PostgreSQL, by the same
+ * The rollups (daily_test_stats, month_stats, week_stats, their branch tables, daily_error_stats, test_totals and branch_test_totals) kept on PostgreSQL, by the same
  * rules as rollups.ts and test-totals.ts on SQLite: a run later than what is stored adds the
  * figures run-figures.ts computed in JavaScript (the same rows on both engines); anything else
  * (a run out of order, a review, a delete, a prune) rebuilds the touched days with the same
@@ -28,11 +28,12 @@ import {
   rebuildPeriods,
   STATS_COLUMNS,
 } from './rollups.js';
-import { addToStored, BRANCH_DAY_ROLLUP, branchPeriodRollup, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, BRANCH_TOTAL_ROLLUP, branchPeriodRollup, columnList, columnTypes, DAY_ROLLUP, ERROR_ROLLUP, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
 import { aggregate, DAY_MS, GRAINS } from '../engine/rollup-shape.js';
 import type { DayRow, ErrorRow, RowSink, RunRows, TotalRow } from './run-figures.js';
 import type { Sql } from '../engine/sql.js';
 import { OVERLAPS_TOTALS, rebuildSelect, TOTALS_COLUMNS } from './test-totals.js';
+import { BRANCH_TOTALS_COLUMNS, DROP_TOUCHED_BRANCH_TOTALS, rebuildTouchedBranchTotals, STORED_DAYS, storedMonths } from './branch-totals.js';
 import { UnnestWriter } from '../engine/unnest-writer.js';
 import { FORGET_KEPT_TEXTS } from './kept-answers.js';
 
@@ -79,6 +80,15 @@ const ADD_TO_DAYS = addToStored(DAY_ROLLUP, postgresDialect, 'd');
 const ADD_TO_ERRORS = addToStored(ERROR_ROLLUP, postgresDialect, 'd');
 const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, postgresDialect, 'd');
 const ADD_TO_BRANCH_DAYS = addToStored(BRANCH_DAY_ROLLUP, postgresDialect, 'd');
+const ADD_TO_BRANCH_TOTALS = addToStored(BRANCH_TOTAL_ROLLUP, postgresDialect, 'd');
+const REBUILD_BRANCH_TOTALS = rebuildTouchedBranchTotals(postgresDialect);
+
+/** branch-totals.ts rebuildBranchTotals: the keys in rollup_branch_keys from their months, once branch_month_stats holds them. */
+async function rebuildBranchTotals(sql: Sql): Promise<void> {
+  const days = await sql.get<{ first: number | string | null; last: number | string | null }>(STORED_DAYS);
+  await sql.run(DROP_TOUCHED_BRANCH_TOTALS);
+  await sql.run(REBUILD_BRANCH_TOTALS, { months: storedMonths(days?.first, days?.last) });
+}
 
 /** Serialises the rollup writers of the database until the transaction ends (dialect.ts). */
 export async function lockRollups(sql: Sql): Promise<void> {
@@ -117,6 +127,7 @@ async function rebuildKeys(sql: Sql): Promise<void> {
   }
   await sql.run(DROP_TOTALS);
   await sql.run(REBUILD_TOTALS);
+  await rebuildBranchTotals(sql);
   await sql.run(CLEAR_KEYS);
   await sql.run(CLEAR_BRANCH_KEYS);
 }
@@ -198,12 +209,25 @@ export async function addRunToRollupsPostgres(sql: Sql, runId: number, rows: Run
     }
   }
   await errors.writeAll(gathered.error);
-  if (totals) await totals.writeAll(gathered.total);
-  else {
+  const branchId = branch !== undefined && branch !== null ? Number(branch) : null;
+  if (totals) {
+    await totals.writeAll(gathered.total);
+    // In order for every branch, so for its own: the same rows add to its branch's totals.
+    if (branchId !== null) {
+      await new UnnestWriter(sql, 'branch_test_totals AS d', BRANCH_TOTALS_COLUMNS, columnTypes(BRANCH_TOTAL_ROLLUP), ADD_TO_BRANCH_TOTALS).writeAll(
+        gathered.total.map((row) => [branchId, ...row]),
+      );
+    }
+  } else {
     await sql.run(CLEAR_KEYS);
     await sql.run(KEYS_OF_RUNS, { runs: [runId] });
     await sql.run(DROP_TOTALS);
     await sql.run(REBUILD_TOTALS);
     await sql.run(CLEAR_KEYS);
+    if (branchId !== null) {
+      await sql.run(BRANCH_KEYS_OF_RUNS, { runs: [runId] });
+      await rebuildBranchTotals(sql);
+      await sql.run(CLEAR_BRANCH_KEYS);
+    }
   }
 }

@@ -1,10 +1,11 @@
 import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { aggregate, BRANCH_DAY_KEYS, DAY_MS, GRAINS, periodsOfDays, type Grain } from '../engine/rollup-shape.js';
-import { testTotalsWriter, moveTestTotalsByDays, runIsLatestForTotals, snapshotDays } from './test-totals.js';
+import { moveTestTotalsByDays, runIsLatestForTotals, snapshotDays, TOTALS_COLUMNS } from './test-totals.js';
+import { BRANCH_TOTALS_COLUMNS, rebuildBranchTotals } from './branch-totals.js';
 import { perConnection } from '../engine/per-connection.js';
 import { ValuesWriter, type DayRow, type RunRows } from './run-figures.js';
-import { addToStored, BRANCH_DAY_ROLLUP, branchPeriodRollup, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup } from './rollup-columns.js';
+import { addToStored, BRANCH_DAY_ROLLUP, BRANCH_TOTAL_ROLLUP, branchPeriodRollup, columnList, DAY_ROLLUP, ERROR_ROLLUP, mergeRows, periodRollup, TOTAL_ROLLUP } from './rollup-columns.js';
 import { FORGET_KEPT_TEXTS } from './kept-answers.js';
 
 export const STATS_COLUMNS = columnList(DAY_ROLLUP);
@@ -139,6 +140,15 @@ export const DROP_STALE = 'DELETE FROM daily_test_stats WHERE (test_id, browser,
 export const DROP_STALE_ERRORS = 'DELETE FROM daily_error_stats WHERE (test_id, browser, day) IN (SELECT test_id, browser, day FROM rollup_keys)';
 
 const CLEAR_RUN_DAYS = 'DELETE FROM temp.rollup_run_days';
+const CLEAR_RUN_TOTALS = 'DELETE FROM temp.rollup_run_totals';
+
+// A run later than everything stored for each of its keys adds its totals rows (bound once, into
+// temp.rollup_run_totals) to test_totals and to its branch's rows; the change between the stored
+// last attempt and the run's first one is counted once.
+const ADD_RUN_TOTALS = `INSERT INTO test_totals (${TOTALS_COLUMNS}) SELECT ${TOTALS_COLUMNS} FROM temp.rollup_run_totals WHERE true ORDER BY rowid
+  ${addToStored(TOTAL_ROLLUP, sqliteDialect)}`;
+const ADD_RUN_BRANCH_TOTALS = `INSERT INTO branch_test_totals (${BRANCH_TOTALS_COLUMNS}) SELECT @branch, ${TOTALS_COLUMNS} FROM temp.rollup_run_totals WHERE true ORDER BY rowid
+  ${addToStored(BRANCH_TOTAL_ROLLUP, sqliteDialect)}`;
 
 /**
  * Adds the run's day rows (temp.rollup_run_days) to `table`, whose columns are `columns`: the
@@ -170,6 +180,9 @@ function prepare(sqlite: SqliteDatabase) {
     dropStaleBranches: sqlite.prepare(DROP_STALE_BRANCHES),
     rebuildBranches: sqlite.prepare(rebuildBranches(sqliteDialect)),
     clearRunDays: sqlite.prepare(CLEAR_RUN_DAYS),
+    clearRunTotals: sqlite.prepare(CLEAR_RUN_TOTALS),
+    addRunTotals: sqlite.prepare(ADD_RUN_TOTALS),
+    addRunBranchTotals: sqlite.prepare(ADD_RUN_BRANCH_TOTALS),
     addRunDays: sqlite.prepare(fromRunDays('daily_test_stats', DAY_ROLLUP, ADD_TO_DAYS)),
     addRunBranchDays: sqlite.prepare(fromRunDays('branch_day_stats', BRANCH_DAY_ROLLUP, ADD_TO_BRANCH_DAYS)),
     grains: GRAINS.map((grain) => ({
@@ -183,6 +196,7 @@ function prepare(sqlite: SqliteDatabase) {
       rebuildBranches: sqlite.prepare(rebuildPeriods(sqliteDialect, grain, true)),
     })),
     runDayRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
+    runTotalRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
     errorRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
@@ -227,6 +241,7 @@ export function withRollupRefresh<T>(sqlite: SqliteDatabase, runIds: readonly nu
     g.rebuildBranches.run();
   }
   moveTestTotalsByDays(sqlite);
+  rebuildBranchTotals(sqlite);
   s.clearKeys.run();
   s.clearBranchKeys.run();
   return result;
@@ -253,7 +268,7 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     // again. Its day rows are bound once, into temp.rollup_run_days, and added from there.
     const days = new ValuesWriter(sqlite, s.runDayRows, `INSERT INTO temp.rollup_run_days (${STATS_COLUMNS})`, '', DAY_ROLLUP.length);
     const errors = new ValuesWriter(sqlite, s.errorRows, `INSERT INTO daily_error_stats (${columnList(ERROR_ROLLUP)})`, ADD_TO_ERRORS, ERROR_ROLLUP.length);
-    const totals = latest ? testTotalsWriter(sqlite) : null;
+    const totals = latest ? new ValuesWriter(sqlite, s.runTotalRows, `INSERT INTO temp.rollup_run_totals (${TOTALS_COLUMNS})`, '', TOTAL_ROLLUP.length) : null;
     // Later than everything on its days, so later than everything of its branch there: its rows add to the branch's too.
     s.ensureBranch.run(runId);
     const branch = s.branchOf.get({ run: runId }) as number | undefined;
@@ -261,9 +276,14 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
     rows({ day: (row) => days.add(row), error: (row) => errors.add(row), total: (row) => totals?.add(row) });
     days.finish();
     errors.finish();
-    totals?.finish();
     s.addRunDays.run();
     if (branch !== undefined) s.addRunBranchDays.run({ branch });
+    if (totals) {
+      totals.finish();
+      s.addRunTotals.run();
+      if (branch !== undefined) s.addRunBranchTotals.run({ branch });
+      s.clearRunTotals.run();
+    }
     // The run's keys are in rollup_keys already when it is older than a test's latest result (above).
     let keysLoaded = !latest;
     let branchKeysLoaded = false;
@@ -291,7 +311,17 @@ export function addRunToRollups(sqlite: SqliteDatabase, runId: number, rows: Run
       g.rebuildBranches.run();
     });
     s.clearRunDays.run();
-    if (!latest) moveTestTotalsByDays(sqlite);
+    if (!latest) {
+      moveTestTotalsByDays(sqlite);
+      // Its branch's totals from their months, which hold the run now.
+      if (branch !== undefined) {
+        if (!branchKeysLoaded) {
+          s.clearBranchKeys.run();
+          s.branchKeysOfRun.run(runId);
+        }
+        rebuildBranchTotals(sqlite);
+      }
+    }
     s.clearKeys.run();
     s.clearBranchKeys.run();
     return;

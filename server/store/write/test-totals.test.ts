@@ -181,9 +181,9 @@ describe('test_totals', () => {
     // Later migrations are undone too (they run again on open): 8's build columns, 9's shared
     // limits, 10's day index (which took the place of 3's index on day and 7's totals index),
     // 11's uploader column, 12's token scopes, 13's evidence, 14's webhooks, 15's audit trail,
-    // 16's single sign-on, 17's test owners, 18's branch rollup, 19's month rollup, 20's week rollup, 21's branch periods, 22's kept answers (and 23's column of them).
+    // 16's single sign-on, 17's test owners, 18's branch rollup, 19's month rollup, 20's week rollup, 21's branch periods, 22's kept answers (and 23's column of them), 24's branch totals.
     store.sqlite.exec(
-      `DROP TABLE kept_answers; DROP TABLE branch_week_stats; DROP TABLE branch_month_stats; DROP TABLE week_stats; DROP TABLE month_stats; DROP TABLE branch_day_stats; DROP TABLE branches; DROP TABLE attachments; DROP TABLE evidence_blobs; DROP TABLE webhook_deliveries; DROP TABLE webhooks; DROP TABLE audit_log; DROP TABLE oidc_flows;
+      `DROP TABLE branch_test_totals; DROP TABLE kept_answers; DROP TABLE branch_week_stats; DROP TABLE branch_month_stats; DROP TABLE week_stats; DROP TABLE month_stats; DROP TABLE branch_day_stats; DROP TABLE branches; DROP TABLE attachments; DROP TABLE evidence_blobs; DROP TABLE webhook_deliveries; DROP TABLE webhooks; DROP TABLE audit_log; DROP TABLE oidc_flows;
        DROP INDEX users_oidc_identity; ALTER TABLE users DROP COLUMN oidc_issuer; ALTER TABLE users DROP COLUMN oidc_subject;
        DROP TABLE test_owners; DROP TABLE test_totals; ALTER TABLE runs DROP COLUMN build_id; ALTER TABLE runs DROP COLUMN build_url; ALTER TABLE runs DROP COLUMN uploaded_via; ALTER TABLE api_tokens DROP COLUMN scopes;
        DROP TABLE rate_limits; DROP TABLE unknown_login_failures; DROP INDEX daily_test_stats_by_day; CREATE INDEX daily_test_stats_day ON daily_test_stats(day);

@@ -2,8 +2,7 @@ import { sqliteDialect, type Dialect } from '../engine/dialect.js';
 import { ADDITIVE, DAY_MS } from '../engine/rollup-shape.js';
 import type { SqliteDatabase } from '../engine/types.js';
 import { perConnection } from '../engine/per-connection.js';
-import { ValuesWriter } from './run-figures.js';
-import { addToStored, columnList, TOTAL_ROLLUP } from './rollup-columns.js';
+import { columnList, TOTAL_ROLLUP } from './rollup-columns.js';
 
 /**
  * test_totals: per test and browser over all history, what the flaky list and the all-time
@@ -45,10 +44,6 @@ export const rebuildSelect = (keyFilter: string, t: Dialect = sqliteDialect) => 
   ) k`;
 
 export const REBUILD_ALL_SQL = `INSERT INTO test_totals (${TOTALS_COLUMNS}) ${rebuildSelect('true')}`;
-
-// A run later than everything stored for each of its keys adds to the rows; the change between
-// the stored last attempt and the run's first one is counted once.
-const ADD_TO_TOTALS = addToStored(TOTAL_ROLLUP, sqliteDialect);
 
 /** Out of order for the totals: some stored result of one of run @run's keys is not older than it. */
 export const OVERLAPS_TOTALS = `
@@ -148,20 +143,14 @@ function prepare(sqlite: SqliteDatabase) {
     moveByDays: sqlite.prepare(MOVE_BY_DAYS_SQL),
     dropEmpty: sqlite.prepare(DROP_EMPTY),
     addNewKeys: sqlite.prepare(ADD_NEW_KEYS),
-    totalRows: new Map<number, ReturnType<SqliteDatabase['prepare']>>(),
   };
 }
 
 const statementsFor = perConnection(prepare);
 
-/** In time order for every key of the run (the usual case): the run only adds to the totals (testTotalsWriter). */
+/** In time order for every key of the run (the usual case): the run only adds to the totals (rollups.ts addRunToRollups). */
 export function runIsLatestForTotals(sqlite: SqliteDatabase, runId: number): boolean {
   return statementsFor(sqlite).overlaps.get({ run: runId }) === 0;
-}
-
-/** Adds a stored run's totals row by row (run-figures.ts TotalRow), when runIsLatestForTotals. */
-export function testTotalsWriter(sqlite: SqliteDatabase): ValuesWriter {
-  return new ValuesWriter(sqlite, statementsFor(sqlite).totalRows, `INSERT INTO test_totals (${TOTALS_COLUMNS})`, ADD_TO_TOTALS, TOTAL_ROLLUP.length);
 }
 
 /** Keeps the touched days (temp.rollup_keys) as they are now: call before they are rebuilt. */

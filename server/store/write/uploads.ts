@@ -230,7 +230,7 @@ export function deleteRun(store: AnyStore, id: number): boolean | Promise<boolea
 }
 
 /** What clearAllData empties, rollups first (nothing refers to them), then the rows results refer to last. */
-const CLEARED = ['kept_answers', 'daily_test_stats', 'month_stats', 'week_stats', 'branch_day_stats', 'branch_month_stats', 'branch_week_stats', 'branches', 'test_totals', 'daily_error_stats', 'error_samples', 'browser_projects', 'attempts', 'results', 'runs', 'tests'];
+const CLEARED = ['kept_answers', 'daily_test_stats', 'month_stats', 'week_stats', 'branch_day_stats', 'branch_month_stats', 'branch_week_stats', 'branch_test_totals', 'branches', 'test_totals', 'daily_error_stats', 'error_samples', 'browser_projects', 'attempts', 'results', 'runs', 'tests'];
 
 /** Every run, result and test identity; users, sessions and tokens stay. */
 export function clearAllData(store: Store): number;
