@@ -1,5 +1,6 @@
 /**
- * bench/reads-engines: the report, run, gate and branch answers (analytics/queries.ts) on one
+ * bench/reads-engines: the report, run, gate and branch answers (analytics/queries.ts), and main's
+ * all-time dashboard and flaky list, on one
  * history in SQLite and in its PostgreSQL copy: each answer must be the same text on
  * both, and the median time of each (6 calls after one warm-up, one at a time, in process) is
  * printed side by side. The history: 150 runs × 500 tests × 4 browsers over 60 days (300,000
@@ -59,6 +60,9 @@ try {
     ['runResults failed by duration', 'runResults', { runId: run, page: 1, pageSize: 50, sort: 'duration', status: 'failed' }],
     ['runResults search', 'runResults', { runId: run, page: 1, pageSize: 50, sort: 'status', status: 'all', search: 'expect' }],
     ['branches', 'branches', { search: null, limit: 50 }],
+    // One branch's all time: its all-time rollup (branch_test_totals) on both engines.
+    ['dashboard all time, main', 'dashboard', { days: 0, now, branch: 'main' }],
+    ['flaky list all time, main', 'flakyTestsPage', { days: 0, now, page: 1, pageSize: 50, search: null, browser: null, severity: null, critical: false, trend: null, sort: 'last_failure', order: 'desc', branch: 'main' }],
   ];
   const median = async (store: AnyStore, name: QueryName, args: unknown) => {
     const times: number[] = [];
