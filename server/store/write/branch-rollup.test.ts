@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
-import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
+import { itFollowsReviewDeleteAndPrune, withoutBranch } from '../../../fixtures/testing/rollup-follows.js';
 import { storedTable } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
@@ -17,20 +17,6 @@ import { BRANCH_STATS_COLUMNS } from './rollups.js';
  */
 const END = Date.parse('2026-11-20T18:00:00Z');
 const runs = (): HistoryRun[] => [...generateHistory({ seed: 5, runs: 30, days: 8, tests: 16, browsers: ['chromium', 'webkit'], outageRuns: 1, endDate: END })];
-
-/** A report as if its run knew no branch: the git metadata without one. */
-function withoutBranch(report: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(report)) as unknown;
-  const strip = (value: unknown): void => {
-    if (value === null || typeof value !== 'object') return;
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === 'gitCommit' && inner !== null && typeof inner === 'object') delete (inner as Record<string, unknown>).branch;
-      strip(inner);
-    }
-  };
-  strip(copy);
-  return copy;
-}
 
 /** The branch rows compared (by branch name and test identity), and the same made from scratch by migration 18's fill. */
 async function keptAndFresh(store: AnyStore): Promise<{ kept: string[]; fresh: string[] }> {

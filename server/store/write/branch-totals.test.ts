@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestTarget, describeEachEngine, type TestTarget } from '../../../fixtures/testing/engines.js';
-import { itFollowsReviewDeleteAndPrune } from '../../../fixtures/testing/rollup-follows.js';
+import { itFollowsReviewDeleteAndPrune, withoutBranch } from '../../../fixtures/testing/rollup-follows.js';
 import { comparable, storedTable } from '../../../fixtures/testing/stored-rows.js';
 import { generateHistory, type HistoryRun } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
@@ -16,19 +16,6 @@ import type { AnyStore } from '../engine/types.js';
 const END = Date.parse('2026-11-20T18:00:00Z');
 // Over two calendar months, so keys have several months to be rebuilt from.
 const runs = (): HistoryRun[] => [...generateHistory({ seed: 7, runs: 30, days: 40, tests: 14, browsers: ['chromium', 'webkit'], outageRuns: 1, endDate: END })];
-
-function withoutBranch(report: unknown): unknown {
-  const copy = JSON.parse(JSON.stringify(report)) as unknown;
-  const strip = (value: unknown): void => {
-    if (value === null || typeof value !== 'object') return;
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === 'gitCommit' && inner !== null && typeof inner === 'object') delete (inner as Record<string, unknown>).branch;
-      strip(inner);
-    }
-  };
-  strip(copy);
-  return copy;
-}
 
 type Result = { id: number; branch: string; test: string; browser: string; started_at: number; status: string; passed_on_retry: number; duration_ms: number; expected_status: string; outage: number };
 
