@@ -9,14 +9,24 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-/** V8's own full collection, as `--expose-gc` gives it; the flag is set back at once, so no other code sees `gc`. */
-function fullCollection(): () => void {
-  setFlagsFromString('--expose-gc');
-  try {
-    return runInNewContext('gc') as () => void;
-  } finally {
-    setFlagsFromString('--no-expose-gc');
+/**
+ * V8's own full collection, as `--expose-gc` gives it; the flag is set back at once, so no other
+ * code sees `gc`. The flag is the process's, shared by every thread: a worker starting beside
+ * this one may set it back between the two steps (two servers' analytics workers restarting
+ * together after a database outage did), leaving the new context without `gc`, so it is tried
+ * again; a thread that never gets it does without the collection rather than fail its answers.
+ */
+export function fullCollection(): (() => void) | null {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    setFlagsFromString('--expose-gc');
+    try {
+      const gc = runInNewContext('typeof gc === "function" ? gc : null') as (() => void) | null;
+      if (gc) return gc;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
+  return null;
 }
 
 const usedBytes = () => getHeapStatistics().used_heap_size;
@@ -26,7 +36,7 @@ export function collectAfterGrowth(growthBytes: number): () => boolean {
   const collect = fullCollection();
   let keptAfterLast = usedBytes();
   return () => {
-    if (usedBytes() - keptAfterLast < growthBytes) return false;
+    if (!collect || usedBytes() - keptAfterLast < growthBytes) return false;
     collect();
     keptAfterLast = usedBytes();
     return true;
