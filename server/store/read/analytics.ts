@@ -113,18 +113,24 @@ function textsFor(dialect: DialectName) {
     testHistoryCount: `SELECT count(*) FROM tests t JOIN results r ON r.test_id = t.id
       WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser`,
     testHistoryCountOnBranch: `SELECT count(*) ${testResultsOnBranch} AND (CAST(@file AS TEXT) IS NULL OR t.file = @file)`,
-    // Affected tests: the first few names (the screen shows 3 and "and N more") and the count.
-    // Grouped by fingerprint first, the samples' texts joined to the groups and the names listed
-    // for the page's rows only: joined before grouping, every error row of the window carried its
-    // sample's message through the sort (at ten million results 570 to 700 ms against 410 to 450).
-    errorPatterns: `SELECT q.*, (SELECT ${r.jsonArray('title', r.bytes('title'))} FROM (SELECT DISTINCT ${r.bytes('t.title')} AS title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
-          WHERE x.fingerprint = q.fingerprint AND x.day BETWEEN @from AND @to ORDER BY title LIMIT ${AFFECTED_TESTS_LISTED}) titles) AS tests_json
-      FROM (SELECT g.fingerprint, s.category, s.summary, s.message, g.frequency, g.browsers, g.test_count
-        FROM (SELECT e.fingerprint, sum(e.occurrences) AS frequency, ${r.distinctList('e.browser')} AS browsers, count(DISTINCT t.title) AS test_count
-          FROM daily_error_stats e JOIN tests t ON t.id = e.test_id WHERE e.day BETWEEN @from AND @to GROUP BY e.fingerprint) g
-        JOIN error_samples s ON s.fingerprint = g.fingerprint
-        ORDER BY g.frequency DESC, ${r.bytes('s.category')}, ${r.bytes('g.fingerprint')} LIMIT @limit OFFSET @offset) q
-      ORDER BY q.frequency DESC, ${r.bytes('q.category')}, ${r.bytes('q.fingerprint')}`,
+    // The page of patterns is found without the tests, its samples joined after grouping; then
+    // one pass over the window's rows of the page's patterns gives each its distinct titles,
+    // counted, the first few listed (the screen shows 3 and "and N more"). Counting every
+    // pattern's titles in the grouping joined every error row of the window to its test, and
+    // listing a page's read each pattern's rows again (docs/benchmarks.md#ten-million-results).
+    errorPatterns: `WITH page AS (SELECT g.fingerprint, s.category, s.summary, s.message, g.frequency, g.browsers
+          FROM (SELECT e.fingerprint, sum(e.occurrences) AS frequency, ${r.distinctList('e.browser')} AS browsers
+            FROM daily_error_stats e WHERE e.day BETWEEN @from AND @to GROUP BY e.fingerprint) g
+          JOIN error_samples s ON s.fingerprint = g.fingerprint
+          ORDER BY g.frequency DESC, ${r.bytes('s.category')}, ${r.bytes('g.fingerprint')} LIMIT @limit OFFSET @offset),
+        affected AS MATERIALIZED (SELECT fingerprint, title, row_number() OVER (PARTITION BY fingerprint ORDER BY ${r.bytes('title')}) AS place,
+            count(*) OVER (PARTITION BY fingerprint) AS test_count
+          FROM (SELECT DISTINCT x.fingerprint, t.title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
+            WHERE x.day BETWEEN @from AND @to AND x.fingerprint IN (SELECT fingerprint FROM page)) named)
+      SELECT p.*, (SELECT max(a.test_count) FROM affected a WHERE a.fingerprint = p.fingerprint) AS test_count,
+        (SELECT ${r.jsonArray('a.title', r.bytes('a.title'))} FROM affected a WHERE a.fingerprint = p.fingerprint AND a.place <= ${AFFECTED_TESTS_LISTED}) AS tests_json
+      FROM page p
+      ORDER BY p.frequency DESC, ${r.bytes('p.category')}, ${r.bytes('p.fingerprint')}`,
     errorPatternCounts: `SELECT count(DISTINCT e.fingerprint) AS total, count(DISTINCT s.category) AS categories,
         coalesce(sum(e.occurrences), 0) AS failures, count(DISTINCT e.browser) AS browsers
       FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to`,
