@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 // One bundle for the binary; `serve` and the server are split out so `import` starts fast.
-// Each worker (analytics, writer, analysis, comparison, an import's reader) is its own entry: a worker thread starts from a file.
+// Each worker (analytics and its episode reader, writer, analysis, comparison, an import's reader) is its own entry: a worker thread starts from a file.
 export default defineConfig({
-  entry: { cli: 'cli/main.ts', 'analytics-worker': 'server/analytics/worker.ts', 'writer-worker': 'server/writer/worker.ts', 'analysis-worker': 'server/ai/worker.ts', 'compare-worker': 'server/evidence/compare-worker.ts', 'import-reader-worker': 'server/workers/import-reader.ts', reporter: 'reporter/index.ts' },
+  entry: { cli: 'cli/main.ts', 'analytics-worker': 'server/analytics/worker.ts', 'episode-worker': 'server/analytics/episode-worker.ts', 'writer-worker': 'server/writer/worker.ts', 'analysis-worker': 'server/ai/worker.ts', 'compare-worker': 'server/evidence/compare-worker.ts', 'import-reader-worker': 'server/workers/import-reader.ts', reporter: 'reporter/index.ts' },
   outDir: 'dist',
   format: ['esm'],
   platform: 'node',

@@ -1,4 +1,4 @@
-import { FIXED_AFTER_RUNS, finalPassRateFraction, isBroken, isCriticalFlaky, medianTimeToFix } from '../../core/analytics/formulas.js';
+import { FIXED_AFTER_RUNS, finalPassRateFraction, isBroken, isCriticalFlaky, medianTimeToFix, type FlakeEpisode } from '../../core/analytics/formulas.js';
 import type { TimeToFixSummary, BrokenTestSummary, BrowserComparison, DashboardResponse, FlakyTestSummary, PreviousPeriod, SlowTest, TrendCounts, TrendRecord } from '../../core/api/analytics.js';
 import { recentRuns, storedRunSpan, windowRunCount, type DayRange } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
@@ -44,6 +44,11 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   const beforePairs = samePeriods || owner !== null;
   // The data version the windows are read at: trend counts made from them are kept for it alone.
   const signature = await dataSignature(store);
+  // The time to fix's episodes, asked for first: on SQLite a cold read of them runs in a thread
+  // of its own (episode-thread.ts) while the windows are scanned here. Awaited below; until then
+  // a failure is held, not reported as unhandled.
+  const episodes = allFlakeEpisodes(store, signature, branch);
+  episodes.catch(() => undefined);
   // One owner's tests (or the unowned ones): every per-test figure, list and count is of them.
   // The statements that do not wait for another's answer are sent together: on PostgreSQL each
   // is a round trip whose wait for the database's process grows with the load, and one after
@@ -84,7 +89,7 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
     recentRuns(store, window, 10, branch),
     browserProjects(store),
     storedRuns(store, branch),
-    timeToFixSummary(store, signature, days > 0 ? window : null, to, scope, branch),
+    timeToFixSummary(episodes, days > 0 ? window : null, to, scope),
   ]);
   const trendRows = new Map<string, PairTrendCounts>(trendList.map((r) => [pairKey(r), r]));
   const trendOf = (row: PairWindow) => {
@@ -141,16 +146,14 @@ async function answer(store: AnyStore, days: number, now: number, limit: number,
   };
 }
 
-/** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now; on the branch's days when one is chosen. */
+/** The median time to fix over the episodes fixed in the window (all history: `window` null), and the open ones now (the branch's episodes when one is chosen). */
 async function timeToFixSummary(
-  store: AnyStore,
-  signature: string,
+  episodesOf: Promise<Map<number, FlakeEpisode[]>>,
   window: DayRange | null,
   to: number,
   scope: { keep: (id: number) => boolean } | null,
-  branch: string | null,
 ): Promise<TimeToFixSummary> {
-  const all = [...(await allFlakeEpisodes(store, signature, branch))].filter(([id]) => scope === null || scope.keep(id));
+  const all = [...(await episodesOf)].filter(([id]) => scope === null || scope.keep(id));
   const episodes = all.flatMap(([, list]) => list);
   const from = window?.from ?? Number.MIN_SAFE_INTEGER;
   return {

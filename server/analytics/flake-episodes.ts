@@ -17,7 +17,7 @@ import { firstDayAddedSince } from '../store/read/window-scan.js';
  * the first day those runs touch, and the whole history of tests that became flaky: the days
  * before are as they were. Anything else (a review, a delete, a prune) reads everything again.
  */
-interface EpisodeState {
+export interface EpisodeState {
   /** The tests flaky when read: a test that becomes flaky later has its whole history read. */
   flaky: ReadonlySet<number>;
   /** Each test's days, packed (packDays): only a test an upload touches has them unpacked again. */
@@ -32,7 +32,11 @@ interface EpisodeState {
  */
 function packDays(days: readonly FlakeDay[]): Int32Array {
   const packed = new Int32Array(days.length * 3);
-  days.forEach((d, i) => packed.set([d.day, d.runs, d.flaked ? 1 : 0], i * 3));
+  days.forEach((d, i) => {
+    packed[i * 3] = d.day;
+    packed[i * 3 + 1] = d.runs;
+    packed[i * 3 + 2] = d.flaked ? 1 : 0;
+  });
   return packed;
 }
 
@@ -66,12 +70,30 @@ export function allFlakeEpisodes(store: AnyStore, signature: string, branch: str
   return state.then((s) => s.episodes);
 }
 
+/** How a whole state is read: in the caller's thread unless a reader is set (setEpisodeStateReader). */
+export type EpisodeStateReader = (store: AnyStore, branch: string | null) => Promise<EpisodeState>;
+let wholeReader: EpisodeStateReader | null = null;
+
+/**
+ * Sets how every flaky test's whole history is read (null: in this thread). The analytics worker
+ * on SQLite reads it in a thread of its own (episode-thread.ts), on the machine's other core,
+ * while its own connection scans the dashboard's window.
+ */
+export function setEpisodeStateReader(reader: EpisodeStateReader | null): void {
+  wholeReader = reader;
+}
+
 /** Empties what is kept: benchmarks measuring cold computations. */
 export function forgetFlakeEpisodes(store: AnyStore): void {
   kept.delete(baseStore(store));
 }
 
-async function whole(store: AnyStore, branch: string | null): Promise<EpisodeState> {
+function whole(store: AnyStore, branch: string | null): Promise<EpisodeState> {
+  return (wholeReader ?? readEpisodeState)(store, branch);
+}
+
+/** Every flaky test's days and episodes, read in this thread. */
+export async function readEpisodeState(store: AnyStore, branch: string | null): Promise<EpisodeState> {
   const [flaky, days] = await Promise.all([flakyTestIds(store), flakeDaysOf(store, null, branch)]);
   const packed = new Map<number, Int32Array>();
   const episodes = new Map<number, FlakeEpisode[]>();

@@ -11,6 +11,7 @@ import { answerJson, type QueryArgs, type QueryName } from './queries.js';
 import { queryErrorOf } from './query-failure.js';
 import type { AnalyticsWorkerData, WorkerReply, WorkerRequest } from './worker.js';
 import { sourceBootstrap } from '../workers/job-worker.js';
+import { ANALYTICS_THREAD_LIMITS } from './thread-limits.js';
 
 export interface AnalyticsRunner {
   /**
@@ -57,8 +58,10 @@ export interface RunnerOptions {
   codeVersion?: string;
   /** The clock (the app's): when an answer was asked for, and the day the answers computed ahead end on. */
   now?: () => number;
-  /** Where a kept answer that could not be read or written is said (serve's log): the answer itself is still given. */
+  /** Where a kept answer that could not be read or written is said (serve's log), and what else the worker warns of: the answer itself is still given. */
   log?: KeptAnswerLog;
+  /** SQLite: from how many results of flaky tests the worker reads their days in a thread of its own (episode-thread.ts). */
+  episodeThreadFromResults?: number;
 }
 
 export interface KeptAnswerLog {
@@ -98,7 +101,7 @@ export function createAnalyticsRunner(store: AnyStore, options: RunnerOptions = 
   const useWorker = (options.worker ?? true) && !inMemory;
   const keep = options.keep ?? !inMemory;
   // The worker's own pool times its statements out as the server's does.
-  const worker = useWorker ? new QueryWorker(store.location, store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0) : null;
+  const worker = useWorker ? new QueryWorker(store.location, { statementTimeoutMs: store.dialect === 'postgres' ? store.poolSettings.statementTimeoutMs : 0, episodeThreadFromResults: options.episodeThreadFromResults }, options.log) : null;
 
   // Two in flight: the worker is never idle between answers (on PostgreSQL it computes both at
   // once, worker.ts), and a caller waits behind at most two.
@@ -215,14 +218,6 @@ function builtCodeVersion(): string {
   return codeVersion;
 }
 
-/**
- * A small young generation for the worker: each cold answer allocates tens of MB that live
- * briefly (the rows of a window scan), and V8 let the default one grow with every answer. Measured
- * on the 50,000-test history, every GET once and then 10 callers each (bench/large-suite): serve's
- * peak resident 307 → 236 MB; the cold answers cost 0–15 % more CPU (8 MB and up kept ~290 MB).
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 6 };
-
 type Waiters = Map<number, { resolve(value: string): void; reject(error: Error): void }>;
 
 /** One worker thread, started on first use and again after a crash. */
@@ -232,7 +227,8 @@ class QueryWorker {
 
   constructor(
     private readonly path: string,
-    private readonly statementTimeoutMs: number,
+    private readonly settings: Omit<AnalyticsWorkerData, 'path'>,
+    private readonly log?: KeptAnswerLog,
   ) {}
 
   run(name: QueryName, args: unknown): Promise<string> {
@@ -267,10 +263,10 @@ class QueryWorker {
   private start(): { worker: Worker; waiting: Waiters; opened: Promise<void> } {
     // From the bundle the worker is dist/analytics-worker.js beside this chunk; from source
     // (tests) it is worker.ts, loaded through tsx.
-    const workerData: AnalyticsWorkerData = { path: this.path, statementTimeoutMs: this.statementTimeoutMs };
+    const workerData: AnalyticsWorkerData = { path: this.path, ...this.settings };
     const worker = import.meta.url.endsWith('.ts')
-      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData, resourceLimits: WORKER_LIMITS })
-      : new Worker(new URL('./analytics-worker.js', import.meta.url), { workerData, resourceLimits: WORKER_LIMITS });
+      ? new Worker(sourceBootstrap(new URL('./worker.ts', import.meta.url)), { eval: true, workerData, resourceLimits: ANALYTICS_THREAD_LIMITS })
+      : new Worker(new URL('./analytics-worker.js', import.meta.url), { workerData, resourceLimits: ANALYTICS_THREAD_LIMITS });
     worker.unref();
     // Each worker has its own waiters: a crashed worker's late exit must not fail the requests
     // of the one that replaced it.
@@ -288,6 +284,10 @@ class QueryWorker {
     };
     worker.on('message', (reply: WorkerReply) => {
       if ('ready' in reply) return;
+      if ('warning' in reply) {
+        this.log?.warn({}, `analytics: ${reply.warning}`);
+        return;
+      }
       if ('openFailed' in reply) {
         // Its queries fail with the reason (a database that cannot be reached is a 503); the next starts a new worker.
         fail(queryErrorOf(reply.openFailed));

@@ -11,6 +11,8 @@ import { answerJson, type QueryName } from './queries.js';
 import { queryFailureOf, type QueryFailure } from './query-failure.js';
 import { ANSWERS_AT_ONCE } from './answers-at-once.js';
 import { collectAfterGrowth } from '../workers/collect-garbage.js';
+import { episodeStateInThread, episodeWorkerBeside } from './episode-thread.js';
+import { setEpisodeStateReader } from './flake-episodes.js';
 
 export interface WorkerRequest {
   id: number;
@@ -18,7 +20,13 @@ export interface WorkerRequest {
   args: unknown;
 }
 
-export type WorkerReply = { id: number; json: string } | { id: number; failure: QueryFailure } | { ready: true } | { openFailed: QueryFailure };
+export type WorkerReply =
+  | { id: number; json: string }
+  | { id: number; failure: QueryFailure }
+  | { ready: true }
+  | { openFailed: QueryFailure }
+  // Something serve's log should say: the answers are still given.
+  | { warning: string };
 
 const port = parentPort;
 if (!port) throw new Error('analytics worker: not started as a worker thread');
@@ -29,6 +37,8 @@ export interface AnalyticsWorkerData {
   path: string;
   /** PostgreSQL: the server's statement timeout (0: none). */
   statementTimeoutMs: number;
+  /** SQLite: the flaky tests' results from which their days are read in a thread of its own (episode-thread.ts; tests lower it). */
+  episodeThreadFromResults?: number;
 }
 
 const data = workerData as AnalyticsWorkerData;
@@ -42,7 +52,15 @@ const opened = openAnyStore(data.path, { readonly: true, max: 4 * ANSWERS_AT_ONC
 // runner gives the queries waiting (503 for a database that cannot be reached); the runner then
 // ends this worker and starts a new one for the next query (the database may be back by then).
 opened.then(
-  () => port.postMessage({ ready: true } satisfies WorkerReply),
+  (store) => {
+    // On SQLite every flaky test's whole history is read by a thread of its own, beside this
+    // one's statements (episode-thread.ts); PostgreSQL runs an answer's statements at once already.
+    if (store.dialect === 'sqlite') {
+      const gaveWay = (error: Error) => port.postMessage({ warning: `the episode reader thread failed (${error.message}); read in the analytics worker instead` } satisfies WorkerReply);
+      setEpisodeStateReader(episodeStateInThread(episodeWorkerBeside(import.meta.url), data.path, { gaveWay, fromResults: data.episodeThreadFromResults }));
+    }
+    port.postMessage({ ready: true } satisfies WorkerReply);
+  },
   (error: unknown) => port.postMessage({ openFailed: queryFailureOf(error) } satisfies WorkerReply),
 );
 

@@ -3,7 +3,8 @@ import { dialectFor, type DialectName } from '../engine/dialect.js';
 import type { AnyStore } from '../engine/types.js';
 
 // The flaky rule of docs/screens.md#flaky over all history: the tests there are episodes of.
-const FLAKY_IDS = 'SELECT test_id FROM test_totals x WHERE x.scored_passed + x.scored_failed > 0 AND (x.passed_on_retry > 0 OR x.changes >= 2)';
+const FLAKY_PAIRS = 'FROM test_totals x WHERE x.scored_passed + x.scored_failed > 0 AND (x.passed_on_retry > 0 OR x.changes >= 2)';
+const FLAKY_IDS = `SELECT test_id ${FLAKY_PAIRS}`;
 
 // Each test's day rows (one per browser and day) as one text of `day,runs,failed,retried,`
 // groups: the runs that ran outside outages, how many failed and how many passed only on a
@@ -17,13 +18,38 @@ const DAYS = (dialect: DialectName, from: string, restriction: string, test: str
   return `SELECT ${test} AS test_id, ${d.concatInOrder(row, 'd.day', 'inOrder')} AS days FROM ${from} WHERE ${restriction} GROUP BY ${test}`;
 };
 
-/** A test's day rows (DAYS' text) as its days in order, each day's browsers summed. */
+/** The numbers of a DAYS text, read into `numbers` (grown as needed); how many there are. */
+let numbers = new Float64Array(4096);
+function readNumbers(text: string): number {
+  // Character by character: text.split(',') made a string of each of the 8,000,000 numbers
+  // of the flaky tests' days at ten million results (docs/benchmarks.md#ten-million-results).
+  let count = 0;
+  let value = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44) {
+      if (count === numbers.length) {
+        const grown = new Float64Array(numbers.length * 2);
+        grown.set(numbers);
+        numbers = grown;
+      }
+      numbers[count++] = value;
+      value = 0;
+    } else {
+      value = value * 10 + (code - 48);
+    }
+  }
+  return count;
+}
+
+/** A test's day rows (DAYS' text: whole numbers, each followed by a comma) as its days in order, each day's browsers summed. */
 function daysOfText(text: string): FlakeDay[] {
-  const numbers = text.split(',');
+  const count = readNumbers(text);
+  const rows = count - (count % 4);
   let first = Infinity;
   let last = -Infinity;
-  for (let i = 0; i + 3 < numbers.length; i += 4) {
-    const day = Number(numbers[i]);
+  for (let i = 0; i < rows; i += 4) {
+    const day = numbers[i]!;
     if (day < first) first = day;
     if (day > last) last = day;
   }
@@ -34,12 +60,12 @@ function daysOfText(text: string): FlakeDay[] {
   const runs = new Float64Array(span);
   const failed = new Float64Array(span);
   const retried = new Float64Array(span);
-  for (let i = 0; i + 3 < numbers.length; i += 4) {
-    const at = Number(numbers[i]) - first;
+  for (let i = 0; i < rows; i += 4) {
+    const at = numbers[i]! - first;
     present[at] = 1;
-    runs[at]! += Number(numbers[i + 1]);
-    failed[at]! += Number(numbers[i + 2]);
-    retried[at]! += Number(numbers[i + 3]);
+    runs[at]! += numbers[i + 1]!;
+    failed[at]! += numbers[i + 2]!;
+    retried[at]! += numbers[i + 3]!;
   }
   const days: FlakeDay[] = [];
   for (let at = 0; at < span; at++) if (present[at]) days.push({ day: first + at, runs: runs[at]!, flaked: isFlakeDay(failed[at]!, retried[at]!) });
@@ -98,6 +124,11 @@ export async function flakeEpisodesOf(store: AnyStore, testIds: readonly number[
 export async function flakyTestIds(store: AnyStore): Promise<Set<number>> {
   const rows = await store.sql.all<{ test_id: number }>(`SELECT DISTINCT test_id FROM (${FLAKY_IDS}) f`);
   return new Set(rows.map((r) => Number(r.test_id)));
+}
+
+/** How many results the flaky tests have over all history and every branch: at most one day row each, so a bound on what flakeDaysOf reads. */
+export async function flakyTestResults(store: AnyStore): Promise<number> {
+  return Number((await store.sql.get<{ n: number }>(`SELECT coalesce(sum(x.runs), 0) AS n ${FLAKY_PAIRS}`))?.n ?? 0);
 }
 
 /** When each test (title, and file unless the entry names none) was last put in quarantine, by test id. */
