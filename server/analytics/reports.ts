@@ -1,7 +1,7 @@
 import { stripAnsi } from '../../core/ansi.js';
 import { passRateFraction } from '../../core/analytics/formulas.js';
 import type { DailyStat, ErrorPattern, ErrorPatternsPage, Paged, SlowTest, SlowTestsPage, TestResultDetail, TrendDay } from '../../core/api/analytics.js';
-import { dailyTotals, errorPatternRows, slowestTests, slowTestCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/read/analytics.js';
+import { dailyTotals, errorPatternRows, slowestTests, slowTestsWithCounts, testDailyTotals, testHistory, type DayRange, type TestHistoryQuery } from '../store/read/analytics.js';
 import type { AnyStore } from '../store/engine/types.js';
 import { isoDate, isoTime } from './windows.js';
 
@@ -19,8 +19,8 @@ export async function slowTests(store: AnyStore, range: DayRange, limit: number)
 }
 
 export async function slowTestsPage(store: AnyStore, range: DayRange, p: PageArgs): Promise<SlowTestsPage> {
-  const items = (await slowestTests(store, range, window(p))).map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
-  const { total, ...counts } = await slowTestCounts(store, range);
+  const { rows, counts: { total, ...counts } } = await slowTestsWithCounts(store, range, window(p));
+  const items = rows.map(({ title_path, ...row }) => ({ ...row, test_full_title: fullTitle(title_path) }));
   return { items, total, page: p.page, pageSize: p.pageSize, counts };
 }
 

@@ -65,7 +65,8 @@ describe('the error patterns of a window', () => {
       all.mockRestore();
       get.mockRestore();
     }
-    expect(calls).toHaveLength(2);
+    // One statement: the page, its titles and the counts from one grouping of the window's rows.
+    expect(calls).toHaveLength(1);
     for (const [text, params] of calls) {
       const plan = (store.sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params ?? {}) as Array<{ detail: string }>).map((r) => r.detail);
       const errorRows = plan.filter((step) => /^(SEARCH|SCAN) [ex] /.test(step));
@@ -107,6 +108,29 @@ describe('the error patterns of a window', () => {
     }
     // The one error of many tests: counted once per title, listed up to the bound.
     expect(got.map((p) => Number(p.test_count))).toContain(AFFECTED_TESTS_LISTED + 5);
+  });
+
+  it('count the patterns, categories, failures and browsers of the window on every page, and past the last one', async () => {
+    const range = { from: TODAY - 9, to: TODAY };
+    const rows = await store.sql.all<{ fingerprint: string; category: string; browser: string; occurrences: number }>(
+      'SELECT e.fingerprint, s.category, e.browser, e.occurrences FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to',
+      range,
+    );
+    const want = {
+      total: new Set(rows.map((r) => r.fingerprint)).size,
+      categories: new Set(rows.map((r) => r.category)).size,
+      failures: rows.reduce((sum, r) => sum + Number(r.occurrences), 0),
+      browsers: new Set(rows.map((r) => r.browser)).size,
+    };
+    expect(want.total).toBeGreaterThan(1);
+    const first = await errorPatternRows(store, range, { limit: 1, offset: 0 });
+    const past = await errorPatternRows(store, range, { limit: 20, offset: want.total });
+    expect(first.rows).toHaveLength(1);
+    expect(past.rows).toEqual([]);
+    for (const counts of [first.counts, past.counts]) expect(Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)]))).toEqual(want);
+    // A window without errors: nothing counted.
+    const empty = await errorPatternRows(store, { from: TODAY - 2000, to: TODAY - 1990 }, { limit: 20, offset: 0 });
+    expect(empty).toEqual({ rows: [], counts: { total: 0, categories: 0, failures: 0, browsers: 0 } });
   });
 });
 

@@ -45,13 +45,13 @@ function textsFor(dialect: DialectName) {
   // Grouped by test and browser, the page taken, then the page's names joined: joined before
   // grouping, each of a window's rows looked its test up and carried its names through the sort
   // (at ten million results 972 ms of a 30-day page's 1,186 ms; docs/benchmarks.md#ten-million-results).
-  const slowWindow = (rows: string) => `SELECT t.title AS test_title, t.title_path, t.file AS test_file, g.browser, coalesce(p.project_name, g.browser) AS project,
-    g.avg_duration, g.max_duration, g.total_runs
-  FROM (SELECT d.test_id, d.browser, sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
-    FROM ${rows} d GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0
-    ORDER BY avg_duration DESC, d.test_id, ${r.bytes('d.browser')} LIMIT @limit OFFSET @offset) g
-  JOIN tests t ON t.id = g.test_id LEFT JOIN browser_projects p ON p.browser = g.browser
-  ORDER BY g.avg_duration DESC, g.test_id, ${r.bytes('g.browser')}`;
+  const slowGroups = (rows: string) => `SELECT d.test_id, d.browser, sum(d.duration_sum) / sum(d.timed_runs) AS avg_duration, max(d.duration_max) AS max_duration, sum(d.runs) AS total_runs
+    FROM ${rows} d GROUP BY d.test_id, d.browser HAVING sum(d.timed_runs) > 0`;
+  const slowPageOf = (groups: string, extra = '') => `SELECT t.title AS test_title, t.title_path, t.file AS test_file, g.browser, coalesce(p.project_name, g.browser) AS project,
+    g.avg_duration, g.max_duration, g.total_runs${extra}
+  FROM (SELECT * FROM (${groups}) d ORDER BY avg_duration DESC, d.test_id, ${r.bytes('d.browser')} LIMIT @limit OFFSET @offset) g
+  JOIN tests t ON t.id = g.test_id LEFT JOIN browser_projects p ON p.browser = g.browser`;
+  const slowPageOrder = `ORDER BY g.avg_duration DESC, g.test_id, ${r.bytes('g.browser')}`;
   // The same figures when the window holds every stored day: the all-time rollup has them summed.
   const slowAllTime = `SELECT t.title AS test_title, t.title_path, t.file AS test_file, d.browser, coalesce(p.project_name, d.browser) AS project,
     d.duration_sum / d.timed_runs AS avg_duration, d.duration_max AS max_duration, d.runs AS total_runs
@@ -83,9 +83,18 @@ function textsFor(dialect: DialectName) {
     browsers: `SELECT browser, sum(passed) AS passed, sum(failed) AS failed, sum(skipped) AS skipped, sum(runs) AS total,
         coalesce(sum(duration_sum) / nullif(sum(timed_runs), 0), 0) AS avg_duration
       FROM ${rows} w GROUP BY browser ORDER BY ${r.bytes('browser')}`,
-    slowest: slowWindow(rows),
-    slowCounts: slowCounts(`SELECT sum(duration_sum) / sum(timed_runs) AS avg_duration FROM ${rows} w GROUP BY test_id, browser HAVING sum(timed_runs) > 0`),
+    slowest: `${slowPageOf(slowGroups(rows))} ${slowPageOrder}`,
+    // The slow-tests page: its rows and the window's counts beside each, from one grouping of the
+    // window's rows (two statements grouped them twice: docs/benchmarks.md#ten-million-results).
+    slowestCounted: `WITH w AS MATERIALIZED (${slowGroups(rows)}), counts AS (${slowCounts('SELECT avg_duration FROM w')})
+      ${slowPageOf('SELECT * FROM w', ', c.total, c.slow, c.very_slow')} CROSS JOIN counts c ${slowPageOrder}`,
+    slowCounts: slowCounts(`SELECT avg_duration FROM (${slowGroups(rows)}) w`),
   });
+  const errorGroups = `WITH g AS MATERIALIZED (SELECT test_id, browser, fingerprint, sum(occurrences) AS occurrences
+      FROM daily_error_stats e WHERE e.day BETWEEN @from AND @to GROUP BY test_id, browser, fingerprint)`;
+  const errorCounts = `counts AS (SELECT count(DISTINCT g.fingerprint) AS total, count(DISTINCT s.category) AS categories,
+        coalesce(sum(g.occurrences), 0) AS failures, count(DISTINCT g.browser) AS browser_count
+      FROM g JOIN error_samples s ON s.fingerprint = g.fingerprint)`;
   return {
     byDays: summed('(SELECT * FROM daily_test_stats WHERE day BETWEEN @from AND @to)'),
     byPeriods: summed(`(${splitRows(t)})`),
@@ -113,27 +122,28 @@ function textsFor(dialect: DialectName) {
     testHistoryCount: `SELECT count(*) FROM tests t JOIN results r ON r.test_id = t.id
       WHERE t.title = @title AND (CAST(@file AS TEXT) IS NULL OR t.file = @file) AND r.browser = @browser`,
     testHistoryCountOnBranch: `SELECT count(*) ${testResultsOnBranch} AND (CAST(@file AS TEXT) IS NULL OR t.file = @file)`,
-    // The page of patterns is found without the tests, its samples joined after grouping; then
-    // one pass over the window's rows of the page's patterns gives each its distinct titles,
-    // counted, the first few listed (the screen shows 3 and "and N more"). Counting every
-    // pattern's titles in the grouping joined every error row of the window to its test, and
-    // listing a page's read each pattern's rows again (docs/benchmarks.md#ten-million-results).
-    errorPatterns: `WITH page AS (SELECT g.fingerprint, s.category, s.summary, s.message, g.frequency, g.browsers
-          FROM (SELECT e.fingerprint, sum(e.occurrences) AS frequency, ${r.distinctList('e.browser')} AS browsers
-            FROM daily_error_stats e WHERE e.day BETWEEN @from AND @to GROUP BY e.fingerprint) g
-          JOIN error_samples s ON s.fingerprint = g.fingerprint
-          ORDER BY g.frequency DESC, ${r.bytes('s.category')}, ${r.bytes('g.fingerprint')} LIMIT @limit OFFSET @offset),
+    // One grouping of the window's error rows by test, browser and pattern (a few per test, not
+    // a row per day), and everything else from it: the page of patterns with their samples, each
+    // one's distinct titles (counted, the first few listed: the screen shows 3 and "and N more"),
+    // and the cards' counts beside each row. Three statements each grouping every row of the
+    // window cost 1.8 to 2.0 s over all time at ten million results, this one 0.7 to 0.8 s; the
+    // grouping's order is the primary key's, which sorts a third faster than by pattern first
+    // (docs/benchmarks.md#ten-million-results).
+    errorPatterns: `${errorGroups}, page AS (SELECT f.fingerprint, s.category, s.summary, s.message, f.frequency, f.browsers
+          FROM (SELECT fingerprint, sum(occurrences) AS frequency, ${r.distinctList('browser')} AS browsers FROM g GROUP BY fingerprint) f
+          JOIN error_samples s ON s.fingerprint = f.fingerprint
+          ORDER BY f.frequency DESC, ${r.bytes('s.category')}, ${r.bytes('f.fingerprint')} LIMIT @limit OFFSET @offset),
         affected AS MATERIALIZED (SELECT fingerprint, title, row_number() OVER (PARTITION BY fingerprint ORDER BY ${r.bytes('title')}) AS place,
             count(*) OVER (PARTITION BY fingerprint) AS test_count
-          FROM (SELECT DISTINCT x.fingerprint, t.title FROM daily_error_stats x JOIN tests t ON t.id = x.test_id
-            WHERE x.day BETWEEN @from AND @to AND x.fingerprint IN (SELECT fingerprint FROM page)) named)
+          FROM (SELECT DISTINCT g.fingerprint, t.title FROM g JOIN tests t ON t.id = g.test_id WHERE g.fingerprint IN (SELECT fingerprint FROM page)) named),
+        ${errorCounts}
       SELECT p.*, (SELECT max(a.test_count) FROM affected a WHERE a.fingerprint = p.fingerprint) AS test_count,
-        (SELECT ${r.jsonArray('a.title', r.bytes('a.title'))} FROM affected a WHERE a.fingerprint = p.fingerprint AND a.place <= ${AFFECTED_TESTS_LISTED}) AS tests_json
-      FROM page p
+        (SELECT ${r.jsonArray('a.title', r.bytes('a.title'))} FROM affected a WHERE a.fingerprint = p.fingerprint AND a.place <= ${AFFECTED_TESTS_LISTED}) AS tests_json,
+        c.total, c.categories, c.failures, c.browser_count
+      FROM page p CROSS JOIN counts c
       ORDER BY p.frequency DESC, ${r.bytes('p.category')}, ${r.bytes('p.fingerprint')}`,
-    errorPatternCounts: `SELECT count(DISTINCT e.fingerprint) AS total, count(DISTINCT s.category) AS categories,
-        coalesce(sum(e.occurrences), 0) AS failures, count(DISTINCT e.browser) AS browsers
-      FROM daily_error_stats e JOIN error_samples s ON s.fingerprint = e.fingerprint WHERE e.day BETWEEN @from AND @to`,
+    // The counts alone, for a page past the last pattern (or a window without errors).
+    errorPatternCounts: `${errorGroups}, ${errorCounts} SELECT total, categories, failures, browser_count FROM counts`,
   };
 }
 
@@ -196,12 +206,21 @@ export async function slowestTests(store: AnyStore, range: DayRange, page: { lim
   return store.sql.all<SlowRow>(texts.slowest, { ...params, ...page });
 }
 
-/** How many tests of the window ran, and how many of them are slow and very slow. */
-export async function slowTestCounts(store: AnyStore, range: DayRange, options: ScanOptions = {}) {
-  type Counts = { total: number; slow: number; very_slow: number };
-  if (await coversAllDays(store, range)) return (await store.sql.get<Counts>(textsOf(store).slowCountsAllTime))!;
+type SlowCounts = { total: number; slow: number; very_slow: number };
+
+/**
+ * A page of the slowest tests of the window, and how many of its tests ran and how many of them
+ * are slow and very slow: from the all-time rollup when the window holds every stored day, else
+ * from one grouping of the window's rows, whose counts ride on every row of the page (a page past
+ * the last test asks for them alone).
+ */
+export async function slowTestsWithCounts(store: AnyStore, range: DayRange, page: { limit: number; offset: number }, options: ScanOptions = {}): Promise<{ rows: SlowRow[]; counts: SlowCounts }> {
+  const s = textsOf(store);
+  if (await coversAllDays(store, range)) return { rows: await store.sql.all<SlowRow>(s.slowestAllTime, page), counts: (await store.sql.get<SlowCounts>(s.slowCountsAllTime))! };
   const { texts, params } = await summing(store, range, options);
-  return (await store.sql.get<Counts>(texts.slowCounts, params))!;
+  const found = await store.sql.all<SlowRow & SlowCounts>(texts.slowestCounted, { ...params, ...page });
+  const { total, slow, very_slow } = found[0] ?? (await store.sql.get<SlowCounts>(texts.slowCounts, params))!;
+  return { rows: found.map(({ total: _t, slow: _s, very_slow: _v, ...row }) => row), counts: { total, slow, very_slow } };
 }
 
 async function coversAllDays(store: AnyStore, range: DayRange): Promise<boolean> {
@@ -240,9 +259,11 @@ export async function testHistory(store: AnyStore, test: TestHistoryQuery, page:
   return { rows, total: (await store.sql.value<number>(branch === null ? s.testHistoryCount : s.testHistoryCountOnBranch, query))! };
 }
 
+type ErrorPatternCounts = { total: number; categories: number; failures: number; browser_count: number };
+
 export async function errorPatternRows(store: AnyStore, range: DayRange, page: { limit: number; offset: number }) {
   const s = textsOf(store);
-  const rows = await store.sql.all<{
+  type Row = ErrorPatternCounts & {
     fingerprint: string;
     category: string;
     summary: string;
@@ -252,7 +273,10 @@ export async function errorPatternRows(store: AnyStore, range: DayRange, page: {
     /** JSON array of titles: a title may hold commas, so no joined text here. */
     tests_json: string;
     test_count: number;
-  }>(s.errorPatterns, { ...bounds(range), ...page });
-  const counts = (await store.sql.get<{ total: number; categories: number; failures: number; browsers: number }>(s.errorPatternCounts, bounds(range)))!;
-  return { rows, counts };
+  };
+  const found = await store.sql.all<Row>(s.errorPatterns, { ...bounds(range), ...page });
+  // The counts ride on every row of the page; a page with none asks for them alone.
+  const { total, categories, failures, browser_count } = found[0] ?? (await store.sql.get<ErrorPatternCounts>(s.errorPatternCounts, bounds(range)))!;
+  const rows = found.map(({ total: _t, categories: _c, failures: _f, browser_count: _b, ...row }) => row);
+  return { rows, counts: { total, categories, failures, browsers: browser_count } };
 }

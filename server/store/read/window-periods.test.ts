@@ -5,7 +5,7 @@ import { generateHistory } from '../../demo/history.js';
 import { ingestValue } from '../../ingest.js';
 import { DAY_MS } from '../engine/rollup-shape.js';
 import type { AnyStore } from '../engine/types.js';
-import { browserTotals, slowestTests, slowTestCounts, windowSummary } from './analytics.js';
+import { browserTotals, slowestTests, slowTestsWithCounts, windowSummary } from './analytics.js';
 import { onBranch } from './branch-days.js';
 import { flakyGroupPage, type FlakyPageQuery } from './flaky-page.js';
 import { FLAKY_PAIR, FLAKY_TESTS, totalsSql } from './pair-totals.js';
@@ -168,7 +168,11 @@ describeEachEngine('a window read by months and weeks', (engine) => {
         expect(plain(summary)).toEqual(plain(await windowSummary(store, range, days)));
         expect(plain(await browserTotals(store, range))).toEqual(plain(await browserTotals(store, range, days)));
         expect(plain(await slowestTests(store, range, page))).toEqual(plain(await slowestTests(store, range, page, days)));
-        expect(plain(await slowTestCounts(store, range))).toEqual(plain(await slowTestCounts(store, range, days)));
+        const counted = await slowTestsWithCounts(store, range, page);
+        expect(plain(counted)).toEqual(plain(await slowTestsWithCounts(store, range, page, days)));
+        // The page with its counts is the page alone, and past the last test the counts stay.
+        expect(plain(counted.rows)).toEqual(plain(await slowestTests(store, range, page)));
+        expect(plain((await slowTestsWithCounts(store, range, { limit: 10, offset: counted.rows.length })).counts)).toEqual(plain(counted.counts));
       }),
       { numRuns: engine === 'postgres' ? 25 : 60, seed: 20 },
     );

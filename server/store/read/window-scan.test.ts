@@ -5,7 +5,7 @@ import { makeTempDir } from '../../../fixtures/testing/temp.js';
 import { ingestValue } from '../../ingest.js';
 import { openStore } from '../engine/open.js';
 import type { Store } from '../engine/types.js';
-import { slowTestCounts } from './analytics.js';
+import { slowTestsWithCounts } from './analytics.js';
 import { scanPeriod, scanTrend, scanWindow, type PairWindow } from './window-scan.js';
 
 // SQLite only: the plan and the schema versions are SQLite's (PostgreSQL's planner chooses on its statistics).
@@ -81,7 +81,7 @@ describe('the first and last stored day', () => {
   it('are read from the day index, never by a pass over the rollup (min and max in one SELECT scan it)', async () => {
     const all = vi.spyOn(store.sql, 'get');
     try {
-      await slowTestCounts(store, { from: TODAY - 29, to: TODAY });
+      await slowTestsWithCounts(store, { from: TODAY - 29, to: TODAY }, { limit: 0, offset: 0 });
       await scanWindow(store, { from: TODAY - 6, to: TODAY });
       const bounds = all.mock.calls.map(([text]) => text).filter((text) => /\b(min|max)\(day\)/.test(text));
       expect(bounds.length).toBeGreaterThanOrEqual(2);
